@@ -1,0 +1,53 @@
+import react from '@vitejs/plugin-react'
+import { defineConfig } from 'electron-vite'
+import { resolve } from 'node:path'
+import type { Plugin } from 'vite'
+import { contentSecurityPolicy } from './src/shared/csp'
+
+const alias = { '@shared': resolve(__dirname, 'src/shared') }
+
+/** Writes the strict CSP into index.html as a meta tag (serve rewrites it for its socket). */
+function cspMeta(): Plugin {
+  return {
+    name: 'hotaru-csp-meta',
+    transformIndexHtml: () => [
+      {
+        tag: 'meta',
+        attrs: { 'http-equiv': 'Content-Security-Policy', content: contentSecurityPolicy([], { meta: true }) },
+        injectTo: 'head-prepend',
+      },
+    ],
+  }
+}
+
+export default defineConfig({
+  main: {
+    resolve: { alias },
+    build: {
+      outDir: 'out/main',
+      rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts') } },
+    },
+  },
+  preload: {
+    resolve: { alias },
+    build: {
+      outDir: 'out/preload',
+      // A sandboxed preload cannot load ES modules or node_modules: one CommonJS file.
+      externalizeDeps: false,
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'src/preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: resolve(__dirname, 'src/renderer'),
+    resolve: { alias },
+    plugins: [react(), cspMeta()],
+    build: {
+      outDir: resolve(__dirname, 'out/renderer'),
+      minify: true,
+      rollupOptions: { input: resolve(__dirname, 'src/renderer/index.html') },
+    },
+  },
+})

@@ -1,0 +1,39 @@
+import js from '@eslint/js'
+import reactHooks from 'eslint-plugin-react-hooks'
+import globals from 'globals'
+import tseslint from 'typescript-eslint'
+
+const noElectron = {
+  'no-restricted-imports': [
+    'error',
+    {
+      paths: [{ name: 'electron', message: 'core, cli and shared run in plain Node: no electron imports (see docs/ARCHITECTURE.md).' }],
+      patterns: [
+        { group: ['electron/*'], message: 'core, cli and shared run in plain Node: no electron imports.' },
+        { group: ['**/electron/*', '**/main/index'], message: 'core, cli and shared must not reach the Electron shell.' },
+      ],
+    },
+  ],
+}
+
+export default tseslint.config(
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-output/**', 'build/native/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'prefer-const': 'error',
+      'no-empty': ['error', { allowEmptyCatch: false }],
+    },
+  },
+  { files: ['src/main/core/**/*.ts', 'src/cli/**/*.ts', 'src/shared/**/*.ts'], rules: noElectron },
+  {
+    files: ['src/renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: reactHooks.configs.recommended.rules,
+  },
+)

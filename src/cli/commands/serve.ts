@@ -1,0 +1,87 @@
+import { existsSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { HotaruError } from '@shared/errors'
+import { defaultDataDir } from '../../main/core/config/paths'
+import { createServices } from '../../main/core/services'
+import { createAppRouter } from '../../main/ipc'
+import { startServer } from '../../main/serve/server'
+import { parseCommandArgs, stringOption } from '../args'
+import { CliError } from '../errors'
+
+const USAGE = `Usage: hotaru serve [--port N] [--dir PATH] [--host ADDR [--allow-remote]]
+
+Serves the Hotaru UI at http://127.0.0.1:PORT/?token=… (open the printed URL).
+
+Options:
+  --port N        Port to listen on; 0 (default) picks a free one
+  --dir PATH      Open this folder as a project tab
+  --host ADDR     Address to bind (default 127.0.0.1)
+  --allow-remote  Allow a non-loopback --host (anyone with the token gets full access)
+  -h, --help      Show this help`
+
+/** The built renderer sits next to the built CLI: out/cli → out/renderer. */
+function rendererDir(): string {
+  const here = dirname(fileURLToPath(import.meta.url))
+  return join(here, '..', 'renderer')
+}
+
+export async function runServe(argv: string[]): Promise<number> {
+  const { values } = parseCommandArgs(
+    argv,
+    {
+      port: { type: 'string' },
+      dir: { type: 'string' },
+      host: { type: 'string' },
+      'allow-remote': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    USAGE,
+  )
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`)
+    return 0
+  }
+  const portText = stringOption(values, 'port')
+  const dir = stringOption(values, 'dir')
+  const port = portText === undefined ? 0 : Number(portText)
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be 0–65535, got "${portText}"`)
+  const renderer = rendererDir()
+  if (!existsSync(join(renderer, 'index.html'))) {
+    throw new CliError(`the UI is not built (${renderer} is missing); run "npm run build"`, 1)
+  }
+
+  const services = createServices({ dataDir: defaultDataDir(), transport: 'serve' })
+  let server
+  try {
+    services.projects.restore()
+    if (dir !== undefined) services.projects.openFolder(dir)
+    server = await startServer({
+      services,
+      router: createAppRouter(services),
+      rendererDir: renderer,
+      host: stringOption(values, 'host'),
+      port,
+      allowRemote: values['allow-remote'] === true,
+    })
+  } catch (error) {
+    await services.dispose()
+    if (error instanceof HotaruError) throw new CliError(error.message, 1)
+    throw error
+  }
+
+  process.stdout.write(`Hotaru is serving at ${server.url}\n`)
+  const running = server
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
+      resolve()
+    }
+    process.on('SIGINT', stop)
+    process.on('SIGTERM', stop)
+  })
+  await running.close()
+  await services.dispose()
+  return 0
+}

@@ -1,0 +1,54 @@
+import { APP_VERSION } from '../main/core/app/meta'
+import { runServe } from './commands/serve'
+import { CliError } from './errors'
+
+const HELP = `hotaru ${APP_VERSION} — an AI coding agent for your projects
+
+Usage:
+  hotaru <command> [options]
+
+Commands:
+  serve        Serve the Hotaru UI to a browser on this machine (loopback only)
+
+Options:
+  -h, --help     Show help (also: hotaru <command> --help)
+  -v, --version  Print the version
+
+Environment:
+  HOTARU_DATA_DIR  Where Hotaru keeps its database (default: the desktop app's data folder)
+`
+
+type Command = (argv: string[]) => Promise<number>
+
+const COMMANDS: Record<string, Command> = {
+  serve: runServe,
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [first, ...rest] = argv
+  if (first === undefined || first === '-h' || first === '--help' || first === 'help') {
+    process.stdout.write(HELP)
+    return first === undefined ? 1 : 0
+  }
+  if (first === '-v' || first === '--version') {
+    process.stdout.write(`${APP_VERSION}\n`)
+    return 0
+  }
+  const command = COMMANDS[first]
+  if (!command) {
+    process.stderr.write(`hotaru: unknown command "${first}"\n\n${HELP}`)
+    return 2
+  }
+  try {
+    return await command(rest)
+  } catch (error) {
+    if (error instanceof CliError) {
+      process.stderr.write(`hotaru ${first}: ${error.message}\n`)
+      return error.exitCode
+    }
+    const message = error instanceof Error ? error.message : String(error)
+    process.stderr.write(`hotaru ${first}: ${message}\n`)
+    return 1
+  }
+}
+

@@ -1,0 +1,11 @@
+import { main } from './index'
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code
+  },
+  (error: unknown) => {
+    console.error(error)
+    process.exitCode = 1
+  },
+)

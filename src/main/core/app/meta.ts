@@ -1,0 +1,4 @@
+import { version } from '../../../../package.json'
+
+export const APP_NAME = 'Hotaru'
+export const APP_VERSION: string = version

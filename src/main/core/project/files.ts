@@ -1,0 +1,119 @@
+import { lstatSync, openSync, readSync, closeSync, readdirSync, statSync, type Stats } from 'node:fs'
+import { join } from 'node:path'
+import { ErrorNames, HotaruError } from '@shared/errors'
+import type { DirEntry, DirListing, FileContent } from '@shared/schema/fs'
+import { isInside, resolveInside } from './boundary'
+import type { IgnoreRules } from './ignore-rules'
+
+/** Files larger than this are returned truncated (the editor shows a notice). */
+export const READ_CAP_BYTES = 5 * 1024 * 1024
+
+const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' })
+
+function kindOf(stats: Stats): DirEntry['kind'] {
+  if (stats.isSymbolicLink()) return 'symlink'
+  if (stats.isDirectory()) return 'dir'
+  if (stats.isFile()) return 'file'
+  return 'other'
+}
+
+function fsError(rel: string, error: unknown): HotaruError {
+  const code = (error as NodeJS.ErrnoException).code
+  if (code === 'ENOENT') return new HotaruError(ErrorNames.NotFound, { message: `"${rel}" does not exist`, path: rel })
+  if (code === 'ENOTDIR')
+    return new HotaruError(ErrorNames.NotADirectory, { message: `"${rel}" is not a directory`, path: rel })
+  return new HotaruError(ErrorNames.Internal, { message: `cannot access "${rel}": ${(error as Error).message}`, path: rel })
+}
+
+/** One directory level, ignore-aware, directories first then natural name order. */
+export function listDirectory(root: string, rel: string, rules: IgnoreRules): DirListing {
+  const abs = resolveInside(root, rel)
+  let names: string[]
+  try {
+    names = readdirSync(abs)
+  } catch (error) {
+    throw fsError(rel, error)
+  }
+  const entries: DirEntry[] = []
+  for (const name of names) {
+    if (name === '.git') continue
+    const childRel = rel ? `${rel}/${name}` : name
+    let stats: Stats
+    try {
+      stats = lstatSync(join(abs, name))
+    } catch {
+      continue // vanished between readdir and lstat
+    }
+    const kind = kindOf(stats)
+    const entry: DirEntry = {
+      name,
+      path: childRel,
+      kind,
+      size: stats.size,
+      mtimeMs: stats.mtimeMs,
+      ignored: false,
+    }
+    if (kind === 'symlink') {
+      const targetKind = symlinkTargetKind(root, join(abs, name))
+      if (targetKind) entry.targetKind = targetKind
+    }
+    entry.ignored = rules.isIgnored(childRel, kind === 'dir' || entry.targetKind === 'dir')
+    entries.push(entry)
+  }
+  entries.sort((a, b) => {
+    const ad = a.kind === 'dir' || a.targetKind === 'dir'
+    const bd = b.kind === 'dir' || b.targetKind === 'dir'
+    if (ad !== bd) return ad ? -1 : 1
+    return collator.compare(a.name, b.name)
+  })
+  return { path: rel, entries }
+}
+
+function symlinkTargetKind(root: string, linkAbs: string): DirEntry['kind'] | undefined {
+  try {
+    const real = resolveInside(root, linkAbs.slice(root.length + 1))
+    if (!isInside(root, real)) return undefined
+    return kindOf(statSync(real))
+  } catch {
+    return undefined // dangling or leads outside: shown as a plain link
+  }
+}
+
+export function readFile(root: string, rel: string, cap = READ_CAP_BYTES): FileContent {
+  const abs = resolveInside(root, rel)
+  let stats: Stats
+  try {
+    stats = statSync(abs)
+  } catch (error) {
+    throw fsError(rel, error)
+  }
+  if (stats.isDirectory())
+    throw new HotaruError(ErrorNames.InvalidPayload, { message: `"${rel}" is a directory`, path: rel })
+  const length = Math.min(stats.size, cap)
+  const buffer = Buffer.alloc(length)
+  const fd = openSync(abs, 'r')
+  try {
+    let offset = 0
+    while (offset < length) {
+      const n = readSync(fd, buffer, offset, length - offset, offset)
+      if (n === 0) break
+      offset += n
+    }
+  } finally {
+    closeSync(fd)
+  }
+  const binary = looksBinary(buffer)
+  return {
+    path: rel,
+    size: stats.size,
+    binary,
+    truncated: stats.size > cap,
+    content: binary ? '' : buffer.toString('utf8'),
+    mtimeMs: stats.mtimeMs,
+  }
+}
+
+/** Git's heuristic: a NUL byte in the first 8000 bytes means binary. */
+export function looksBinary(buffer: Buffer): boolean {
+  return buffer.subarray(0, 8000).includes(0)
+}

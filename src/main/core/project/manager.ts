@@ -1,0 +1,126 @@
+import { randomBytes } from 'node:crypto'
+import { existsSync, realpathSync, statSync } from 'node:fs'
+import { basename, resolve } from 'node:path'
+import { ErrorNames, HotaruError } from '@shared/errors'
+import type { ProjectInfo, RecentProject } from '@shared/schema/project'
+import type { EventBus } from '../bus/bus'
+import type { Storage } from '../storage'
+import { ProjectInstance } from './instance'
+
+const OPEN_TABS_KEY = 'workspace.openProjects'
+
+/** Creates, tracks and disposes the ProjectInstance of every open folder. */
+export class ProjectManager {
+  private readonly open = new Map<string, ProjectInstance>()
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly bus: EventBus,
+  ) {}
+
+  /** Opens `path` (or returns the instance already open for it). */
+  openFolder(path: string): ProjectInstance {
+    const root = canonicalFolder(path)
+    for (const instance of this.open.values()) if (instance.root === root) return this.touch(instance)
+    const known = this.storage.projects.byRoot(root)
+    const row = this.storage.projects.touch({
+      id: known?.id ?? randomBytes(8).toString('hex'),
+      root,
+      name: basename(root) || root,
+    })
+    const instance = new ProjectInstance({ id: row.id, root: row.root, name: row.name })
+    this.open.set(instance.id, instance)
+    this.persistTabs()
+    // Workspace-wide news (app scope): every client learns of the new tab.
+    this.bus.publish('project:opened', instance.info)
+    return instance
+  }
+
+  async close(projectId: string): Promise<boolean> {
+    const instance = this.open.get(projectId)
+    if (!instance) return false
+    this.open.delete(projectId)
+    this.persistTabs()
+    try {
+      await instance.dispose()
+    } finally {
+      this.bus.publish('project:closed', { projectId })
+    }
+    return true
+  }
+
+  get(projectId: string): ProjectInstance {
+    const instance = this.open.get(projectId)
+    if (!instance)
+      throw new HotaruError(ErrorNames.ProjectNotOpen, { message: `project ${projectId} is not open`, projectId })
+    return instance
+  }
+
+  list(): ProjectInfo[] {
+    return [...this.open.values()].map((p) => p.info)
+  }
+
+  recent(limit = 20): RecentProject[] {
+    return this.storage.projects.recent(limit).map((row) => ({
+      id: row.id,
+      root: row.root,
+      name: row.name,
+      lastOpenedAt: row.lastOpenedAt,
+      exists: existsSync(row.root),
+    }))
+  }
+
+  forget(projectId: string): boolean {
+    return this.storage.projects.remove(projectId)
+  }
+
+  /** Reopens the tabs of the previous run; folders that vanished are skipped and reported. */
+  restore(): { restored: ProjectInfo[]; missing: string[] } {
+    const roots = this.storage.kv.get<string[]>(OPEN_TABS_KEY) ?? []
+    const restored: ProjectInfo[] = []
+    const missing: string[] = []
+    for (const root of roots) {
+      try {
+        restored.push(this.openFolder(root).info)
+      } catch {
+        missing.push(root)
+      }
+    }
+    this.persistTabs()
+    return { restored, missing }
+  }
+
+  /** Disposes every instance but keeps the tab list, so the next start restores it. */
+  async dispose(): Promise<void> {
+    const instances = [...this.open.values()]
+    this.open.clear()
+    const results = await Promise.allSettled(instances.map((p) => p.dispose()))
+    const failures = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected')
+    if (failures.length > 0) throw new AggregateError(failures.map((f) => f.reason as unknown), 'project disposal failed')
+  }
+
+  private touch(instance: ProjectInstance): ProjectInstance {
+    this.storage.projects.touch(instance.info)
+    return instance
+  }
+
+  private persistTabs(): void {
+    this.storage.kv.set(
+      OPEN_TABS_KEY,
+      [...this.open.values()].map((p) => p.root),
+    )
+  }
+}
+
+function canonicalFolder(path: string): string {
+  const abs = resolve(path)
+  let root: string
+  try {
+    root = realpathSync(abs)
+  } catch {
+    throw new HotaruError(ErrorNames.NotFound, { message: `folder "${path}" does not exist`, path })
+  }
+  if (!statSync(root).isDirectory())
+    throw new HotaruError(ErrorNames.NotADirectory, { message: `"${path}" is not a folder`, path })
+  return root
+}

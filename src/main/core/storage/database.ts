@@ -1,0 +1,45 @@
+import Database from 'better-sqlite3'
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { migrations } from './migrations'
+
+export type Db = Database.Database
+
+export interface OpenDatabaseOptions {
+  /**
+   * Path of a better-sqlite3 addon built for another ABI. The desktop app passes
+   * its Electron build here; Node (tests, CLI, serve) uses the package's own build.
+   */
+  nativeBinding?: string
+}
+
+export function openDatabase(file: string, options: OpenDatabaseOptions = {}): Db {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
+  const db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
+  db.pragma('journal_mode = WAL')
+  db.pragma('synchronous = NORMAL')
+  db.pragma('foreign_keys = ON')
+  db.pragma('busy_timeout = 5000')
+  migrate(db)
+  return db
+}
+
+export function schemaVersion(db: Db): number {
+  return db.pragma('user_version', { simple: true }) as number
+}
+
+function migrate(db: Db): void {
+  const current = schemaVersion(db)
+  if (current > migrations.length) {
+    throw new Error(
+      `database schema version ${current} is newer than this build supports (${migrations.length}); update Hotaru`,
+    )
+  }
+  for (let version = current; version < migrations.length; version++) {
+    const sql = migrations[version] as string
+    db.transaction(() => {
+      db.exec(sql)
+      db.pragma(`user_version = ${version + 1}`)
+    })()
+  }
+}

@@ -1,0 +1,27 @@
+import { join } from 'node:path'
+import { openDatabase, type Db, type OpenDatabaseOptions } from './database'
+import { KvRepo } from './kv-repo'
+import { ProjectsRepo } from './projects-repo'
+
+/** The only module that speaks SQL; everything else goes through these repos. */
+export class Storage {
+  readonly projects: ProjectsRepo
+  readonly kv: KvRepo
+
+  constructor(readonly db: Db) {
+    this.projects = new ProjectsRepo(db)
+    this.kv = new KvRepo(db)
+  }
+
+  static open(dataDir: string, options: OpenDatabaseOptions = {}): Storage {
+    return new Storage(openDatabase(join(dataDir, 'hotaru.db'), options))
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close()
+  }
+}
+
+export { openDatabase, schemaVersion } from './database'
+export type { Db } from './database'
+export type { ProjectRow } from './projects-repo'

@@ -1,0 +1,46 @@
+import { BrowserWindow, shell } from 'electron'
+import { join } from 'node:path'
+import type { KvRepo } from '../core/storage/kv-repo'
+import { APP_ORIGIN } from '../ipc/sender'
+import { isAllowedPermission, isExternalWebLink, secureWebPreferences } from './policy'
+import { loadWindowState, trackWindowState } from './window-state'
+
+export function createMainWindow(kv: KvRepo): BrowserWindow {
+  const state = loadWindowState(kv)
+  const window = new BrowserWindow({
+    width: 1400,
+    height: 900,
+    minWidth: 720,
+    minHeight: 480,
+    ...state?.bounds,
+    show: false,
+    title: 'Hotaru',
+    backgroundColor: '#1e1e1e',
+    webPreferences: secureWebPreferences(join(__dirname, '../preload/index.cjs')),
+  })
+  if (state?.maximized) window.maximize()
+  trackWindowState(window, kv)
+  guardContents(window)
+  window.once('ready-to-show', () => window.show())
+  void window.loadURL(`${APP_ORIGIN}/index.html`)
+  return window
+}
+
+/** No navigation away from our page, no new windows, no permission grants. */
+function guardContents(window: BrowserWindow): void {
+  const contents = window.webContents
+  contents.on('will-navigate', (event, url) => {
+    if (!url.startsWith(`${APP_ORIGIN}/`)) event.preventDefault()
+  })
+  contents.on('will-redirect', (event, url) => {
+    if (!url.startsWith(`${APP_ORIGIN}/`)) event.preventDefault()
+  })
+  contents.on('will-attach-webview', (event) => event.preventDefault())
+  contents.setWindowOpenHandler(({ url }) => {
+    if (isExternalWebLink(url)) void shell.openExternal(url)
+    return { action: 'deny' }
+  })
+  const session = contents.session
+  session.setPermissionRequestHandler((_contents, permission, callback) => callback(isAllowedPermission(permission)))
+  session.setPermissionCheckHandler((_contents, permission) => isAllowedPermission(permission))
+}

@@ -1,0 +1,64 @@
+import { app, BrowserWindow } from 'electron'
+import { join } from 'node:path'
+import { createServices, type Services } from './core/services'
+import { createAppRouter } from './ipc'
+import { electronFolderPicker } from './electron/folder-picker'
+import { registerIpc } from './electron/ipc-bridge'
+import { installMenu } from './electron/menu'
+import { electronSqliteBinding } from './electron/native-binding'
+import { registerAppScheme, serveRenderer } from './electron/protocol'
+import { createMainWindow } from './electron/window'
+
+// The composition root of the desktop app: everything below `core` is shared
+// with the CLI and `hotaru serve`; this file only wires Electron to it.
+if (process.env.HOTARU_DATA_DIR) app.setPath('userData', process.env.HOTARU_DATA_DIR)
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit()
+} else {
+  registerAppScheme()
+  void app.whenReady().then(start)
+}
+
+async function start(): Promise<void> {
+  const services: Services = createServices({
+    dataDir: app.getPath('userData'),
+    transport: 'electron',
+    nativeBinding: electronSqliteBinding(app.getAppPath(), process.resourcesPath),
+    folderPicker: electronFolderPicker,
+    dropPaths: true,
+  })
+  const router = createAppRouter(services)
+  const ipc = registerIpc(services, router)
+  serveRenderer(join(__dirname, '../renderer'))
+  services.projects.restore()
+
+  let window = createMainWindow(services.storage.kv)
+  installMenu({
+    openFolder: () => {
+      void electronFolderPicker.pickFolder().then((path) => {
+        if (path) services.projects.openFolder(path)
+      })
+    },
+  })
+
+  app.on('second-instance', () => {
+    if (window.isDestroyed()) return
+    if (window.isMinimized()) window.restore()
+    window.focus()
+  })
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) window = createMainWindow(services.storage.kv)
+  })
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit()
+  })
+  let quitting = false
+  app.on('before-quit', (event) => {
+    if (quitting) return
+    quitting = true
+    event.preventDefault()
+    ipc.dispose()
+    void services.dispose().finally(() => app.exit(0))
+  })
+}

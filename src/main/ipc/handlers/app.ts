@@ -1,0 +1,5 @@
+import type { DomainHandlers } from '../router'
+
+export const appHandlers: DomainHandlers<'app'> = {
+  info: (_input, { services }) => services.info(),
+}

@@ -1,0 +1,30 @@
+import { ErrorNames, HotaruError } from '@shared/errors'
+import type { DomainHandlers } from '../router'
+
+export const projectHandlers: DomainHandlers<'project'> = {
+  open: ({ path }, { services, connection }) => {
+    const instance = services.projects.openFolder(path)
+    connection.show(instance.id)
+    return instance.info
+  },
+  close: async ({ projectId }, { services, connection }) => {
+    const closed = await services.projects.close(projectId)
+    connection.hide(projectId)
+    return { closed }
+  },
+  list: (_input, { services, connection }) => {
+    const open = services.projects.list()
+    for (const project of open) connection.show(project.id)
+    return open
+  },
+  recent: ({ limit }, { services }) => services.projects.recent(limit),
+  forget: ({ projectId }, { services }) => ({ forgotten: services.projects.forget(projectId) }),
+  pickFolder: async (_input, { services }) => {
+    if (!services.folderPicker) {
+      throw new HotaruError(ErrorNames.Unsupported, {
+        message: 'this client has no folder dialog; enter the folder path instead',
+      })
+    }
+    return { path: await services.folderPicker.pickFolder() }
+  },
+}

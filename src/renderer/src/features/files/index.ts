@@ -1,0 +1,2 @@
+export { FileTree } from './FileTree'
+export { FileViewer } from './FileViewer'

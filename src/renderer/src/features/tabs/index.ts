@@ -1,0 +1,1 @@
+export { ProjectTabs } from './ProjectTabs'

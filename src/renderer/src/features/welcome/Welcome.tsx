@@ -1,0 +1,83 @@
+import { useState, type FormEvent } from 'react'
+import { useShallow } from 'zustand/react/shallow'
+import { useWorkspace, workspace } from '../../stores/workspace'
+
+function timeAgo(ms: number): string {
+  const minutes = Math.round((Date.now() - ms) / 60000)
+  if (minutes < 1) return 'just now'
+  if (minutes < 60) return `${minutes} min ago`
+  const hours = Math.round(minutes / 60)
+  if (hours < 24) return `${hours} h ago`
+  return new Date(ms).toLocaleDateString()
+}
+
+/** Shown when no project tab is active: open a folder or pick a recent one. */
+export function Welcome() {
+  const canPick = useWorkspace((s) => s.info?.capabilities.pickFolder ?? false)
+  const recent = useWorkspace(useShallow((s) => s.recent))
+  const [path, setPath] = useState('')
+
+  const submit = async (event: FormEvent): Promise<void> => {
+    event.preventDefault()
+    if (path.trim() && (await workspace.openFolder(path.trim()))) setPath('')
+  }
+
+  return (
+    <main className="welcome" data-testid="welcome">
+      <h1>Hotaru</h1>
+      <p className="muted">Open a folder to start working with the agent.</p>
+      {canPick && (
+        <button type="button" className="primary" onClick={() => void workspace.pickFolder()} data-testid="pick-folder">
+          Open Folder…
+        </button>
+      )}
+      <form className="open-path" onSubmit={(e) => void submit(e)}>
+        <label htmlFor="open-path-input">{canPick ? 'Or type a folder path' : 'Folder path'}</label>
+        <div className="row">
+          <input
+            id="open-path-input"
+            data-testid="open-path-input"
+            value={path}
+            onChange={(e) => setPath(e.target.value)}
+            placeholder="/home/me/projects/app"
+            spellCheck={false}
+            autoComplete="off"
+          />
+          <button type="submit" className={canPick ? '' : 'primary'} disabled={!path.trim()} data-testid="open-path-submit">
+            Open
+          </button>
+        </div>
+      </form>
+      <section className="recent" aria-labelledby="recent-title">
+        <h2 id="recent-title">Recent</h2>
+        {recent.length === 0 && <p className="muted">No recent projects yet.</p>}
+        <ul data-testid="recent-list">
+          {recent.map((project) => (
+            <li key={project.id} className={project.exists ? '' : 'missing'}>
+              <button
+                type="button"
+                className="link"
+                disabled={!project.exists}
+                title={project.exists ? project.root : `${project.root} (folder not found)`}
+                onClick={() => void workspace.openFolder(project.root)}
+              >
+                <span className="name">{project.name}</span>
+                <span className="path">{project.root}</span>
+              </button>
+              <span className="when">{timeAgo(project.lastOpenedAt)}</span>
+              <button
+                type="button"
+                className="icon"
+                aria-label={`Remove ${project.name} from recent projects`}
+                title="Remove from recent"
+                onClick={() => void workspace.forget(project.id)}
+              >
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      </section>
+    </main>
+  )
+}

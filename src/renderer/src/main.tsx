@@ -1,0 +1,17 @@
+import { StrictMode } from 'react'
+import { createRoot } from 'react-dom/client'
+import { App } from './App'
+import { connect } from './ipc'
+import { workspace } from './stores/workspace'
+import './styles.css'
+
+const transport = connect((state, detail) => workspace.setConnection(state, detail))
+void workspace.init(transport.bridge)
+
+const root = document.getElementById('root')
+if (!root) throw new Error('#root missing from index.html')
+createRoot(root).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+)

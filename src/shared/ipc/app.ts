@@ -1,0 +1,24 @@
+import { z } from 'zod'
+import type { DomainContract } from './define'
+
+export const AppInfo = z.object({
+  name: z.string(),
+  version: z.string(),
+  platform: z.string(),
+  transport: z.enum(['electron', 'serve']),
+  dataDir: z.string(),
+  capabilities: z.object({
+    /** A native folder dialog exists (Electron); otherwise the UI asks for a path. */
+    pickFolder: z.boolean(),
+    /** Dropped files carry their filesystem path (Electron only). */
+    dropPaths: z.boolean(),
+  }),
+})
+export type AppInfo = z.infer<typeof AppInfo>
+
+export const appContract = {
+  methods: {
+    info: { input: z.object({}).strict(), output: AppInfo },
+  },
+  events: {},
+} satisfies DomainContract<'app'>

@@ -1,0 +1,29 @@
+/**
+ * Method and event names of every IPC domain, free of zod so the sandboxed
+ * preload can build its named methods without bundling the schemas.
+ * `contracts.test.ts` checks this list against the zod contracts.
+ */
+export const channels = {
+  app: { methods: ['info'], events: [] },
+  project: {
+    methods: ['open', 'close', 'list', 'recent', 'forget', 'pickFolder'],
+    events: ['opened', 'closed'],
+  },
+  fs: { methods: ['list', 'read'], events: [] },
+} as const
+
+export type Channels = typeof channels
+export type Domain = keyof Channels
+
+export function methodChannel(domain: string, method: string): string {
+  return `${domain}.${method}`
+}
+
+export function eventChannel(domain: string, event: string): string {
+  return `${domain}:${event}`
+}
+
+/** `opened` → `onOpened`: the name under which an event subscription is exposed. */
+export function eventListenerName(event: string): string {
+  return `on${event.charAt(0).toUpperCase()}${event.slice(1)}`
+}

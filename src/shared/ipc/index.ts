@@ -1,0 +1,53 @@
+import type { z } from 'zod'
+import { appContract } from './app'
+import { fsContract } from './fs'
+import { projectContract } from './project'
+import type { Channels, Domain } from './channels'
+import type { EventEnvelope, IpcResult } from './define'
+
+export const contracts = {
+  app: appContract,
+  project: projectContract,
+  fs: fsContract,
+} as const satisfies { [D in Domain]: unknown }
+
+export type Contracts = typeof contracts
+export type MethodName<D extends Domain> = Channels[D]['methods'][number]
+export type EventName<D extends Domain> = Channels[D]['events'][number]
+
+type MethodOf<D extends Domain, M extends MethodName<D>> = Contracts[D]['methods'] extends Record<
+  M,
+  infer S extends { input: z.ZodType; output: z.ZodType }
+>
+  ? S
+  : never
+
+export type MethodInput<D extends Domain, M extends MethodName<D>> = z.input<MethodOf<D, M>['input']>
+export type MethodOutput<D extends Domain, M extends MethodName<D>> = z.output<MethodOf<D, M>['output']>
+export type ParsedInput<D extends Domain, M extends MethodName<D>> = z.output<MethodOf<D, M>['input']>
+export type EventPayload<D extends Domain, E extends EventName<D>> = Contracts[D]['events'] extends Record<
+  E,
+  infer S extends z.ZodType
+>
+  ? z.output<S>
+  : never
+
+type ListenerName<E extends string> = `on${Capitalize<E>}`
+
+/**
+ * The API the renderer sees, identical over both transports: one named method per
+ * contract method and one `onX` subscription per event (returns an unsubscribe).
+ */
+export type HotaruBridge = {
+  [D in Domain]: {
+    [M in MethodName<D>]: (input: MethodInput<D, M>) => Promise<IpcResult<MethodOutput<D, M>>>
+  } & {
+    [E in EventName<D> as ListenerName<E>]: (
+      listener: (event: EventEnvelope<EventPayload<D, E>>) => void,
+    ) => () => void
+  }
+}
+
+export { channels, methodChannel, eventChannel, eventListenerName } from './channels'
+export type { Domain } from './channels'
+export type { EventEnvelope, IpcResult } from './define'

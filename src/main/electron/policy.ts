@@ -1,25 +1,7 @@
-import type { WebPreferences } from 'electron'
-
 /**
- * Window security settings, kept free of runtime Electron imports so tests can
- * check them in Node. Changing any of these weakens the sandbox: don't.
+ * Security decisions of the Electron shell kept free of Electron imports so they
+ * are tested in Node.
  */
-export function secureWebPreferences(preload: string): WebPreferences {
-  return {
-    preload,
-    contextIsolation: true,
-    sandbox: true,
-    nodeIntegration: false,
-    nodeIntegrationInWorker: false,
-    nodeIntegrationInSubFrames: false,
-    webSecurity: true,
-    allowRunningInsecureContent: false,
-    experimentalFeatures: false,
-    webviewTag: false,
-    navigateOnDragDrop: false,
-    spellcheck: true,
-  }
-}
 
 /** Permission requests from the renderer (camera, geolocation, notifications…) are denied unless listed. */
 export const ALLOWED_PERMISSIONS: ReadonlySet<string> = new Set(['clipboard-sanitized-write'])

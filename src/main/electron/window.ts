@@ -1,8 +1,8 @@
-import { BrowserWindow, shell } from 'electron'
+import { BrowserWindow } from 'electron'
 import { join } from 'node:path'
 import type { KvRepo } from '../core/storage/kv-repo'
 import { APP_ORIGIN } from '../ipc/sender'
-import { isAllowedPermission, isExternalWebLink, secureWebPreferences } from './policy'
+import { isAllowedPermission } from './policy'
 import { loadWindowState, trackWindowState } from './window-state'
 
 export function createMainWindow(kv: KvRepo): BrowserWindow {
@@ -16,7 +16,22 @@ export function createMainWindow(kv: KvRepo): BrowserWindow {
     show: false,
     title: 'Hotaru',
     backgroundColor: '#1e1e1e',
-    webPreferences: secureWebPreferences(join(__dirname, '../preload/index.cjs')),
+    // Written out here (not built by a helper) so reviewers and the security scanner see them.
+    webPreferences: {
+      preload: join(__dirname, '../preload/index.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      experimentalFeatures: false,
+      webviewTag: false,
+      navigateOnDragDrop: false,
+      disableBlinkFeatures: 'Auxclick',
+      spellcheck: true,
+    },
   })
   if (state?.maximized) window.maximize()
   trackWindowState(window, kv)
@@ -36,10 +51,8 @@ function guardContents(window: BrowserWindow): void {
     if (!url.startsWith(`${APP_ORIGIN}/`)) event.preventDefault()
   })
   contents.on('will-attach-webview', (event) => event.preventDefault())
-  contents.setWindowOpenHandler(({ url }) => {
-    if (isExternalWebLink(url)) void shell.openExternal(url)
-    return { action: 'deny' }
-  })
+  // New windows are never created; links meant for the OS browser go through an explicit, validated action.
+  contents.setWindowOpenHandler(() => ({ action: 'deny' }))
   const session = contents.session
   session.setPermissionRequestHandler((_contents, permission, callback) => callback(isAllowedPermission(permission)))
   session.setPermissionCheckHandler((_contents, permission) => isAllowedPermission(permission))

@@ -1,0 +1,84 @@
+#!/usr/bin/env node
+// Runs Electronegativity (the Electron security scanner) over the sources and the
+// built app and fails on any HIGH or MEDIUM finding. The scanner always exits 0,
+// so the verdict comes from its CSV report.
+import { execFileSync } from 'node:child_process'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+if (!existsSync(join(root, 'out', 'main', 'index.js'))) {
+  console.error('lint:security: build first (npm run build)')
+  process.exit(1)
+}
+// Scan a copy holding package.json, src and out only: node_modules is not ours to judge.
+const work = mkdtempSync(join(tmpdir(), 'hotaru-electronegativity-'))
+for (const part of ['package.json', 'src', 'out']) cpSync(join(root, part), join(work, part), { recursive: true })
+rmSync(join(work, 'out', 'cli'), { recursive: true, force: true })
+const report = join(work, 'report.csv')
+const bin = join(dirname(createRequire(import.meta.url).resolve('@doyensec/electronegativity/package.json')), 'dist', 'index.js')
+const excluded = [
+  // Needs the internet to list Electron releases.
+  'AvailableSecurityFixesGlobalCheck',
+  // A standing "review your preload" reminder raised for every app that has one. Ours
+  // exposes only named methods generated from the IPC contract (test/unit/electron/preload.test.ts).
+  'PreloadJSCheck',
+]
+try {
+  execFileSync(process.execPath, [bin, '-i', work, '-o', report, '-r', '-x', excluded.join(','), '-v', 'false'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: work,
+  })
+  mkdirSync(join(root, 'test-output'), { recursive: true })
+  cpSync(report, join(root, 'test-output', 'electronegativity.csv'))
+  const rows = parseCsv(readFileSync(report, 'utf8'))
+  const [header, ...findings] = rows
+  const col = (name) => header.findIndex((h) => h.trim().toLowerCase() === name)
+  const [iCheck, iSeverity, iFile, iLine, iConfidence] = ['issue', 'severity', 'filename', 'line', 'confidence'].map(col)
+  const serious = findings.filter((r) => ['HIGH', 'MEDIUM'].includes((r[iSeverity] ?? '').trim().toUpperCase()))
+  for (const r of findings) {
+    console.log(`${(r[iSeverity] ?? '').padEnd(13)} ${(r[iConfidence] ?? '').padEnd(10)} ${r[iCheck]}  ${r[iFile]}:${r[iLine]}`)
+  }
+  if (serious.length > 0) {
+    console.error(`lint:security: ${serious.length} HIGH/MEDIUM finding(s)`)
+    process.exitCode = 1
+  } else {
+    console.log(`lint:security: ${findings.length} finding(s), none HIGH or MEDIUM`)
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true })
+}
+
+function parseCsv(text) {
+  const rows = []
+  let row = []
+  let field = ''
+  let quoted = false
+  const endField = () => {
+    row.push(field)
+    field = ''
+  }
+  const endRow = () => {
+    endField()
+    if (row.some((f) => f !== '')) rows.push(row)
+    row = []
+  }
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"'
+        i++
+      } else if (c === '"') quoted = false
+      else field += c
+    } else if (c === '"') quoted = true
+    else if (c === ',') endField()
+    else if (c === '\n') endRow()
+    else if (c !== '\r') field += c
+  }
+  if (field !== '' || row.length > 0) endRow()
+  return rows
+}

@@ -1,0 +1,160 @@
+import { z } from 'zod'
+
+/**
+ * The shape of `hotaru.json` / `hotaru.jsonc`. Every object is strict so a typo in a
+ * key is reported instead of silently ignored; every field is optional because each
+ * layer (global, project, managed…) is a partial config merged with the others.
+ * Defaults live with the modules that consume a setting, not here, so a layer that
+ * leaves a field out never overrides a value set by an earlier layer.
+ */
+
+/** `provider/model`; the model part may itself contain slashes (e.g. OpenRouter ids). */
+export const ModelRefSchema = z
+  .string()
+  .regex(/^[^/\s]+\/\S+$/, { error: 'expected "provider/model", e.g. "anthropic/claude-sonnet-4-5"' })
+
+const positiveInt = z.number().int().positive()
+const stringMap = z.record(z.string(), z.string())
+
+export const PermissionActionSchema = z.enum(['allow', 'ask', 'deny'])
+
+/**
+ * One permission: a single action, or pattern → action rules. Key order is rule
+ * order and the last matching rule wins (pattern keys that look like array indexes,
+ * e.g. "1", are ordered first by JavaScript; use non-numeric patterns).
+ */
+export const PermissionRuleSchema = z.union([PermissionActionSchema, z.record(z.string(), PermissionActionSchema)])
+
+/**
+ * Permissions per tool id. The built-in permissions are listed for typing; any other
+ * key is accepted because tool ids are open-ended (custom tools, `server__tool` from MCP).
+ */
+export const PermissionConfigSchema = z
+  .strictObject({
+    bash: PermissionRuleSchema.optional(),
+    edit: PermissionRuleSchema.optional(),
+    read: PermissionRuleSchema.optional(),
+    webfetch: PermissionRuleSchema.optional(),
+    external_directory: PermissionRuleSchema.optional(),
+    doom_loop: PermissionRuleSchema.optional(),
+  })
+  .catchall(PermissionRuleSchema)
+
+export const ProviderModelSchema = z.strictObject({
+  contextLimit: positiveInt.optional(),
+  outputLimit: positiveInt.optional(),
+})
+
+export const ProviderConfigSchema = z.strictObject({
+  apiKey: z.string().optional(),
+  baseURL: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }).optional(),
+  headers: stringMap.optional(),
+  models: z.record(z.string(), ProviderModelSchema).optional(),
+})
+
+export const AgentModeSchema = z.enum(['primary', 'subagent'])
+
+export const AgentConfigSchema = z.strictObject({
+  model: ModelRefSchema.optional(),
+  prompt: z.string().optional(),
+  description: z.string().optional(),
+  tools: z.record(z.string(), z.boolean()).optional(),
+  permission: PermissionConfigSchema.optional(),
+  mode: AgentModeSchema.optional(),
+  maxTurns: positiveInt.optional(),
+})
+
+export const McpLocalSchema = z.strictObject({
+  type: z.literal('local'),
+  /** Either the full argv (`["npx", "-y", "server"]`) or the executable alone with `args`. */
+  command: z.union([z.array(z.string()).min(1), z.string().min(1)]),
+  args: z.array(z.string()).optional(),
+  env: stringMap.optional(),
+  cwd: z.string().optional(),
+  enabled: z.boolean().optional(),
+  timeoutMs: positiveInt.optional(),
+})
+
+export const McpRemoteSchema = z.strictObject({
+  type: z.literal('remote'),
+  url: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }),
+  headers: stringMap.optional(),
+  enabled: z.boolean().optional(),
+  timeoutMs: positiveInt.optional(),
+})
+
+export const McpServerSchema = z.discriminatedUnion('type', [McpLocalSchema, McpRemoteSchema])
+
+/**
+ * In one layer, an MCP entry may only switch a server defined by another layer on or
+ * off (`"mcp": { "docs": { "enabled": false } }` in a project), without repeating its
+ * command. An entry without `type` is such a toggle and may hold nothing else. After
+ * merging, every entry must be a full server again.
+ */
+export const McpToggleSchema = z.strictObject({ enabled: z.boolean() })
+
+export const HookCommandSchema = z.strictObject({
+  type: z.literal('command'),
+  command: z.string().min(1),
+  /** Seconds, as in the widely used hooks format. */
+  timeout: z.number().positive().optional(),
+})
+
+export const HookMatcherSchema = z.strictObject({
+  /** Tool-name regex such as `edit|write`; absent matches every tool. */
+  matcher: z.string().optional(),
+  hooks: z.array(HookCommandSchema),
+})
+
+export const HookEventSchema = z.enum(['PreToolUse', 'PostToolUse', 'UserPromptSubmit', 'Stop', 'SessionStart'])
+
+export const HooksConfigSchema = z.partialRecord(HookEventSchema, z.array(HookMatcherSchema))
+
+export const SnapshotConfigSchema = z.strictObject({
+  enabled: z.boolean().optional(),
+  maxFileBytes: positiveInt.optional(),
+  exclude: z.array(z.string()).optional(),
+  quotaBytes: positiveInt.optional(),
+})
+
+export const CompactionConfigSchema = z.strictObject({
+  auto: z.boolean().optional(),
+  prune: z.boolean().optional(),
+})
+
+export const ConfigSchema = z.strictObject({
+  $schema: z.string().optional(),
+  model: ModelRefSchema.optional(),
+  /** Used for cheap background work such as session titles. */
+  smallModel: ModelRefSchema.optional(),
+  provider: z.record(z.string(), ProviderConfigSchema).optional(),
+  agent: z.record(z.string(), AgentConfigSchema).optional(),
+  defaultAgent: z.string().optional(),
+  permission: PermissionConfigSchema.optional(),
+  mcp: z.record(z.string(), McpServerSchema).optional(),
+  hooks: HooksConfigSchema.optional(),
+  instructions: z.array(z.string()).optional(),
+  snapshot: SnapshotConfigSchema.optional(),
+  compaction: CompactionConfigSchema.optional(),
+  shell: z.string().optional(),
+  maxTurns: positiveInt.optional(),
+})
+
+/** What one file (or `HOTARU_CONFIG_CONTENT`) may hold: the config, plus MCP on/off toggles. */
+export const ConfigLayerSchema = ConfigSchema.extend({
+  mcp: z.record(z.string(), z.union([McpServerSchema, McpToggleSchema])).optional(),
+})
+
+/** The effective, merged config. */
+export type Config = z.infer<typeof ConfigSchema>
+export type ConfigLayer = z.infer<typeof ConfigLayerSchema>
+export type PermissionAction = z.infer<typeof PermissionActionSchema>
+export type PermissionRule = z.infer<typeof PermissionRuleSchema>
+export type PermissionConfig = z.infer<typeof PermissionConfigSchema>
+export type ProviderConfig = z.infer<typeof ProviderConfigSchema>
+export type AgentConfig = z.infer<typeof AgentConfigSchema>
+export type McpServerConfig = z.infer<typeof McpServerSchema>
+export type McpLocalConfig = z.infer<typeof McpLocalSchema>
+export type McpRemoteConfig = z.infer<typeof McpRemoteSchema>
+export type HooksConfig = z.infer<typeof HooksConfigSchema>
+export type HookEvent = z.infer<typeof HookEventSchema>

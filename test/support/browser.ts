@@ -1,0 +1,45 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { ROOT } from './cli'
+
+export const SCREENSHOTS = join(ROOT, 'test-output', 'e2e')
+const CHROMIUM = process.env.HOTARU_CHROMIUM ?? '/usr/bin/chromium'
+
+/** Debian Chromium, headless, no background network; playwright gives each launch a fresh profile. */
+export async function launchBrowser(): Promise<{ browser: Browser; close(): Promise<void> }> {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  })
+  return {
+    browser,
+    async close() {
+      await browser.close()
+    },
+  }
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true })
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) })
+}
+
+/** Collects page errors and console errors so a test can assert there were none. */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = []
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`))
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()}`)
+  })
+  return errors
+}

@@ -1,0 +1,16 @@
+import { createServices, type Services, type ServicesOptions } from '../../src/main/core/services'
+import { afterEach } from 'vitest'
+import { tempDir } from './temp'
+
+const live: Services[] = []
+
+/** Core services on a temp data dir, disposed after the test. */
+export function testServices(options: Partial<ServicesOptions> = {}): Services {
+  const services = createServices({ dataDir: tempDir('hotaru-data-'), transport: 'serve', ...options })
+  live.push(services)
+  return services
+}
+
+afterEach(async () => {
+  for (const services of live.splice(0)) await services.dispose()
+})

@@ -2,15 +2,18 @@ import { join } from 'node:path'
 import { openDatabase, type Db, type OpenDatabaseOptions } from './database'
 import { KvRepo } from './kv-repo'
 import { ProjectsRepo } from './projects-repo'
+import { SessionsRepo } from './sessions-repo'
 
 /** The only module that speaks SQL; everything else goes through these repos. */
 export class Storage {
   readonly projects: ProjectsRepo
   readonly kv: KvRepo
+  readonly sessions: SessionsRepo
 
   constructor(readonly db: Db) {
     this.projects = new ProjectsRepo(db)
     this.kv = new KvRepo(db)
+    this.sessions = new SessionsRepo(db)
   }
 
   static open(dataDir: string, options: OpenDatabaseOptions = {}): Storage {

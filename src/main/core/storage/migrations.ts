@@ -18,4 +18,42 @@ export const migrations: readonly string[] = [
     updated_at  INTEGER NOT NULL
   );
   `,
+  /* 2: sessions, messages and their parts */ `
+  CREATE TABLE sessions (
+    id          TEXT PRIMARY KEY,
+    project_id  TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+    parent_id   TEXT REFERENCES sessions(id) ON DELETE SET NULL,
+    title       TEXT NOT NULL,
+    agent       TEXT NOT NULL,
+    model       TEXT NOT NULL,
+    created_at  INTEGER NOT NULL,
+    updated_at  INTEGER NOT NULL
+  );
+  CREATE INDEX sessions_project ON sessions(project_id, updated_at DESC);
+  CREATE TABLE messages (
+    id          TEXT PRIMARY KEY,
+    session_id  TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    created_at  INTEGER NOT NULL,
+    data        TEXT NOT NULL
+  );
+  CREATE INDEX messages_session ON messages(session_id, created_at, id);
+  CREATE TABLE parts (
+    id          TEXT PRIMARY KEY,
+    message_id  TEXT NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+    session_id  TEXT NOT NULL,
+    position    INTEGER NOT NULL,
+    data        TEXT NOT NULL
+  );
+  CREATE INDEX parts_message ON parts(message_id, position);
+  CREATE INDEX parts_session ON parts(session_id);
+  CREATE TABLE permission_approvals (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    project_id  TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+    permission  TEXT NOT NULL,
+    pattern     TEXT NOT NULL,
+    action      TEXT NOT NULL,
+    created_at  INTEGER NOT NULL,
+    UNIQUE(project_id, permission, pattern)
+  );
+  `,
 ]

@@ -1,0 +1,321 @@
+import { ErrorNames, HotaruError, toErrorData, type ErrorData } from '@shared/errors'
+import type { Message, Part, PartOf, SessionStatus, Usage } from '@shared/schema/session'
+import type { ProviderRegistry, StreamEvent } from '../provider'
+import { computeCost } from '../provider'
+import type { SessionStore } from '../session/store'
+import { SessionErrorNames } from '../session/errors'
+import type { AgentInfo } from './agents'
+import type { ToolHost, ToolOutcome } from './tool-host'
+import { toModelMessages } from './transcript'
+
+export const DEFAULT_MAX_TURNS = 50
+
+export interface LoopDeps {
+  store: SessionStore
+  providers: ProviderRegistry
+  tools: ToolHost
+  setStatus(status: SessionStatus): void
+}
+
+export interface TurnInput {
+  sessionId: string
+  projectRoot: string
+  agent: AgentInfo
+  model: string
+  system: string[]
+  signal: AbortSignal
+  maxTurns?: number
+}
+
+export interface TurnResult {
+  status: 'completed' | 'aborted' | 'error' | 'max-turns' | 'rejected'
+  error?: ErrorData
+  steps: number
+  lastMessage?: Message
+}
+
+const ZERO_USAGE: Usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }
+
+function isAbort(error: unknown, signal: AbortSignal): boolean {
+  return signal.aborted || (error instanceof HotaruError && error.name === SessionErrorNames.Aborted)
+}
+
+/**
+ * One user turn: stream a step, run each tool call as soon as the model has
+ * finished writing it, and continue while the model calls tools, up to
+ * `maxTurns` steps. Whatever happens (stop, crash of a provider, malformed tool
+ * arguments) the transcript stays valid: partial text is kept and every tool
+ * call ends with a result.
+ */
+export async function runTurn(deps: LoopDeps, input: TurnInput): Promise<TurnResult> {
+  const { store } = deps
+  const maxTurns = input.maxTurns ?? input.agent.maxTurns ?? DEFAULT_MAX_TURNS
+  let lastMessage: Message | undefined
+  for (let step = 1; step <= maxTurns; step++) {
+    const outcome = await runStep(deps, input)
+    lastMessage = outcome.message
+    if (outcome.status !== 'continue') {
+      return { status: outcome.status, error: outcome.error, steps: step, lastMessage }
+    }
+  }
+  const note = store.addMessage({
+    sessionId: input.sessionId,
+    role: 'assistant',
+    agent: input.agent.name,
+    model: input.model,
+    completedAt: Date.now(),
+    finish: 'max-turns',
+  })
+  store.addPart<PartOf<'text'>>({
+    sessionId: input.sessionId,
+    messageId: note.id,
+    type: 'text',
+    text: `Stopped after ${maxTurns} steps (the agent's step limit). Send a message to continue.`,
+    synthetic: true,
+  })
+  return { status: 'max-turns', steps: maxTurns, lastMessage: note }
+}
+
+interface StepOutcome {
+  status: 'continue' | TurnResult['status']
+  error?: ErrorData
+  message: Message
+}
+
+async function runStep(deps: LoopDeps, input: TurnInput): Promise<StepOutcome> {
+  const { store, providers, tools } = deps
+  const { sessionId, signal } = input
+  const { messages, repair } = toModelMessages(store.messages(sessionId))
+  if (repair.interrupted.length > 0) {
+    console.warn(`[agent] ${sessionId}: answered ${repair.interrupted.length} unfinished tool call(s) as interrupted`)
+  }
+  let message = store.addMessage({ sessionId, role: 'assistant', agent: input.agent.name, model: input.model })
+  store.addPart<PartOf<'step-start'>>({ sessionId, messageId: message.id, type: 'step-start' })
+
+  let text: PartOf<'text'> | undefined
+  let reasoning: PartOf<'reasoning'> | undefined
+  let attemptParts: Part[] = []
+  const toolParts = new Map<string, PartOf<'tool'>>()
+  const running: Promise<ToolOutcome | undefined>[] = []
+  let usage: Usage = ZERO_USAGE
+  let finish = 'stop'
+  let stopTurn = false
+  const model = providers.model(input.model)
+
+  const endText = (): void => {
+    if (text) store.endPart(text.id)
+    text = undefined
+  }
+  const endReasoning = (): void => {
+    if (reasoning) store.endPart(reasoning.id)
+    reasoning = undefined
+  }
+  const add = <P extends Part>(part: Omit<P, 'id'>): P => {
+    const created = store.addPart<P>(part)
+    attemptParts.push(created)
+    return created
+  }
+
+  const startTool = (part: PartOf<'tool'>, toolInput: unknown): void => {
+    const started = store.updatePart({ ...part, state: { ...part.state, status: 'running', input: toolInput, startedAt: Date.now() } })
+    toolParts.set(part.callId, started)
+    const execution = tools
+      .execute(
+        { callId: part.callId, name: part.tool, input: toolInput },
+        {
+          projectRoot: input.projectRoot,
+          sessionId,
+          messageId: message.id,
+          agent: input.agent,
+          signal,
+          progress: (update) => {
+            const current = toolParts.get(part.callId)
+            if (!current || current.state.status !== 'running') return
+            const next = store.updatePart({
+              ...current,
+              state: { ...current.state, title: update.title ?? current.state.title, metadata: { ...current.state.metadata, ...update.metadata } },
+            })
+            toolParts.set(part.callId, next)
+          },
+        },
+      )
+      .then(
+        (result) => {
+          const current = toolParts.get(part.callId) ?? started
+          const endedAt = Date.now()
+          const state = result.isError
+            ? { ...current.state, status: 'error' as const, error: result.output, title: result.title, metadata: result.metadata, endedAt }
+            : { ...current.state, status: 'completed' as const, output: result.output, title: result.title, metadata: result.metadata, endedAt }
+          toolParts.set(part.callId, store.updatePart({ ...current, state }))
+          if (result.stopTurn) stopTurn = true
+          return result
+        },
+        (error: unknown) => {
+          const current = toolParts.get(part.callId) ?? started
+          const aborted = isAbort(error, signal)
+          const state = {
+            ...current.state,
+            status: aborted ? ('interrupted' as const) : ('error' as const),
+            error: aborted ? 'interrupted: the turn was stopped' : `tool failed: ${toErrorData(error).data.message}`,
+            endedAt: Date.now(),
+          }
+          toolParts.set(part.callId, store.updatePart({ ...current, state }))
+          return undefined
+        },
+      )
+    running.push(execution)
+  }
+
+  const handle = (event: StreamEvent): void => {
+    switch (event.type) {
+      case 'text-delta': {
+        endReasoning()
+        text ??= add<PartOf<'text'>>({ sessionId, messageId: message.id, type: 'text', text: '' })
+        if (event.text) store.appendText(text.id, event.text)
+        return
+      }
+      case 'reasoning-delta': {
+        endText()
+        reasoning ??= add<PartOf<'reasoning'>>({
+          sessionId,
+          messageId: message.id,
+          type: 'reasoning',
+          text: '',
+          providerId: model.providerId,
+        })
+        if (event.text) store.appendText(reasoning.id, event.text)
+        if (event.signature || event.redactedData) {
+          const current = (store.livePart(reasoning.id) as PartOf<'reasoning'> | undefined) ?? reasoning
+          store.endPart(reasoning.id)
+          store.updatePart({ ...current, signature: event.signature, redactedData: event.redactedData })
+          reasoning = undefined
+        }
+        return
+      }
+      case 'tool-call-start': {
+        endText()
+        endReasoning()
+        const part = add<PartOf<'tool'>>({
+          sessionId,
+          messageId: message.id,
+          type: 'tool',
+          callId: event.id,
+          tool: event.name,
+          state: { status: 'pending', input: {}, raw: '' },
+        })
+        toolParts.set(event.id, part)
+        return
+      }
+      case 'tool-call-delta': {
+        const part = toolParts.get(event.id)
+        if (part) toolParts.set(event.id, { ...part, state: { ...part.state, raw: (part.state.raw ?? '') + event.argsDelta } })
+        return
+      }
+      case 'tool-call-end': {
+        const part = toolParts.get(event.id)
+        if (!part) return
+        if ('inputError' in event) {
+          toolParts.set(
+            event.id,
+            store.updatePart({
+              ...part,
+              state: {
+                ...part.state,
+                status: 'error',
+                raw: event.inputError.raw,
+                error:
+                  `The arguments of this ${event.name} call are not valid JSON (${event.inputError.message}). ` +
+                  'Send the call again with a complete JSON object that matches the tool schema.',
+                endedAt: Date.now(),
+              },
+            }),
+          )
+          return
+        }
+        startTool(part, event.input)
+        return
+      }
+      case 'usage':
+        usage = event.usage
+        return
+      case 'finish':
+        finish = event.reason
+        return
+      case 'retry':
+        deps.setStatus({
+          type: 'retry',
+          attempt: event.attempt,
+          message: event.error.data.message,
+          nextAt: Date.now() + event.delayMs,
+        })
+        return
+      case 'attempt-reset': {
+        // The provider retries from scratch: drop what the failed attempt produced so nothing is duplicated.
+        endText()
+        endReasoning()
+        for (const part of attemptParts) store.removePart(part)
+        for (const part of attemptParts) if (part.type === 'tool') toolParts.delete(part.callId)
+        attemptParts = []
+        return
+      }
+    }
+  }
+
+  let failure: unknown
+  try {
+    const stream = providers.stream({
+      model: input.model,
+      system: input.system,
+      messages,
+      tools: tools.definitions(input.agent),
+      signal,
+    })
+    let busy = false
+    for await (const event of stream) {
+      if (!busy && event.type !== 'retry') {
+        deps.setStatus({ type: 'busy' })
+        busy = true
+      }
+      if (event.type === 'retry') busy = false
+      handle(event)
+    }
+  } catch (error) {
+    failure = error
+  }
+  endText()
+  endReasoning()
+  await Promise.allSettled(running)
+
+  // Calls that never started (stream cut, abort, bad JSON handled above) still need a result.
+  const now = Date.now()
+  for (const current of toolParts.values()) {
+    if (current.state.status === 'pending' || current.state.status === 'running') {
+      store.updatePart({ ...current, state: { ...current.state, status: 'interrupted', error: 'interrupted before it ran', endedAt: now } })
+    }
+  }
+
+  const cost = computeCost(usage, model.pricing)
+  store.addPart<PartOf<'step-finish'>>({ sessionId, messageId: message.id, type: 'step-finish', usage, cost: cost ?? 0, finish })
+  // Stopped while tools ran counts as stopped even though the stream itself had finished.
+  const aborted = signal.aborted || (failure !== undefined && isAbort(failure, signal))
+  const error = aborted ? abortedData() : failure === undefined ? undefined : toErrorData(failure)
+  message = store.updateMessage({
+    ...message,
+    completedAt: Date.now(),
+    finish: aborted ? 'aborted' : failure !== undefined ? 'error' : finish,
+    usage,
+    ...(cost !== undefined ? { cost } : {}),
+    ...(error ? { error } : {}),
+  })
+  store.touch(sessionId)
+  if (aborted) return { status: 'aborted', error, message }
+  if (failure !== undefined) return { status: 'error', error, message }
+  if (stopTurn) return { status: 'rejected', message }
+  return { status: toolParts.size > 0 ? 'continue' : 'completed', message }
+}
+
+function abortedData(): ErrorData {
+  return { name: SessionErrorNames.Aborted, data: { message: 'stopped by the user' } }
+}
+
+export { ErrorNames }

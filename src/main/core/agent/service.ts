@@ -1,0 +1,157 @@
+import { ErrorNames, HotaruError } from '@shared/errors'
+import type { PartOf, Session, SessionStatus } from '@shared/schema/session'
+import type { EventBus } from '../bus/bus'
+import type { ProviderRegistry } from '../provider'
+import type { SessionStore } from '../session/store'
+import type { AgentInfo } from './agents'
+import { runTurn, type TurnResult } from './loop'
+import { generateTitle, titleFromMessage, titleModel } from './title'
+import type { ToolHost } from './tool-host'
+
+export interface PromptInput {
+  sessionId: string
+  text: string
+  /** Switch the session to this agent / model from this turn on. */
+  agent?: string
+  model?: string
+}
+
+/** Everything a turn needs that depends on the project (config, tools, prompt). */
+export interface TurnEnvironment {
+  projectRoot: string
+  agents: Map<string, AgentInfo>
+  tools: ToolHost
+  system(agent: AgentInfo): string[]
+  maxTurns?: number
+  /** Model for titles and other small background work. */
+  smallModel?: string
+}
+
+interface Running {
+  controller: AbortController
+  done: Promise<TurnResult>
+}
+
+/**
+ * Runs turns of sessions: one at a time per session (a prompt sent while a turn
+ * runs waits its turn), stoppable at any point, with a status per session.
+ */
+export class AgentService {
+  private readonly running = new Map<string, Running>()
+  private readonly queues = new Map<string, Promise<unknown>>()
+  private readonly statuses = new Map<string, SessionStatus>()
+  private readonly titles = new Set<Promise<void>>()
+
+  constructor(
+    private readonly store: SessionStore,
+    private readonly providers: ProviderRegistry,
+    private readonly bus: EventBus,
+    private readonly environment: (session: Session) => Promise<TurnEnvironment>,
+  ) {}
+
+  status(sessionId: string): SessionStatus {
+    return this.statuses.get(sessionId) ?? { type: 'idle' }
+  }
+
+  isBusy(sessionId: string): boolean {
+    return this.running.has(sessionId)
+  }
+
+  /** Adds the user's message and runs the turn; resolves when the turn ends. */
+  prompt(input: PromptInput): Promise<TurnResult> {
+    const previous = this.queues.get(input.sessionId) ?? Promise.resolve()
+    const next = previous.catch(() => undefined).then(() => this.runPrompt(input))
+    this.queues.set(input.sessionId, next)
+    void next.finally(() => {
+      if (this.queues.get(input.sessionId) === next) this.queues.delete(input.sessionId)
+    })
+    return next
+  }
+
+  /** Stops the running turn of a session (partial output is kept). */
+  abort(sessionId: string): boolean {
+    const running = this.running.get(sessionId)
+    if (!running) return false
+    running.controller.abort()
+    return true
+  }
+
+  async abortAll(): Promise<void> {
+    const all = [...this.running.values()]
+    for (const r of all) r.controller.abort()
+    await Promise.allSettled(all.map((r) => r.done))
+  }
+
+  private async runPrompt(input: PromptInput): Promise<TurnResult> {
+    let session = this.store.get(input.sessionId)
+    const env = await this.environment(session)
+    const agentName = input.agent ?? session.agent
+    const agent = env.agents.get(agentName)
+    if (!agent) {
+      throw new HotaruError(ErrorNames.InvalidPayload, {
+        message: `unknown agent "${agentName}"; available: ${[...env.agents.keys()].join(', ')}`,
+      })
+    }
+    const model = input.model ?? agent.model ?? session.model
+    if (agentName !== session.agent || model !== session.model) {
+      session = this.store.update(session.id, { agent: agentName, model })
+    }
+    const firstTurn = session.parentId === null && this.store.messages(session.id).length === 0
+    const user = this.store.addMessage({ sessionId: session.id, role: 'user', agent: agentName, model, completedAt: Date.now() })
+    this.store.addPart<PartOf<'text'>>({ sessionId: session.id, messageId: user.id, type: 'text', text: input.text })
+
+    // A readable title at once; the model's title replaces it after the turn (requests made
+    // during the turn would compete with it).
+    if (firstTurn) session = this.store.update(session.id, { title: titleFromMessage(input.text) })
+
+    const controller = new AbortController()
+    const done = runTurn(
+      { store: this.store, providers: this.providers, tools: env.tools, setStatus: (s) => this.setStatus(session, s) },
+      {
+        sessionId: session.id,
+        projectRoot: env.projectRoot,
+        agent,
+        model,
+        system: env.system(agent),
+        signal: controller.signal,
+        maxTurns: env.maxTurns,
+      },
+    )
+    this.running.set(session.id, { controller, done })
+    this.setStatus(session, { type: 'busy' })
+    try {
+      const result = await done
+      if (firstTurn && result.status !== 'aborted') this.startTitle(session, input.text, env.smallModel)
+      return result
+    } finally {
+      this.running.delete(session.id)
+      this.store.flush()
+      this.setStatus(session, { type: 'idle' })
+    }
+  }
+
+  /** Waits for background title generation (the CLI does before it exits). */
+  async settleTitles(timeoutMs: number): Promise<void> {
+    const pending = Promise.allSettled([...this.titles])
+    await Promise.race([pending, new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())])
+  }
+
+  /** Titles come from a small model in the background; the session is usable meanwhile. */
+  private startTitle(session: Session, text: string, smallModel: string | undefined): void {
+    const task = generateTitle(this.providers, titleModel(session.model, smallModel), text, AbortSignal.timeout(30_000))
+      .then((title) => {
+        if (title && this.store.find(session.id)) this.store.update(session.id, { title })
+      })
+      .catch((error: unknown) => {
+        console.warn(`[agent] title for ${session.id} failed: ${(error as Error).message}`)
+      })
+      .finally(() => this.titles.delete(task))
+    this.titles.add(task)
+  }
+
+  private setStatus(session: Session, status: SessionStatus): void {
+    if (status.type === 'idle') this.statuses.delete(session.id)
+    else this.statuses.set(session.id, status)
+    this.bus.publish('session:status', { sessionId: session.id, status }, session.projectId)
+  }
+}

@@ -1,0 +1,49 @@
+import type { ProviderRegistry } from '../provider'
+import titlePrompt from './prompts/title.txt?raw'
+
+const SMALL_MODELS: Record<string, string> = {
+  anthropic: 'anthropic/claude-haiku-4-5',
+  openai: 'openai/gpt-4.1-mini',
+}
+
+/** The configured small model, else the provider's small model, else the session's model. */
+export function titleModel(sessionModel: string, smallModel?: string): string {
+  if (smallModel) return smallModel
+  const provider = sessionModel.split('/')[0] ?? ''
+  return SMALL_MODELS[provider] ?? sessionModel
+}
+
+export function cleanTitle(raw: string): string | undefined {
+  const line = raw
+    .replace(/<think>[\s\S]*?<\/think>/g, '')
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => l.length > 0)
+  if (!line) return undefined
+  const unquoted = line.replace(/^["'`*#\s]+|["'`*.\s]+$/g, '')
+  if (!unquoted) return undefined
+  return unquoted.length > 60 ? `${unquoted.slice(0, 57).trimEnd()}…` : unquoted
+}
+
+/** A short title from the user's first message; undefined when the model gave nothing usable. */
+export async function generateTitle(
+  providers: ProviderRegistry,
+  model: string,
+  firstMessage: string,
+  signal?: AbortSignal,
+): Promise<string | undefined> {
+  const completion = await providers.complete({
+    model,
+    system: titlePrompt,
+    messages: [{ role: 'user', content: [{ type: 'text', text: firstMessage.slice(0, 4000) }] }],
+    maxTokens: 64,
+    promptCache: false,
+    signal,
+  })
+  return cleanTitle(completion.text)
+}
+
+/** Until the model names it: the first line of the user's message, shortened. */
+export function titleFromMessage(text: string): string {
+  return cleanTitle(text) ?? 'New session'
+}

@@ -1,0 +1,36 @@
+import type { ToolDefinition } from '../provider'
+import type { AgentInfo } from './agents'
+
+export interface ToolCallRequest {
+  callId: string
+  name: string
+  input: unknown
+}
+
+export interface ToolCallContext {
+  projectRoot: string
+  sessionId: string
+  messageId: string
+  agent: AgentInfo
+  signal: AbortSignal
+  /** Live progress for the UI (e.g. shell output while it runs). */
+  progress(update: { title?: string; metadata?: Record<string, unknown> }): void
+}
+
+export interface ToolOutcome {
+  /** What the model reads. */
+  output: string
+  /** Short label for the UI (e.g. the path or the command). */
+  title?: string
+  /** Structured facts for the UI: diffs, exit codes, truncation. */
+  metadata?: Record<string, unknown>
+  isError: boolean
+  /** The user rejected the call without feedback: the turn stops after this step. */
+  stopTurn?: boolean
+}
+
+/** What the agent loop needs from the tool layer. */
+export interface ToolHost {
+  definitions(agent: AgentInfo): ToolDefinition[]
+  execute(call: ToolCallRequest, ctx: ToolCallContext): Promise<ToolOutcome>
+}

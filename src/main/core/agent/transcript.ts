@@ -1,0 +1,81 @@
+import type { MessageWithParts, Part, PartOf } from '@shared/schema/session'
+import type { AssistantMessage, ModelMessage, ToolMessage, ToolResultPart, UserMessage } from '../provider'
+
+export const INTERRUPTED_RESULT = 'interrupted: this tool call did not finish (the turn was stopped)'
+
+function toolResult(part: PartOf<'tool'>): ToolResultPart {
+  const { state } = part
+  if (state.status === 'completed') return { type: 'tool-result', toolCallId: part.callId, toolName: part.tool, output: state.output ?? '' }
+  if (state.status === 'error')
+    return { type: 'tool-result', toolCallId: part.callId, toolName: part.tool, output: state.error ?? 'error', isError: true }
+  return { type: 'tool-result', toolCallId: part.callId, toolName: part.tool, output: INTERRUPTED_RESULT, isError: true }
+}
+
+export interface TranscriptRepair {
+  /** Tool calls that had no result and were answered as interrupted. */
+  interrupted: string[]
+  /** Empty assistant messages left out. */
+  droppedEmpty: number
+}
+
+/**
+ * The stored transcript as provider messages. Enforces the invariant every
+ * provider checks: each tool call is followed by exactly its result, and no
+ * result appears without its call — calls that never finished are answered as
+ * interrupted, so the next request is always valid.
+ */
+export function toModelMessages(history: MessageWithParts[]): { messages: ModelMessage[]; repair: TranscriptRepair } {
+  const messages: ModelMessage[] = []
+  const repair: TranscriptRepair = { interrupted: [], droppedEmpty: 0 }
+  for (const { info, parts } of history) {
+    if (info.role === 'user') {
+      const content = parts
+        .filter((p): p is PartOf<'text'> => p.type === 'text' && p.text.length > 0)
+        .map((p) => ({ type: 'text' as const, text: p.text }))
+      if (content.length > 0) pushUser(messages, { role: 'user', content })
+      continue
+    }
+    const content: AssistantMessage['content'] = []
+    const results: ToolResultPart[] = []
+    const seen = new Set<string>()
+    for (const part of parts) {
+      if (part.type === 'text' && part.text.length > 0) content.push({ type: 'text', text: part.text })
+      else if (part.type === 'reasoning' && (part.text.length > 0 || part.redactedData)) {
+        content.push({
+          type: 'reasoning',
+          text: part.text,
+          ...(part.signature ? { signature: part.signature } : {}),
+          ...(part.redactedData ? { redactedData: part.redactedData } : {}),
+          ...(part.providerId ? { providerId: part.providerId } : {}),
+        })
+      } else if (part.type === 'tool' && !seen.has(part.callId)) {
+        seen.add(part.callId)
+        content.push({ type: 'tool-call', id: part.callId, name: part.tool, input: isObject(part.state.input) ? part.state.input : {} })
+        if (!['completed', 'error'].includes(part.state.status)) repair.interrupted.push(part.callId)
+        results.push(toolResult(part))
+      }
+    }
+    if (!content.some((c) => c.type === 'text' || c.type === 'tool-call')) {
+      repair.droppedEmpty++
+      continue
+    }
+    messages.push({ role: 'assistant', content })
+    if (results.length > 0) messages.push({ role: 'tool', content: results } satisfies ToolMessage)
+  }
+  return { messages, repair }
+}
+
+/** Consecutive user turns (e.g. after a stopped turn) are merged into one message. */
+function pushUser(messages: ModelMessage[], message: UserMessage): void {
+  const last = messages.at(-1)
+  if (last?.role === 'user') last.content.push(...message.content)
+  else messages.push(message)
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+export function isToolPart(part: Part): part is PartOf<'tool'> {
+  return part.type === 'tool'
+}

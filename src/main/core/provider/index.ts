@@ -1,0 +1,29 @@
+export type {
+  AssistantMessage,
+  ChatRequest,
+  Completion,
+  FinishReason,
+  ImagePart,
+  ModelMessage,
+  ReasoningEffort,
+  ReasoningPart,
+  StreamEvent,
+  TextPart,
+  ToolCallEndEvent,
+  ToolCallPart,
+  ToolDefinition,
+  ToolMessage,
+  ToolResultPart,
+  Usage,
+  UserMessage,
+} from './types'
+export { ProviderRegistry, type ProviderRegistryOptions } from './provider-registry'
+export { ProviderErrorNames, type ProviderErrorName, type ProviderErrorData, isProviderErrorName } from './errors'
+export { type ModelInfo, computeCost, modelInfo } from './catalog'
+export { type CatalogEntry, type ModelCapabilities, type ModelPricing, DEFAULT_MODEL, MODEL_CATALOG } from './catalog-data'
+export { type ModelRef, parseModelId } from './model-id'
+export { PROVIDER_PRESETS, type ProviderKind, type ProviderPreset } from './presets'
+export { type ProviderSettings, type ProviderSettingsEntry, type SecretStore, secretKeyFor } from './settings'
+export { type Env, type ResolvedProvider, resolveProvider } from './credentials'
+export { type RetryOptions, type Sleep, defaultRetryOptions } from './retry'
+export { toolCallIdFor } from './transform/tool-call-id'

@@ -1,0 +1,111 @@
+import { completeAnthropic, streamAnthropic } from './adapters/anthropic-adapter'
+import { ClientCache } from './adapters/clients'
+import { completeOpenAI, streamOpenAI } from './adapters/openai-adapter'
+import { type ModelInfo, modelInfo } from './catalog'
+import { type Env, type ResolvedProvider, resolveProvider } from './credentials'
+import type { FailureContext } from './error-mapping'
+import { abortedError } from './errors'
+import { parseModelId } from './model-id'
+import { PROVIDER_PRESETS, type ProviderPreset } from './presets'
+import { type RetryOptions, callWithRetry, defaultRetryOptions, streamWithRetry } from './retry'
+import type { ProviderSettings, SecretStore } from './settings'
+import { toAnthropicParams } from './transform/anthropic-request'
+import { toOpenAIParams } from './transform/openai-request'
+import type { ChatRequest, Completion, StreamEvent } from './types'
+
+export interface ProviderRegistryOptions {
+  /** Defaults to `process.env`; tests pass their own. */
+  env?: Env
+  /** `config.provider`, as `{ providers }`. */
+  settings?: ProviderSettings
+  secrets?: SecretStore
+  retry?: Partial<RetryOptions>
+  /** Time to the response headers per attempt; defaults to 10 minutes. */
+  timeoutMs?: number
+  /**
+   * A streaming attempt that receives nothing for this long is aborted and retried
+   * as an interrupted stream; defaults to 5 minutes (long silent thinking is legitimate).
+   */
+  idleTimeoutMs?: number
+}
+
+type RetryEvent = Extract<StreamEvent, { type: 'retry' }>
+
+/**
+ * The provider layer's entry point: resolves `provider/model` to a catalog entry and
+ * credentials, transforms the neutral request for that provider and streams the
+ * normalized events, retrying transient failures.
+ */
+export class ProviderRegistry {
+  private readonly env: Env
+  private settings: ProviderSettings
+  private readonly secrets: SecretStore | undefined
+  private readonly retry: RetryOptions
+  private readonly clients: ClientCache
+  private readonly idleMs: number
+
+  constructor(options: ProviderRegistryOptions = {}) {
+    this.env = options.env ?? process.env
+    this.settings = options.settings ?? {}
+    this.secrets = options.secrets
+    this.retry = { ...defaultRetryOptions, ...options.retry }
+    this.clients = new ClientCache({ timeoutMs: options.timeoutMs ?? 600_000 })
+    this.idleMs = options.idleTimeoutMs ?? 300_000
+  }
+
+  /** Replaces the provider settings (after a config reload). */
+  setSettings(settings: ProviderSettings): void {
+    this.settings = settings
+    this.clients.clear()
+  }
+
+  /** Catalog facts for `provider/model`; unknown models get defaults (`known: false`). */
+  model(id: string): ModelInfo {
+    return modelInfo(parseModelId(id), this.settings)
+  }
+
+  /** The built-in providers (custom ones come from settings). */
+  presets(): ProviderPreset[] {
+    return Object.values(PROVIDER_PRESETS)
+  }
+
+  /** Credentials and endpoint for a provider; throws `ProviderAuth` when a needed key is missing. */
+  resolve(providerId: string): Promise<ResolvedProvider> {
+    return resolveProvider(providerId, { env: this.env, settings: this.settings, secrets: this.secrets })
+  }
+
+  /** Streams one model turn; see `StreamEvent` for the event contract. */
+  async *stream(request: ChatRequest): AsyncGenerator<StreamEvent, void, undefined> {
+    const { signal } = request
+    const model = this.model(request.model)
+    const ctx: FailureContext = { providerId: model.providerId, model: model.modelId }
+    if (signal?.aborted) throw abortedError(ctx.providerId, ctx.model)
+    const provider = await this.resolve(model.providerId)
+    if (provider.kind === 'anthropic') {
+      const client = this.clients.anthropicFor(provider)
+      const params = toAnthropicParams(request, model)
+      yield* streamWithRetry((s) => streamAnthropic(client, params, s, ctx, this.idleMs), this.retry, signal, ctx)
+      return
+    }
+    const client = this.clients.openaiFor(provider)
+    const params = toOpenAIParams(request, model, provider)
+    yield* streamWithRetry((s) => streamOpenAI(client, params, s, ctx, this.idleMs), this.retry, signal, ctx)
+  }
+
+  /** One non-streamed turn (titles, summaries). Retries like `stream`; `onRetry` reports them. */
+  async complete(request: ChatRequest, onRetry?: (event: RetryEvent) => void): Promise<Completion> {
+    const { signal } = request
+    const model = this.model(request.model)
+    const ctx: FailureContext = { providerId: model.providerId, model: model.modelId }
+    if (signal?.aborted) throw abortedError(ctx.providerId, ctx.model)
+    const provider = await this.resolve(model.providerId)
+    if (provider.kind === 'anthropic') {
+      const client = this.clients.anthropicFor(provider)
+      const params = toAnthropicParams(request, model)
+      return callWithRetry((s) => completeAnthropic(client, params, s, ctx), this.retry, signal, ctx, onRetry)
+    }
+    const client = this.clients.openaiFor(provider)
+    const params = toOpenAIParams(request, model, provider)
+    return callWithRetry((s) => completeOpenAI(client, params, s, ctx), this.retry, signal, ctx, onRetry)
+  }
+}

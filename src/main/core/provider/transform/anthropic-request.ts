@@ -1,0 +1,187 @@
+import type {
+  ContentBlockParam,
+  ImageBlockParam,
+  MessageCreateParamsBase,
+  MessageParam,
+  TextBlockParam,
+  ThinkingConfigParam,
+  Tool,
+  ToolResultBlockParam,
+} from '@anthropic-ai/sdk/resources/messages'
+import type { ModelInfo } from '../catalog'
+import type { ChatRequest, ImagePart, ModelMessage, ReasoningEffort, TextPart, ToolResultPart } from '../types'
+import { cleanMessages, isPlainObject, systemBlocks } from './clean-messages'
+import { imageOmittedText, resolveMaxTokens } from './request-limits'
+import { toolCallIdFor } from './tool-call-id'
+
+/** Anthropic accepts at most 4 cache breakpoints per request. */
+export const MAX_CACHE_BREAKPOINTS = 4
+
+const EPHEMERAL = { type: 'ephemeral' } as const
+
+const THINKING_BUDGET: Record<ReasoningEffort, number> = { low: 4_000, medium: 12_000, high: 32_000 }
+const MIN_THINKING_BUDGET = 1_024
+
+/**
+ * The typed params of this SDK version no longer list `temperature`; the API still
+ * takes it, so it is declared here and only sent when the caller sets one.
+ */
+export type AnthropicParams = Omit<MessageCreateParamsBase, 'stream'> & { temperature?: number }
+
+function userBlock(part: TextPart | ImagePart, model: ModelInfo): TextBlockParam | ImageBlockParam {
+  if (part.type === 'text') return { type: 'text', text: part.text }
+  if (!model.capabilities.images) return { type: 'text', text: imageOmittedText(model) }
+  return { type: 'image', source: { type: 'base64', media_type: part.mediaType, data: part.data } }
+}
+
+function toolResultBlock(part: ToolResultPart, model: ModelInfo): ToolResultBlockParam {
+  const block: ToolResultBlockParam = { type: 'tool_result', tool_use_id: toolCallIdFor(part.toolCallId, 'anthropic') }
+  if (typeof part.output === 'string') {
+    // An empty string is legal but an empty text block is not: leave content out instead.
+    if (part.output.length > 0) block.content = part.output
+  } else {
+    const blocks = part.output.filter((p) => p.type !== 'text' || p.text.trim().length > 0).map((p) => userBlock(p, model))
+    if (blocks.length > 0) block.content = blocks
+  }
+  if (part.isError) block.is_error = true
+  return block
+}
+
+function assistantBlocks(message: Extract<ModelMessage, { role: 'assistant' }>, providerId: string): ContentBlockParam[] {
+  const blocks: ContentBlockParam[] = []
+  for (const part of message.content) {
+    if (part.type === 'text') {
+      blocks.push({ type: 'text', text: part.text })
+    } else if (part.type === 'reasoning') {
+      // Thinking is only valid back at Anthropic with its signature; reasoning from
+      // another provider (no signature, or tagged with another provider) is dropped.
+      if (part.providerId !== undefined && part.providerId !== providerId) continue
+      if (part.redactedData) blocks.push({ type: 'redacted_thinking', data: part.redactedData })
+      else if (part.signature) blocks.push({ type: 'thinking', thinking: part.text, signature: part.signature })
+    } else {
+      blocks.push({
+        type: 'tool_use',
+        id: toolCallIdFor(part.id, 'anthropic'),
+        name: part.name,
+        // Anthropic requires an object; invalid arguments the model produced become {}.
+        input: isPlainObject(part.input) ? part.input : {},
+      })
+    }
+  }
+  return blocks
+}
+
+/** Neutral messages → Anthropic messages; tool results become user turns, merged with adjacent user turns. */
+export function toAnthropicMessages(messages: readonly ModelMessage[], model: ModelInfo): MessageParam[] {
+  const out: Array<{ role: 'user' | 'assistant'; content: ContentBlockParam[] }> = []
+  for (const message of cleanMessages(messages)) {
+    const role = message.role === 'assistant' ? 'assistant' : 'user'
+    const content: ContentBlockParam[] =
+      message.role === 'assistant'
+        ? assistantBlocks(message, model.providerId)
+        : message.role === 'tool'
+          ? message.content.map((part) => toolResultBlock(part, model))
+          : message.content.map((part) => userBlock(part, model))
+    if (content.length === 0) continue
+    const previous = out[out.length - 1]
+    if (previous && previous.role === role) previous.content.push(...content)
+    else out.push({ role, content })
+  }
+  return out
+}
+
+function thinkingConfig(request: ChatRequest, model: ModelInfo, messages: MessageParam[], maxTokens: number) {
+  if (!request.reasoning || !model.capabilities.reasoning) return undefined
+  // With thinking on, an assistant turn that is mid tool loop must start with a
+  // thinking block; history from another model may have none, so think next turn.
+  const last = messages[messages.length - 1]
+  const prior = messages[messages.length - 2]
+  if (last?.role === 'user' && prior?.role === 'assistant' && Array.isArray(prior.content)) {
+    const usesTools = prior.content.some((b) => b.type === 'tool_use')
+    const first = prior.content[0]
+    const startsWithThinking = first?.type === 'thinking' || first?.type === 'redacted_thinking'
+    if (usesTools && !startsWithThinking) return undefined
+  }
+  if (model.thinking === 'adaptive' && request.reasoning.budgetTokens === undefined) {
+    const adaptive: ThinkingConfigParam = { type: 'adaptive' }
+    return adaptive
+  }
+  const wanted = request.reasoning.budgetTokens ?? THINKING_BUDGET[request.reasoning.effort ?? 'medium']
+  // The budget counts against max_tokens and must stay below it.
+  const budget = Math.min(wanted, maxTokens - MIN_THINKING_BUDGET)
+  if (budget < MIN_THINKING_BUDGET) return undefined
+  const config: ThinkingConfigParam = { type: 'enabled', budget_tokens: budget }
+  return config
+}
+
+/** Marks the last block of the last two user turns; returns how many marks it placed. */
+function markRecentUserTurns(messages: MessageParam[], available: number): number {
+  let placed = 0
+  for (let i = messages.length - 1; i >= 0 && placed < Math.min(2, available); i--) {
+    const message = messages[i]
+    if (message?.role !== 'user' || !Array.isArray(message.content)) continue
+    const last = message.content[message.content.length - 1]
+    // User turns we build hold only these block types; all of them take a breakpoint.
+    if (last?.type === 'text' || last?.type === 'image' || last?.type === 'tool_result') {
+      last.cache_control = EPHEMERAL
+      placed++
+    }
+  }
+  return placed
+}
+
+/**
+ * The Messages API body for a neutral request. Prompt caching marks the system
+ * prompt, the last tool and the last two user turns (4 breakpoints, the API's
+ * maximum): the stable prefix and the conversation so far are read from cache on
+ * the next turn instead of billed again.
+ */
+export function toAnthropicParams(request: ChatRequest, model: ModelInfo): AnthropicParams {
+  const messages = toAnthropicMessages(request.messages, model)
+  const wantedMax = resolveMaxTokens(request, model)
+  const thinkingWanted = request.reasoning !== undefined && model.capabilities.reasoning
+  // Leave room for the answer next to the thinking budget, within the model's limit.
+  const maxTokens = thinkingWanted && request.maxTokens === undefined ? model.limit.output : wantedMax
+  const thinking = thinkingConfig(request, model, messages, maxTokens)
+  const cache = request.promptCache !== false
+
+  const params: AnthropicParams = {
+    model: model.modelId,
+    max_tokens: thinking ? maxTokens : wantedMax,
+    messages,
+  }
+  let breakpoints = 0
+  const system = systemBlocks(request.system)
+  if (system.length > 0) {
+    const blocks: TextBlockParam[] = system.map((text) => ({ type: 'text', text }))
+    const last = blocks[blocks.length - 1]
+    if (cache && last) {
+      last.cache_control = EPHEMERAL
+      breakpoints++
+    }
+    params.system = blocks
+  }
+  if (request.tools && request.tools.length > 0) {
+    const tools: Tool[] = request.tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      input_schema: { ...tool.inputSchema, type: 'object' },
+    }))
+    const last = tools[tools.length - 1]
+    if (cache && last) {
+      last.cache_control = EPHEMERAL
+      breakpoints++
+    }
+    params.tools = tools
+  }
+  if (cache) markRecentUserTurns(messages, MAX_CACHE_BREAKPOINTS - breakpoints)
+  if (thinking) {
+    params.thinking = thinking
+    // Adaptive thinking takes the effort level instead of a token budget.
+    if (thinking.type === 'adaptive' && request.reasoning?.effort) params.output_config = { effort: request.reasoning.effort }
+  } else if (request.temperature !== undefined) {
+    // Anthropic rejects a temperature other than 1 while thinking, so it is only sent without.
+    params.temperature = request.temperature
+  }
+  return params
+}

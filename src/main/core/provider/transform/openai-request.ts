@@ -1,0 +1,123 @@
+import type {
+  ChatCompletionAssistantMessageParam,
+  ChatCompletionContentPart,
+  ChatCompletionCreateParamsBase,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+} from 'openai/resources/chat/completions'
+import type { ModelInfo } from '../catalog'
+import type { ProviderPreset } from '../presets'
+import type { ChatRequest, ImagePart, ModelMessage, ReasoningPart, TextPart } from '../types'
+import { cleanMessages, isPlainObject, lastUserIndex, systemBlocks } from './clean-messages'
+import { imageOmittedText, resolveMaxTokens } from './request-limits'
+import { toolCallIdFor } from './tool-call-id'
+
+export type OpenAIParams = Omit<ChatCompletionCreateParamsBase, 'stream' | 'stream_options'>
+
+/** An assistant message that may carry the provider's own reasoning field. */
+type AssistantWithReasoning = ChatCompletionAssistantMessageParam & { reasoning_content?: string; reasoning?: string }
+
+function userContent(parts: Array<TextPart | ImagePart>, model: ModelInfo): string | ChatCompletionContentPart[] {
+  const texts = parts.flatMap((p) => (p.type === 'text' ? [p.text] : []))
+  if (texts.length === parts.length) return texts.join('\n\n')
+  return parts.map((part): ChatCompletionContentPart => {
+    if (part.type === 'text') return { type: 'text', text: part.text }
+    if (!model.capabilities.images) return { type: 'text', text: imageOmittedText(model) }
+    return { type: 'image_url', image_url: { url: `data:${part.mediaType};base64,${part.data}` } }
+  })
+}
+
+function toolOutputText(output: string | Array<TextPart | ImagePart>): string {
+  if (typeof output === 'string') return output
+  // Tool messages carry text only in Chat Completions.
+  return output.map((p) => (p.type === 'text' ? p.text : `[image omitted: tool results carry text only]`)).join('\n')
+}
+
+function reasoningToSend(parts: ReasoningPart[], preset: ProviderPreset): string | undefined {
+  const text = parts
+    .filter((p) => p.providerId === undefined || p.providerId === preset.id)
+    .filter((p) => p.signature === undefined && p.redactedData === undefined)
+    .map((p) => p.text)
+    .join('')
+  return text.length > 0 ? text : undefined
+}
+
+function assistantMessage(
+  message: Extract<ModelMessage, { role: 'assistant' }>,
+  preset: ProviderPreset,
+  inToolLoop: boolean,
+): AssistantWithReasoning | undefined {
+  const text = message.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('')
+  const calls = message.content.flatMap((p) => (p.type === 'tool-call' ? [p] : []))
+  const out: AssistantWithReasoning = { role: 'assistant', content: text.length > 0 ? text : null }
+  if (calls.length > 0) {
+    out.tool_calls = calls.map((call) => ({
+      id: toolCallIdFor(call.id, preset.kind),
+      type: 'function',
+      function: { name: call.name, arguments: JSON.stringify(isPlainObject(call.input) ? call.input : {}) },
+    }))
+  }
+  // Reasoning is provider-private: only the provider's own field, only where it asks for it.
+  if (preset.reasoning?.sendBack === 'tool-turns' && inToolLoop) {
+    const reasoning = reasoningToSend(
+      message.content.filter((p): p is ReasoningPart => p.type === 'reasoning'),
+      preset,
+    )
+    if (reasoning !== undefined) out[preset.reasoning.field] = reasoning
+  }
+  if (out.content === null && out.tool_calls === undefined) return undefined
+  return out
+}
+
+export function toOpenAIMessages(request: ChatRequest, model: ModelInfo, preset: ProviderPreset): ChatCompletionMessageParam[] {
+  const out: ChatCompletionMessageParam[] = []
+  const system = systemBlocks(request.system)
+  if (system.length > 0) out.push({ role: 'system', content: system.join('\n\n') })
+  const messages = cleanMessages(request.messages)
+  const loopStart = lastUserIndex(messages)
+  messages.forEach((message, index) => {
+    if (message.role === 'user') {
+      out.push({ role: 'user', content: userContent(message.content, model) })
+    } else if (message.role === 'tool') {
+      for (const part of message.content) {
+        out.push({
+          role: 'tool',
+          tool_call_id: toolCallIdFor(part.toolCallId, preset.kind),
+          content: toolOutputText(part.output),
+        })
+      }
+    } else {
+      const assistant = assistantMessage(message, preset, index > loopStart)
+      if (assistant) out.push(assistant)
+    }
+  })
+  return out
+}
+
+/** OpenAI's reasoning models reject `max_tokens` and any temperature but the default. */
+function isOpenAIReasoningModel(preset: ProviderPreset, model: ModelInfo): boolean {
+  return preset.kind === 'openai' && (model.capabilities.reasoning || /^(o\d|gpt-5)/.test(model.modelId))
+}
+
+export function toOpenAIParams(request: ChatRequest, model: ModelInfo, preset: ProviderPreset): OpenAIParams {
+  const params: OpenAIParams = {
+    model: model.modelId,
+    messages: toOpenAIMessages(request, model, preset),
+  }
+  const maxTokens = resolveMaxTokens(request, model)
+  const reasoningModel = isOpenAIReasoningModel(preset, model)
+  // OpenAI itself wants max_completion_tokens; most compatible servers only know max_tokens.
+  if (preset.kind === 'openai') params.max_completion_tokens = maxTokens
+  else params.max_tokens = maxTokens
+  if (request.temperature !== undefined && !reasoningModel) params.temperature = request.temperature
+  if (request.reasoning && reasoningModel) params.reasoning_effort = request.reasoning.effort ?? 'medium'
+  if (request.tools && request.tools.length > 0) {
+    params.tools = request.tools.map(
+      (tool): ChatCompletionTool => ({
+        type: 'function',
+        function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
+      }),
+    )
+  }
+  return params
+}

@@ -1,0 +1,151 @@
+import type { ErrorData } from '@shared/errors'
+
+/**
+ * The provider-neutral conversation format. The agent loop stores and sends only
+ * these shapes; each provider adapter translates them to its wire format right
+ * before a call (see `anthropic-request.ts`, `openai-request.ts`).
+ */
+
+export interface TextPart {
+  type: 'text'
+  text: string
+}
+
+/** Base64 image data; dropped (with a note) for models that do not take images. */
+export interface ImagePart {
+  type: 'image'
+  mediaType: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'
+  data: string
+}
+
+/**
+ * Model reasoning. Anthropic thinking carries a `signature` (or `redactedData` for a
+ * redacted block) that must be sent back unchanged; reasoning from other providers has
+ * neither. `providerId` records which provider produced it so it is only sent back to
+ * that provider (reasoning is provider-private; another provider would reject or
+ * misread it).
+ */
+export interface ReasoningPart {
+  type: 'reasoning'
+  text: string
+  signature?: string
+  redactedData?: string
+  providerId?: string
+}
+
+export interface ToolCallPart {
+  type: 'tool-call'
+  /** The id as the model produced it; adapters map it to a valid id per provider. */
+  id: string
+  name: string
+  /** The parsed arguments; anything that is not a JSON object is sent as `{}`. */
+  input: unknown
+}
+
+export interface ToolResultPart {
+  type: 'tool-result'
+  toolCallId: string
+  toolName: string
+  output: string | Array<TextPart | ImagePart>
+  isError?: boolean
+}
+
+export interface UserMessage {
+  role: 'user'
+  content: Array<TextPart | ImagePart>
+}
+
+export interface AssistantMessage {
+  role: 'assistant'
+  content: Array<TextPart | ReasoningPart | ToolCallPart>
+}
+
+/** Results of the previous assistant message's tool calls, one part per call. */
+export interface ToolMessage {
+  role: 'tool'
+  content: ToolResultPart[]
+}
+
+export type ModelMessage = UserMessage | AssistantMessage | ToolMessage
+
+export interface ToolDefinition {
+  name: string
+  description: string
+  /** JSON schema of the arguments object (`type: 'object'`). */
+  inputSchema: Record<string, unknown>
+}
+
+export type ReasoningEffort = 'low' | 'medium' | 'high'
+
+export interface ChatRequest {
+  /** `provider/model`, e.g. `anthropic/claude-sonnet-4-5`. */
+  model: string
+  /** Several blocks let a caller keep a stable prefix (cached) apart from volatile facts. */
+  system?: string | string[]
+  messages: ModelMessage[]
+  tools?: ToolDefinition[]
+  /** Defaults to the model's output limit, capped at 32k. */
+  maxTokens?: number
+  temperature?: number
+  /** Ask for reasoning on models that support it; ignored otherwise. */
+  reasoning?: { effort?: ReasoningEffort; budgetTokens?: number }
+  /** Anthropic prompt-caching breakpoints; on by default. */
+  promptCache?: boolean
+  signal?: AbortSignal
+}
+
+/** Token counts. `input` excludes cached tokens: total prompt = input + cacheRead + cacheWrite. */
+export interface Usage {
+  input: number
+  output: number
+  cacheRead: number
+  cacheWrite: number
+  /** Reasoning tokens, already included in `output`, when the provider reports them. */
+  reasoning?: number
+}
+
+export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'refusal' | 'pause' | 'other'
+
+/**
+ * The one normalized stream the agent loop consumes.
+ *
+ * - Text and reasoning arrive as deltas; a text or reasoning part ends at any event of
+ *   another type. A reasoning part also ends at the delta that carries `signature` or
+ *   `redactedData` (those deltas have empty `text`).
+ * - A tool call is `tool-call-start`, any number of `tool-call-delta`, then exactly one
+ *   `tool-call-end` with the parsed `input` or, when the model produced invalid JSON,
+ *   `inputError` (the stream goes on: the loop answers the call with an error result).
+ *   `tool-call-end` is emitted as soon as the call is complete, before later calls.
+ * - A successful attempt ends with one `usage` then one `finish`.
+ * - `retry` announces a retry before its delay. `attempt-reset` (emitted just before
+ *   that `retry` only if the failed attempt had produced output) means: discard every
+ *   text/reasoning/tool-call event received since the last `attempt-reset` or the start
+ *   of the stream; the next attempt starts over. An attempt that already completed a
+ *   tool call is never retried (the loop may be running that tool); it fails with
+ *   `ProviderStreamInterrupted` so the loop keeps what it has instead.
+ * - Failures are thrown from the iterator as `HotaruError` (see `ProviderErrorNames`);
+ *   aborting the request's signal throws `Aborted` promptly and never retries.
+ */
+export type StreamEvent =
+  | { type: 'text-delta'; text: string }
+  | { type: 'reasoning-delta'; text: string; signature?: string; redactedData?: string }
+  | { type: 'tool-call-start'; id: string; name: string }
+  | { type: 'tool-call-delta'; id: string; argsDelta: string }
+  | ToolCallEndEvent
+  | { type: 'usage'; usage: Usage }
+  | { type: 'finish'; reason: FinishReason; rawReason?: string }
+  | { type: 'retry'; attempt: number; maxRetries: number; delayMs: number; error: ErrorData }
+  | { type: 'attempt-reset' }
+
+export type ToolCallEndEvent =
+  | { type: 'tool-call-end'; id: string; name: string; input: unknown }
+  | { type: 'tool-call-end'; id: string; name: string; inputError: { raw: string; message: string } }
+
+/** The result of a non-streaming call (used for cheap background work such as titles). */
+export interface Completion {
+  text: string
+  reasoning: string
+  toolCalls: ToolCallEndEvent[]
+  usage: Usage
+  finishReason: FinishReason
+}

@@ -1,0 +1,12 @@
+import { HotaruError } from '@shared/errors'
+
+export const SessionErrorNames = {
+  SessionNotFound: 'SessionNotFound',
+  SessionBusy: 'SessionBusy',
+  Aborted: 'Aborted',
+  Interrupted: 'Interrupted',
+} as const
+
+export function sessionNotFound(id: string): HotaruError {
+  return new HotaruError(SessionErrorNames.SessionNotFound, { message: `no session "${id}"`, sessionId: id })
+}

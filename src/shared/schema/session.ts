@@ -1,0 +1,117 @@
+import { z } from 'zod'
+import { ProjectId } from './project'
+
+export const SessionId = z.string().regex(/^ses_[A-Za-z0-9]{10,40}$/, 'session id')
+export const MessageId = z.string().regex(/^msg_[A-Za-z0-9]{10,40}$/, 'message id')
+export const PartId = z.string().regex(/^prt_[A-Za-z0-9]{10,40}$/, 'part id')
+
+export const ErrorDataSchema = z.object({
+  name: z.string(),
+  data: z.looseObject({ message: z.string() }),
+})
+
+export const Usage = z.object({
+  input: z.number(),
+  output: z.number(),
+  cacheRead: z.number(),
+  cacheWrite: z.number(),
+  reasoning: z.number().optional(),
+})
+export type Usage = z.infer<typeof Usage>
+
+export const Session = z.object({
+  id: SessionId,
+  projectId: ProjectId,
+  /** Set for subagent runs (child of the calling session) and forks. */
+  parentId: SessionId.nullable(),
+  title: z.string(),
+  agent: z.string(),
+  model: z.string(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+})
+export type Session = z.infer<typeof Session>
+
+export const MessageRole = z.enum(['user', 'assistant'])
+
+export const Message = z.object({
+  id: MessageId,
+  sessionId: SessionId,
+  role: MessageRole,
+  agent: z.string(),
+  model: z.string(),
+  createdAt: z.number(),
+  /** Absent while an assistant message is streaming. */
+  completedAt: z.number().optional(),
+  finish: z.string().optional(),
+  usage: Usage.optional(),
+  cost: z.number().optional(),
+  error: ErrorDataSchema.optional(),
+})
+export type Message = z.infer<typeof Message>
+
+const partBase = { id: PartId, messageId: MessageId, sessionId: SessionId }
+
+export const ToolStatus = z.enum(['pending', 'running', 'completed', 'error', 'interrupted'])
+export type ToolStatus = z.infer<typeof ToolStatus>
+
+export const ToolState = z.object({
+  status: ToolStatus,
+  input: z.unknown(),
+  /** Argument text as streamed (shown while the call is being written). */
+  raw: z.string().optional(),
+  title: z.string().optional(),
+  output: z.string().optional(),
+  error: z.string().optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+  startedAt: z.number().optional(),
+  endedAt: z.number().optional(),
+})
+export type ToolState = z.infer<typeof ToolState>
+
+export const Part = z.discriminatedUnion('type', [
+  z.object({ ...partBase, type: z.literal('text'), text: z.string(), synthetic: z.boolean().optional() }),
+  z.object({
+    ...partBase,
+    type: z.literal('reasoning'),
+    text: z.string(),
+    signature: z.string().optional(),
+    redactedData: z.string().optional(),
+    providerId: z.string().optional(),
+  }),
+  z.object({ ...partBase, type: z.literal('tool'), callId: z.string(), tool: z.string(), state: ToolState }),
+  z.object({ ...partBase, type: z.literal('step-start') }),
+  z.object({
+    ...partBase,
+    type: z.literal('step-finish'),
+    usage: Usage,
+    cost: z.number(),
+    finish: z.string(),
+  }),
+  z.object({ ...partBase, type: z.literal('patch'), files: z.array(z.string()), checkpointId: z.string().optional() }),
+  z.object({
+    ...partBase,
+    type: z.literal('compaction'),
+    summary: z.string(),
+    auto: z.boolean(),
+  }),
+  z.object({
+    ...partBase,
+    type: z.literal('retry'),
+    attempt: z.number(),
+    error: ErrorDataSchema,
+    at: z.number(),
+  }),
+])
+export type Part = z.infer<typeof Part>
+export type PartOf<T extends Part['type']> = Extract<Part, { type: T }>
+
+export const MessageWithParts = z.object({ info: Message, parts: z.array(Part) })
+export type MessageWithParts = z.infer<typeof MessageWithParts>
+
+export const SessionStatus = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('idle') }),
+  z.object({ type: z.literal('busy') }),
+  z.object({ type: z.literal('retry'), attempt: z.number(), message: z.string(), nextAt: z.number() }),
+])
+export type SessionStatus = z.infer<typeof SessionStatus>

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest'
+import { type ChatRequest, type ModelMessage, PROVIDER_PRESETS, modelInfo, parseModelId, toolCallIdFor } from '../../../src/main/core/provider'
+import { toAnthropicParams } from '../../../src/main/core/provider/transform/anthropic-request'
+import { toOpenAIParams } from '../../../src/main/core/provider/transform/openai-request'
+
+const model = (id: string) => modelInfo(parseModelId(id))
+const text = (t: string): { type: 'text'; text: string } => ({ type: 'text', text: t })
+
+describe('tool-call ids', () => {
+  it('keeps valid ids and maps invalid ones deterministically and distinctly', () => {
+    expect(toolCallIdFor('toolu_01AbC-x', 'anthropic')).toBe('toolu_01AbC-x')
+    const a = toolCallIdFor('functions.read:0', 'anthropic')
+    expect(a).toMatch(/^[a-zA-Z0-9_-]+$/)
+    expect(toolCallIdFor('functions.read:0', 'anthropic')).toBe(a)
+    expect(toolCallIdFor('functions.read;0', 'anthropic')).not.toBe(a)
+    const long = toolCallIdFor('x'.repeat(80), 'openai')
+    expect(long.length).toBeLessThanOrEqual(40)
+  })
+})
+
+describe('Anthropic request transform', () => {
+  const base: ChatRequest = { model: 'anthropic/claude-sonnet-4-5', messages: [{ role: 'user', content: [text('hi')] }] }
+
+  it('defaults max_tokens to the model output limit capped at 32k and sends temperature only without thinking', () => {
+    expect(toAnthropicParams({ ...base, temperature: 0.2 }, model(base.model))).toMatchObject({ max_tokens: 32_000, temperature: 0.2 })
+    const thinking = toAnthropicParams({ ...base, temperature: 0.2, reasoning: { effort: 'high' } }, model(base.model))
+    expect(thinking).toMatchObject({ max_tokens: 64_000, thinking: { type: 'enabled', budget_tokens: 32_000 } })
+    expect(thinking).not.toHaveProperty('temperature')
+  })
+
+  it('keeps the thinking budget below max_tokens', () => {
+    const params = toAnthropicParams({ ...base, maxTokens: 5_000, reasoning: { budgetTokens: 10_000 } }, model(base.model))
+    expect(params.thinking).toEqual({ type: 'enabled', budget_tokens: 3_976 })
+  })
+
+  it('uses adaptive thinking for models that take it', () => {
+    const params = toAnthropicParams({ ...base, model: 'anthropic/claude-next', reasoning: { effort: 'low' } }, model('anthropic/claude-next'))
+    expect(params.thinking).toEqual({ type: 'adaptive' })
+    expect(params.output_config).toEqual({ effort: 'low' })
+  })
+
+  it('replaces images for models without image input and omits cache marks when disabled', () => {
+    const messages: ModelMessage[] = [{ role: 'user', content: [text('see'), { type: 'image', mediaType: 'image/png', data: 'AAAA' }] }]
+    const withImages = toAnthropicParams({ ...base, messages }, model(base.model))
+    expect(JSON.stringify(withImages.messages)).toContain('"type":"image"')
+    const noCache = toAnthropicParams({ ...base, messages, system: 'sys', promptCache: false }, model(base.model))
+    expect(JSON.stringify(noCache)).not.toContain('cache_control')
+    const textOnly = toOpenAIParams({ ...base, model: 'deepseek/deepseek-chat', messages }, model('deepseek/deepseek-chat'), PROVIDER_PRESETS.deepseek!)
+    expect(JSON.stringify(textOnly.messages)).toContain('image omitted')
+  })
+
+  it('never exceeds 4 cache breakpoints', () => {
+    const messages: ModelMessage[] = []
+    for (let i = 0; i < 5; i++) {
+      messages.push({ role: 'user', content: [text(`q${i}`)] }, { role: 'assistant', content: [text(`a${i}`)] })
+    }
+    const params = toAnthropicParams(
+      { ...base, system: 'sys', tools: [{ name: 't', description: 'd', inputSchema: { type: 'object' } }], messages },
+      model(base.model),
+    )
+    expect(JSON.stringify(params).split('cache_control').length - 1).toBe(4)
+  })
+})
+
+describe('OpenAI request transform', () => {
+  it('uses max_completion_tokens and reasoning_effort for OpenAI reasoning models, no temperature', () => {
+    const params = toOpenAIParams(
+      { model: 'openai/o3', messages: [{ role: 'user', content: [text('hi')] }], temperature: 0.5, reasoning: { effort: 'high' } },
+      model('openai/o3'),
+      PROVIDER_PRESETS.openai!,
+    )
+    expect(params).toMatchObject({ max_completion_tokens: 32_000, reasoning_effort: 'high' })
+    expect(params).not.toHaveProperty('temperature')
+    expect(params).not.toHaveProperty('max_tokens')
+  })
+
+  it('uses max_tokens for compatible servers and joins system blocks', () => {
+    const params = toOpenAIParams(
+      { model: 'moonshot/kimi-k2-0905-preview', system: ['a', ' ', 'b'], messages: [{ role: 'user', content: [text('hi')] }], temperature: 0.3 },
+      model('moonshot/kimi-k2-0905-preview'),
+      PROVIDER_PRESETS.moonshot!,
+    )
+    expect(params).toMatchObject({ max_tokens: 16_384, temperature: 0.3 })
+    expect(params.messages[0]).toEqual({ role: 'system', content: 'a\n\nb' })
+  })
+})

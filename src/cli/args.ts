@@ -8,13 +8,19 @@ export interface OptionSpec {
 
 export interface ParsedArgs {
   values: Record<string, string | boolean | undefined>
+  positionals: string[]
 }
 
 /** `util.parseArgs` with errors turned into a one-line message plus usage. */
-export function parseCommandArgs(argv: string[], options: Record<string, OptionSpec>, usage: string): ParsedArgs {
+export function parseCommandArgs(
+  argv: string[],
+  options: Record<string, OptionSpec>,
+  usage: string,
+  allowPositionals = false,
+): ParsedArgs {
   try {
-    const { values } = parseArgs({ args: argv, options, allowPositionals: false, strict: true })
-    return { values: values as ParsedArgs['values'] }
+    const { values, positionals } = parseArgs({ args: argv, options, allowPositionals, strict: true })
+    return { values: values as ParsedArgs['values'], positionals }
   } catch (error) {
     throw new CliError(`${(error as Error).message}\n\n${usage}`)
   }

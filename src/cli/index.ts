@@ -1,5 +1,8 @@
 import { APP_VERSION } from '../main/core/app/meta'
+import { runMcp } from './commands/mcp'
+import { runRun } from './commands/run'
 import { runServe } from './commands/serve'
+import { runSessions } from './commands/sessions'
 import { CliError } from './errors'
 
 const HELP = `hotaru ${APP_VERSION} — an AI coding agent for your projects
@@ -8,6 +11,9 @@ Usage:
   hotaru <command> [options]
 
 Commands:
+  run          Run the agent on a message in a project (hotaru run --help)
+  sessions     List, show and export sessions
+  mcp          MCP servers of a project (hotaru mcp list)
   serve        Serve the Hotaru UI to a browser on this machine (loopback only)
 
 Options:
@@ -15,12 +21,17 @@ Options:
   -v, --version  Print the version
 
 Environment:
-  HOTARU_DATA_DIR  Where Hotaru keeps its database (default: the desktop app's data folder)
+  HOTARU_DATA_DIR        Where Hotaru keeps its database (default: the desktop app's data folder)
+  HOTARU_CONFIG_CONTENT  Extra config as JSON, applied over the config files
+  ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, OPENAI_API_KEY, OPENAI_BASE_URL  Provider credentials
 `
 
 type Command = (argv: string[]) => Promise<number>
 
 const COMMANDS: Record<string, Command> = {
+  run: runRun,
+  sessions: runSessions,
+  mcp: runMcp,
   serve: runServe,
 }
 

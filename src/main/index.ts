@@ -4,6 +4,7 @@ import { createServices, type Services } from './core/services'
 import { createAppRouter } from './ipc'
 import { electronFolderPicker } from './electron/folder-picker'
 import { registerIpc } from './electron/ipc-bridge'
+import { electronRevealer } from './electron/revealer'
 import { installMenu } from './electron/menu'
 import { electronSqliteBinding } from './electron/native-binding'
 import { registerAppScheme, serveRenderer } from './electron/protocol'
@@ -27,6 +28,7 @@ async function start(): Promise<void> {
     nativeBinding: electronSqliteBinding(app.getAppPath(), process.resourcesPath),
     folderPicker: electronFolderPicker,
     dropPaths: true,
+    revealer: electronRevealer,
   })
   const router = createAppRouter(services)
   const ipc = registerIpc(services, router)

@@ -43,7 +43,9 @@ describe('workspace in the browser UI (hotaru serve + Chromium)', () => {
       expect(await tree.locator('[data-path="dist"]').getAttribute('class')).toContain('ignored')
       await tree.getByText('src').click()
       await tree.getByText('index.ts').click()
-      await page.getByTestId('file-viewer').getByText('export const answer = 42').waitFor()
+      const lines = page.locator('[data-testid="code-editor"][data-path="src/index.ts"] .view-lines')
+      await lines.locator('.view-line').first().waitFor()
+      expect((await lines.innerText()).replace(/\u00a0/g, ' ')).toContain('export const answer = 42')
       expect(await page.getByRole('tab', { name }).getAttribute('aria-selected')).toBe('true')
       await screenshot(page, 'workspace-02-project')
 

@@ -3,7 +3,20 @@ import { APP_NAME, APP_VERSION } from './app/meta'
 import type { FolderPicker } from './app/folder-picker'
 import { EventBus } from './bus/bus'
 import { ProjectManager } from './project/manager'
+import type { ItemRevealer } from './project/reveal'
 import { Storage } from './storage'
+import { join } from 'node:path'
+import { AgentService } from './agent/service'
+import { turnEnvironment } from './agent/environment'
+import { ToolRuntimes } from './agent/project-tools'
+import { QuestionService } from './agent/questions'
+import { PermissionService } from './permission'
+import { ProviderRegistry, type SecretStore } from './provider'
+import { SessionStore } from './session/store'
+import type { Tool } from './tools'
+
+/** The model new sessions use unless config or the user picks another. */
+export const DEFAULT_MODEL_ID = 'anthropic/claude-sonnet-4-6'
 
 export interface ServicesOptions {
   dataDir: string
@@ -13,6 +26,12 @@ export interface ServicesOptions {
   folderPicker?: FolderPicker
   /** Whether dropped files carry filesystem paths (Electron only). */
   dropPaths?: boolean
+  /** "Reveal in file manager" (Electron only). */
+  revealer?: ItemRevealer
+  /** API keys kept by the app (safeStorage in the desktop app). */
+  secrets?: SecretStore
+  /** Environment for config placeholders and provider credentials (tests pass their own). */
+  env?: NodeJS.ProcessEnv
 }
 
 /** The composition root of the core: one object, built in one place, passed down. */
@@ -21,6 +40,17 @@ export interface Services {
   readonly bus: EventBus
   readonly projects: ProjectManager
   readonly folderPicker?: FolderPicker
+  readonly revealer?: ItemRevealer
+  readonly sessions: SessionStore
+  readonly providers: ProviderRegistry
+  readonly permissions: PermissionService
+  readonly questions: QuestionService
+  readonly tools: ToolRuntimes
+  readonly agents: AgentService
+  /** MCP tools of a project, when an MCP manager is attached (set by the MCP layer). */
+  extraTools: (projectId: string) => Tool[]
+  /** The model new sessions start with (`HOTARU_MODEL`, else the built-in default). */
+  defaultModel(): string
   info(): AppInfo
   dispose(): Promise<void>
 }
@@ -29,12 +59,49 @@ export function createServices(options: ServicesOptions): Services {
   const storage = Storage.open(options.dataDir, { nativeBinding: options.nativeBinding })
   const bus = new EventBus()
   const projects = new ProjectManager(storage, bus)
+  const sessions = new SessionStore(storage.sessions, bus)
+  const providers = new ProviderRegistry({ env: options.env, secrets: options.secrets })
+  const permissions = new PermissionService({
+    store: {
+      list: (projectId) => storage.approvals.list(projectId),
+      add: (projectId, rule) => storage.approvals.add(projectId, rule),
+    },
+  })
+  permissions.onEvent((event) => bus.publish(`permission:${event.type}`, event, projectOf(event)))
+  const questions = new QuestionService()
+  questions.onEvent((event) =>
+    bus.publish(`question:${event.type}`, event, event.type === 'asked' ? event.question.projectId : event.projectId),
+  )
+  const services: { extraTools: (projectId: string) => Tool[] } = { extraTools: () => [] }
+  const tools = new ToolRuntimes({
+    permissions,
+    questions,
+    kv: storage.kv,
+    bus,
+    outputRoot: join(options.dataDir, 'tool-output'),
+    extraTools: (projectId) => services.extraTools(projectId),
+  })
+  const agents = new AgentService(
+    sessions,
+    providers,
+    bus,
+    turnEnvironment({ projects, providers, tools, env: options.env }),
+    (sessionId, turnId) => permissions.endTurn(sessionId, turnId),
+  )
   let disposed = false
-  return {
+  return Object.assign(services, {
     storage,
     bus,
     projects,
     folderPicker: options.folderPicker,
+    revealer: options.revealer,
+    sessions,
+    providers,
+    permissions,
+    questions,
+    tools,
+    agents,
+    defaultModel: () => (options.env ?? process.env).HOTARU_MODEL ?? DEFAULT_MODEL_ID,
     info: () => ({
       name: APP_NAME,
       version: APP_VERSION,
@@ -47,10 +114,16 @@ export function createServices(options: ServicesOptions): Services {
       if (disposed) return
       disposed = true
       try {
+        await agents.abortAll()
         await projects.dispose()
       } finally {
+        sessions.dispose()
         storage.close()
       }
     },
-  }
+  })
+}
+
+function projectOf(event: { type: 'asked'; request: { projectId: string } } | { type: 'replied'; projectId: string }): string {
+  return event.type === 'asked' ? event.request.projectId : event.projectId
 }

@@ -1,13 +1,25 @@
 import type { Services } from '../core/services'
+import { agentHandlers } from './handlers/agent'
 import { appHandlers } from './handlers/app'
 import { fsHandlers } from './handlers/fs'
+import { layoutHandlers } from './handlers/layout'
+import { ptyHandlers } from './handlers/pty'
+import { permissionHandlers } from './handlers/permission'
 import { projectHandlers } from './handlers/project'
+import { questionHandlers } from './handlers/question'
+import { sessionHandlers } from './handlers/session'
 import { createRouter, type Handlers, type Router } from './router'
 
 export const handlers: Handlers = {
   app: appHandlers,
   project: projectHandlers,
   fs: fsHandlers,
+  pty: ptyHandlers,
+  layout: layoutHandlers,
+  session: sessionHandlers,
+  agent: agentHandlers,
+  permission: permissionHandlers,
+  question: questionHandlers,
 }
 
 export function createAppRouter(services: Services): Router {

@@ -1,27 +1,19 @@
-import { useMemo } from 'react'
-import { FileTree, FileViewer } from './features/files'
+import type { ReactNode } from 'react'
 import { ProjectTabs } from './features/tabs'
-import { Welcome } from './features/welcome'
-import { ProjectStoreContext, projectStoreFor } from './stores/project'
+import { Workspace } from './features/workspace'
 import { useWorkspace, workspace } from './stores/workspace'
 
-function ProjectView({ projectId }: { projectId: string }) {
-  const bridge = useWorkspace((s) => s.bridge)
-  const project = useWorkspace((s) => s.projects.find((p) => p.id === projectId))
-  const store = useMemo(() => (bridge ? projectStoreFor(bridge, projectId) : null), [bridge, projectId])
-  if (!store || !project) return null
+/**
+ * RIGHT-HAND PANEL SLOT — the agent chat mounts here. Return the chat for
+ * `projectId`; it renders inside that project's ProjectStoreContext, in a
+ * resizable, collapsible panel whose size and visibility are saved per project
+ * (Mod+Alt+B toggles it). Returning null removes the panel.
+ */
+function renderRightPanel(projectId: string): ReactNode {
   return (
-    <ProjectStoreContext.Provider value={store}>
-      <div className="project" data-testid="project-view" data-project-id={projectId}>
-        <aside className="sidebar">
-          <header className="sidebar-head" title={project.root}>
-            {project.name}
-          </header>
-          <FileTree />
-        </aside>
-        <FileViewer />
-      </div>
-    </ProjectStoreContext.Provider>
+    <div className="right-panel-empty muted" data-project-id={projectId}>
+      The agent chat appears here.
+    </div>
   )
 }
 
@@ -56,12 +48,13 @@ function ErrorBanner() {
 }
 
 export function App() {
-  const activeId = useWorkspace((s) => s.activeId)
   return (
     <div className="app">
       <ProjectTabs />
       <ErrorBanner />
-      <div className="content">{activeId ? <ProjectView key={activeId} projectId={activeId} /> : <Welcome />}</div>
+      <div className="content">
+        <Workspace renderRight={renderRightPanel} />
+      </div>
       <StatusBar />
     </div>
   )

@@ -1,12 +1,14 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './App'
+import { installInspector } from './inspect'
 import { connect } from './ipc'
 import { workspace } from './stores/workspace'
 import './styles.css'
 
 const transport = connect((state, detail) => workspace.setConnection(state, detail))
 void workspace.init(transport.bridge)
+installInspector()
 
 const root = document.getElementById('root')
 if (!root) throw new Error('#root missing from index.html')

@@ -5,7 +5,7 @@ export const AppInfo = z.object({
   name: z.string(),
   version: z.string(),
   platform: z.string(),
-  transport: z.enum(['electron', 'serve']),
+  transport: z.enum(['electron', 'serve', 'cli']),
   dataDir: z.string(),
   capabilities: z.object({
     /** A native folder dialog exists (Electron); otherwise the UI asks for a path. */

@@ -9,7 +9,22 @@ export const channels = {
     methods: ['open', 'close', 'list', 'recent', 'forget', 'pickFolder'],
     events: ['opened', 'closed'],
   },
-  fs: { methods: ['list', 'read'], events: [] },
+  fs: {
+    methods: ['list', 'read', 'write', 'create', 'rename', 'delete', 'gitStatus', 'reveal'],
+    events: ['changed', 'gitStatus'],
+  },
+  pty: {
+    methods: ['create', 'write', 'resize', 'kill', 'list', 'ack', 'replay'],
+    events: ['data', 'exit'],
+  },
+  layout: { methods: ['get', 'set', 'getTabs', 'setTabs'], events: [] },
+  session: {
+    methods: ['create', 'list', 'get', 'messages', 'rename', 'delete', 'status'],
+    events: ['updated', 'deleted', 'message', 'part', 'delta', 'partRemoved', 'truncated', 'status', 'todos'],
+  },
+  agent: { methods: ['prompt', 'abort', 'agents', 'models'], events: ['turnEnded'] },
+  permission: { methods: ['pending', 'reply'], events: ['asked', 'replied'] },
+  question: { methods: ['pending', 'answer', 'dismiss'], events: ['asked', 'answered'] },
 } as const
 
 export type Channels = typeof channels

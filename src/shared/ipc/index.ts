@@ -1,7 +1,13 @@
 import type { z } from 'zod'
+import { agentContract } from './agent'
 import { appContract } from './app'
 import { fsContract } from './fs'
+import { layoutContract } from './layout'
+import { ptyContract } from './pty'
+import { permissionContract } from './permission'
 import { projectContract } from './project'
+import { questionContract } from './question'
+import { sessionContract } from './session'
 import type { Channels, Domain } from './channels'
 import type { EventEnvelope, IpcResult } from './define'
 
@@ -9,6 +15,12 @@ export const contracts = {
   app: appContract,
   project: projectContract,
   fs: fsContract,
+  pty: ptyContract,
+  layout: layoutContract,
+  session: sessionContract,
+  agent: agentContract,
+  permission: permissionContract,
+  question: questionContract,
 } as const satisfies { [D in Domain]: unknown }
 
 export type Contracts = typeof contracts

@@ -66,6 +66,8 @@ export const ToolState = z.object({
   metadata: z.record(z.string(), z.unknown()).optional(),
   startedAt: z.number().optional(),
   endedAt: z.number().optional(),
+  /** Set when the output was pruned to save context: the model is sent a placeholder, the UI still shows it. */
+  compactedAt: z.number().optional(),
 })
 export type ToolState = z.infer<typeof ToolState>
 
@@ -94,6 +96,8 @@ export const Part = z.discriminatedUnion('type', [
     type: z.literal('compaction'),
     summary: z.string(),
     auto: z.boolean(),
+    /** The last message the summary covers; later messages are sent verbatim. Absent: all before this marker. */
+    upTo: MessageId.optional(),
   }),
   z.object({
     ...partBase,

@@ -1,24 +1,25 @@
 import type { Session } from '@shared/schema/session'
-import { globalConfigDir, loadConfig, type Config, type ConfigEnv } from '../config'
+import { globalConfigDir, loadConfig, type ConfigEnv } from '../config'
 import { resolveHomeDir } from '../config/locations'
 import type { ProjectManager } from '../project/manager'
-import type { ProjectInstance } from '../project/instance'
 import type { ProviderRegistry } from '../provider'
-import { resolveAgents, type AgentInfo } from './agents'
+import { resolveAgents } from './agents'
+import type { ToolRuntimes, TurnHooks } from './project-tools'
 import type { TurnEnvironment } from './service'
 import { buildSystemPrompt } from './system-prompt'
-import type { ToolHost } from './tool-host'
-
-export interface ToolHostFactory {
-  (input: { project: ProjectInstance; config: Config; session: Session; agents: Map<string, AgentInfo> }): ToolHost
-}
 
 export interface EnvironmentOptions {
   projects: ProjectManager
   providers: ProviderRegistry
-  tools: ToolHostFactory
+  tools: ToolRuntimes
   env?: ConfigEnv
   homeDir?: string
+}
+
+export interface TurnContext {
+  hooks: TurnHooks
+  /** The user message that started the turn (for turn-scoped approvals). */
+  turnId: () => string | undefined
 }
 
 /**
@@ -26,13 +27,13 @@ export interface EnvironmentOptions {
  * the system prompt. Config is re-read for every turn so edits apply at once; an
  * invalid config fails the turn with the file and JSON path of the error.
  */
-export function turnEnvironment(options: EnvironmentOptions): (session: Session) => Promise<TurnEnvironment> {
-  return async (session) => {
+export function turnEnvironment(options: EnvironmentOptions): (session: Session, turn: TurnContext) => Promise<TurnEnvironment> {
+  return async (session, turn) => {
     const project = options.projects.get(session.projectId)
-    const { config } = await loadConfig({ projectDir: project.root, env: options.env, homeDir: options.homeDir })
+    const env = options.env ?? process.env
+    const { config } = await loadConfig({ projectDir: project.root, env, homeDir: options.homeDir })
     options.providers.setSettings({ providers: config.provider })
     const agents = resolveAgents(config)
-    const env = options.env ?? process.env
     const globalDir = globalConfigDir({
       env,
       homeDir: options.homeDir ?? resolveHomeDir(env, process.platform),
@@ -41,7 +42,7 @@ export function turnEnvironment(options: EnvironmentOptions): (session: Session)
     return {
       projectRoot: project.root,
       agents,
-      tools: options.tools({ project, config, session, agents }),
+      tools: options.tools.for(project).host({ config, sessionId: session.id, turnId: turn.turnId, hooks: turn.hooks }),
       system: (agent) =>
         buildSystemPrompt(agent, { projectRoot: project.root, globalConfigDir: globalDir, extraInstructions: config.instructions }),
       maxTurns: config.maxTurns,

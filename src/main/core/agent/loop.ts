@@ -4,9 +4,9 @@ import type { ProviderRegistry, StreamEvent } from '../provider'
 import { computeCost } from '../provider'
 import type { SessionStore } from '../session/store'
 import { SessionErrorNames } from '../session/errors'
+import { ContextManager } from '../context/manager'
 import type { AgentInfo } from './agents'
 import type { ToolHost, ToolOutcome } from './tool-host'
-import { toModelMessages } from './transcript'
 
 export const DEFAULT_MAX_TURNS = 50
 
@@ -15,6 +15,8 @@ export interface LoopDeps {
   providers: ProviderRegistry
   tools: ToolHost
   setStatus(status: SessionStatus): void
+  /** Keeps requests inside the model's window; one with default settings when absent. */
+  context?: ContextManager
 }
 
 export interface TurnInput {
@@ -51,12 +53,18 @@ export async function runTurn(deps: LoopDeps, input: TurnInput): Promise<TurnRes
   const { store } = deps
   const maxTurns = input.maxTurns ?? input.agent.maxTurns ?? DEFAULT_MAX_TURNS
   let lastMessage: Message | undefined
+  const context = deps.context ?? new ContextManager({ store, providers: deps.providers })
   for (let step = 1; step <= maxTurns; step++) {
-    const outcome = await runStep(deps, input)
+    const outcome = await runStep(deps, input, context)
     lastMessage = outcome.message
+    if (outcome.status === 'continue' || outcome.status === 'completed') {
+      // The step's real usage: prune or summarize now if the context overflowed.
+      await context.afterStep({ sessionId: input.sessionId, model: input.model, usage: outcome.message.usage, signal: input.signal })
+    }
     if (outcome.status !== 'continue') {
       return { status: outcome.status, error: outcome.error, steps: step, lastMessage }
     }
+    if (input.signal.aborted) return { status: 'aborted', error: abortedData(), steps: step, lastMessage }
   }
   const note = store.addMessage({
     sessionId: input.sessionId,
@@ -82,13 +90,12 @@ interface StepOutcome {
   message: Message
 }
 
-async function runStep(deps: LoopDeps, input: TurnInput): Promise<StepOutcome> {
+async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager): Promise<StepOutcome> {
   const { store, providers, tools } = deps
   const { sessionId, signal } = input
-  const { messages, repair } = toModelMessages(store.messages(sessionId))
-  if (repair.interrupted.length > 0) {
-    console.warn(`[agent] ${sessionId}: answered ${repair.interrupted.length} unfinished tool call(s) as interrupted`)
-  }
+  const toolDefinitions = tools.definitions(input.agent)
+  // Prunes or summarizes first if the request would not fit; the messages satisfy the transcript invariant (repairs are logged).
+  const { messages } = await context.beforeRequest({ sessionId, model: input.model, system: input.system, tools: toolDefinitions, signal })
   let message = store.addMessage({ sessionId, role: 'assistant', agent: input.agent.name, model: input.model })
   store.addPart<PartOf<'step-start'>>({ sessionId, messageId: message.id, type: 'step-start' })
 
@@ -267,7 +274,7 @@ async function runStep(deps: LoopDeps, input: TurnInput): Promise<StepOutcome> {
       model: input.model,
       system: input.system,
       messages,
-      tools: tools.definitions(input.agent),
+      tools: toolDefinitions,
       signal,
     })
     let busy = false

@@ -1,11 +1,14 @@
-import { ErrorNames, HotaruError } from '@shared/errors'
+import { ErrorNames, HotaruError, toErrorData } from '@shared/errors'
 import type { PartOf, Session, SessionStatus } from '@shared/schema/session'
 import type { EventBus } from '../bus/bus'
 import type { ProviderRegistry } from '../provider'
 import type { SessionStore } from '../session/store'
 import type { AgentInfo } from './agents'
 import { runTurn, type TurnResult } from './loop'
-import { generateTitle, titleFromMessage, titleModel } from './title'
+import { generateTitle, titleFromMessage } from './title'
+import { log } from '../util/log'
+import type { TurnContext } from './environment'
+import type { SubagentRequest } from '../tools'
 import type { ToolHost } from './tool-host'
 
 export interface PromptInput {
@@ -46,7 +49,8 @@ export class AgentService {
     private readonly store: SessionStore,
     private readonly providers: ProviderRegistry,
     private readonly bus: EventBus,
-    private readonly environment: (session: Session) => Promise<TurnEnvironment>,
+    private readonly environment: (session: Session, turn: TurnContext) => Promise<TurnEnvironment>,
+    private readonly onTurnEnd: (sessionId: string, turnId: string) => void = () => undefined,
   ) {}
 
   status(sessionId: string): SessionStatus {
@@ -83,8 +87,34 @@ export class AgentService {
   }
 
   private async runPrompt(input: PromptInput): Promise<TurnResult> {
-    let session = this.store.get(input.sessionId)
-    const env = await this.environment(session)
+    const session = this.store.get(input.sessionId)
+    let result: TurnResult
+    try {
+      result = await this.runTurnOf(session, input)
+    } catch (error) {
+      // Turns that cannot start (invalid config, unknown agent) end as errors the UI can show.
+      result = { status: 'error', error: toErrorData(error), steps: 0 }
+    }
+    this.bus.publish(
+      'agent:turnEnded',
+      { sessionId: session.id, status: result.status, ...(result.error ? { error: result.error } : {}) },
+      session.projectId,
+    )
+    return result
+  }
+
+  private async runTurnOf(initial: Session, input: PromptInput): Promise<TurnResult> {
+    let session = initial
+    const turn: { id?: string } = {}
+    const env = await this.environment(session, {
+      turnId: () => turn.id,
+      hooks: {
+        runSubagent: (parentId, request, signal) => this.runSubagent(parentId, request, signal),
+        switchAgent: (sessionId, agent) => {
+          this.store.update(sessionId, { agent })
+        },
+      },
+    })
     const agentName = input.agent ?? session.agent
     const agent = env.agents.get(agentName)
     if (!agent) {
@@ -98,6 +128,7 @@ export class AgentService {
     }
     const firstTurn = session.parentId === null && this.store.messages(session.id).length === 0
     const user = this.store.addMessage({ sessionId: session.id, role: 'user', agent: agentName, model, completedAt: Date.now() })
+    turn.id = user.id
     this.store.addPart<PartOf<'text'>>({ sessionId: session.id, messageId: user.id, type: 'text', text: input.text })
 
     // A readable title at once; the model's title replaces it after the turn (requests made
@@ -121,12 +152,48 @@ export class AgentService {
     this.setStatus(session, { type: 'busy' })
     try {
       const result = await done
-      if (firstTurn && result.status !== 'aborted') this.startTitle(session, input.text, env.smallModel)
+      // Model-written titles cost a request, so they are opt-in through `smallModel`.
+      if (firstTurn && result.status !== 'aborted' && env.smallModel) this.startTitle(session, input.text, env.smallModel)
       return result
     } finally {
       this.running.delete(session.id)
       this.store.flush()
+      this.onTurnEnd(session.id, user.id)
       this.setStatus(session, { type: 'idle' })
+    }
+  }
+
+  /** The `task` tool: a child session runs the subagent; its last answer is the tool's result. */
+  private async runSubagent(parentId: string, request: SubagentRequest, signal: AbortSignal): Promise<string> {
+    const parent = this.store.get(parentId)
+    const child = this.store.create({
+      projectId: parent.projectId,
+      parentId,
+      agent: request.agent,
+      model: parent.model,
+      title: request.description,
+    })
+    const stop = (): void => {
+      this.abort(child.id)
+    }
+    signal.addEventListener('abort', stop, { once: true })
+    try {
+      const result = await this.prompt({ sessionId: child.id, text: request.prompt, agent: request.agent })
+      if (result.status === 'error') {
+        throw new HotaruError('SubagentFailed', {
+          message: `the ${request.agent} subagent failed: ${result.error?.data.message ?? 'unknown error'}`,
+          sessionId: child.id,
+        })
+      }
+      const last = this.store.messages(child.id).filter((m) => m.info.role === 'assistant').at(-1)
+      const text = (last?.parts ?? [])
+        .filter((p): p is PartOf<'text'> => p.type === 'text')
+        .map((p) => p.text)
+        .join('\n')
+        .trim()
+      return result.status === 'completed' ? text : `${text}\n\n(The subagent stopped early: ${result.status}.)`
+    } finally {
+      signal.removeEventListener('abort', stop)
     }
   }
 
@@ -137,13 +204,14 @@ export class AgentService {
   }
 
   /** Titles come from a small model in the background; the session is usable meanwhile. */
-  private startTitle(session: Session, text: string, smallModel: string | undefined): void {
-    const task = generateTitle(this.providers, titleModel(session.model, smallModel), text, AbortSignal.timeout(30_000))
+  private startTitle(session: Session, text: string, smallModel: string): void {
+    const task = generateTitle(this.providers, smallModel, text, AbortSignal.timeout(30_000))
       .then((title) => {
         if (title && this.store.find(session.id)) this.store.update(session.id, { title })
       })
       .catch((error: unknown) => {
-        console.warn(`[agent] title for ${session.id} failed: ${(error as Error).message}`)
+        // The message-derived title stays; nothing the user must act on.
+        log.debug(`[agent] title for ${session.id} failed: ${(error as Error).message}`)
       })
       .finally(() => this.titles.delete(task))
     this.titles.add(task)

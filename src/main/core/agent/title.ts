@@ -1,18 +1,6 @@
 import type { ProviderRegistry } from '../provider'
 import titlePrompt from './prompts/title.txt?raw'
 
-const SMALL_MODELS: Record<string, string> = {
-  anthropic: 'anthropic/claude-haiku-4-5',
-  openai: 'openai/gpt-4.1-mini',
-}
-
-/** The configured small model, else the provider's small model, else the session's model. */
-export function titleModel(sessionModel: string, smallModel?: string): string {
-  if (smallModel) return smallModel
-  const provider = sessionModel.split('/')[0] ?? ''
-  return SMALL_MODELS[provider] ?? sessionModel
-}
-
 export function cleanTitle(raw: string): string | undefined {
   const line = raw
     .replace(/<think>[\s\S]*?<\/think>/g, '')

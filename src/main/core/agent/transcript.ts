@@ -1,14 +1,14 @@
 import type { MessageWithParts, Part, PartOf } from '@shared/schema/session'
 import type { AssistantMessage, ModelMessage, ToolMessage, ToolResultPart, UserMessage } from '../provider'
+import { enforceInvariant, type InvariantRepair } from '../context/invariant'
+import { INTERRUPTED_OUTPUT, toolOutputForModel } from '../context/placeholder'
 
-export const INTERRUPTED_RESULT = 'interrupted: this tool call did not finish (the turn was stopped)'
+export const INTERRUPTED_RESULT = INTERRUPTED_OUTPUT
 
+/** Pruned outputs are sent as a placeholder (see context/placeholder.ts); the stored output stays for the UI. */
 function toolResult(part: PartOf<'tool'>): ToolResultPart {
-  const { state } = part
-  if (state.status === 'completed') return { type: 'tool-result', toolCallId: part.callId, toolName: part.tool, output: state.output ?? '' }
-  if (state.status === 'error')
-    return { type: 'tool-result', toolCallId: part.callId, toolName: part.tool, output: state.error ?? 'error', isError: true }
-  return { type: 'tool-result', toolCallId: part.callId, toolName: part.tool, output: INTERRUPTED_RESULT, isError: true }
+  const result: ToolResultPart = { type: 'tool-result', toolCallId: part.callId, toolName: part.tool, output: toolOutputForModel(part) }
+  return part.state.status === 'completed' ? result : { ...result, isError: true }
 }
 
 export interface TranscriptRepair {
@@ -16,6 +16,8 @@ export interface TranscriptRepair {
   interrupted: string[]
   /** Empty assistant messages left out. */
   droppedEmpty: number
+  /** What the final invariant pass had to fix (nothing, for a transcript built from a healthy store). */
+  invariant: InvariantRepair
 }
 
 /**
@@ -26,7 +28,7 @@ export interface TranscriptRepair {
  */
 export function toModelMessages(history: MessageWithParts[]): { messages: ModelMessage[]; repair: TranscriptRepair } {
   const messages: ModelMessage[] = []
-  const repair: TranscriptRepair = { interrupted: [], droppedEmpty: 0 }
+  const repair: Omit<TranscriptRepair, 'invariant'> = { interrupted: [], droppedEmpty: 0 }
   for (const { info, parts } of history) {
     if (info.role === 'user') {
       const content = parts
@@ -51,7 +53,7 @@ export function toModelMessages(history: MessageWithParts[]): { messages: ModelM
       } else if (part.type === 'tool' && !seen.has(part.callId)) {
         seen.add(part.callId)
         content.push({ type: 'tool-call', id: part.callId, name: part.tool, input: isObject(part.state.input) ? part.state.input : {} })
-        if (!['completed', 'error'].includes(part.state.status)) repair.interrupted.push(part.callId)
+        if (part.state.status === 'pending' || part.state.status === 'running') repair.interrupted.push(part.callId)
         results.push(toolResult(part))
       }
     }
@@ -62,7 +64,10 @@ export function toModelMessages(history: MessageWithParts[]): { messages: ModelM
     messages.push({ role: 'assistant', content })
     if (results.length > 0) messages.push({ role: 'tool', content: results } satisfies ToolMessage)
   }
-  return { messages, repair }
+  // The pass above pairs calls within each stored message; this one holds the rule across
+  // messages too (ids reused by the model, a transcript cut by a compaction boundary).
+  const checked = enforceInvariant(messages)
+  return { messages: checked.messages, repair: { ...repair, invariant: checked.repair } }
 }
 
 /** Consecutive user turns (e.g. after a stopped turn) are merged into one message. */

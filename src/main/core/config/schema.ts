@@ -122,6 +122,11 @@ export const CompactionConfigSchema = z.strictObject({
   prune: z.boolean().optional(),
 })
 
+export const MemoryConfigSchema = z.strictObject({
+  /** Project-relative memory file; `.hotaru/memory.md` when absent (e.g. `AGENTS.md`). */
+  file: z.string().min(1).optional(),
+})
+
 export const ConfigSchema = z.strictObject({
   $schema: z.string().optional(),
   model: ModelRefSchema.optional(),
@@ -136,6 +141,7 @@ export const ConfigSchema = z.strictObject({
   instructions: z.array(z.string()).optional(),
   snapshot: SnapshotConfigSchema.optional(),
   compaction: CompactionConfigSchema.optional(),
+  memory: MemoryConfigSchema.optional(),
   shell: z.string().optional(),
   maxTurns: positiveInt.optional(),
 })

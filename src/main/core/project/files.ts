@@ -17,7 +17,7 @@ function kindOf(stats: Stats): DirEntry['kind'] {
   return 'other'
 }
 
-function fsError(rel: string, error: unknown): HotaruError {
+export function fsError(rel: string, error: unknown): HotaruError {
   const code = (error as NodeJS.ErrnoException).code
   if (code === 'ENOENT') return new HotaruError(ErrorNames.NotFound, { message: `"${rel}" does not exist`, path: rel })
   if (code === 'ENOTDIR')
@@ -37,28 +37,14 @@ export function listDirectory(root: string, rel: string, rules: IgnoreRules): Di
   const entries: DirEntry[] = []
   for (const name of names) {
     if (name === '.git') continue
-    const childRel = rel ? `${rel}/${name}` : name
     let stats: Stats
     try {
       stats = lstatSync(join(abs, name))
-    } catch {
-      continue // vanished between readdir and lstat
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue // vanished between readdir and lstat
+      throw fsError(rel ? `${rel}/${name}` : name, error)
     }
-    const kind = kindOf(stats)
-    const entry: DirEntry = {
-      name,
-      path: childRel,
-      kind,
-      size: stats.size,
-      mtimeMs: stats.mtimeMs,
-      ignored: false,
-    }
-    if (kind === 'symlink') {
-      const targetKind = symlinkTargetKind(root, join(abs, name))
-      if (targetKind) entry.targetKind = targetKind
-    }
-    entry.ignored = rules.isIgnored(childRel, kind === 'dir' || entry.targetKind === 'dir')
-    entries.push(entry)
+    entries.push(describeEntry(root, rel ? `${rel}/${name}` : name, join(abs, name), stats, rules))
   }
   entries.sort((a, b) => {
     const ad = a.kind === 'dir' || a.targetKind === 'dir'
@@ -67,6 +53,25 @@ export function listDirectory(root: string, rel: string, rules: IgnoreRules): Di
     return collator.compare(a.name, b.name)
   })
   return { path: rel, entries }
+}
+
+/** The tree entry for one path whose lstat is known (`abs` is the link itself for symlinks). */
+export function describeEntry(root: string, rel: string, abs: string, stats: Stats, rules: IgnoreRules): DirEntry {
+  const kind = kindOf(stats)
+  const entry: DirEntry = {
+    name: rel.slice(rel.lastIndexOf('/') + 1),
+    path: rel,
+    kind,
+    size: stats.size,
+    mtimeMs: stats.mtimeMs,
+    ignored: false,
+  }
+  if (kind === 'symlink') {
+    const targetKind = symlinkTargetKind(root, abs)
+    if (targetKind) entry.targetKind = targetKind
+  }
+  entry.ignored = rules.isIgnored(rel, kind === 'dir' || entry.targetKind === 'dir')
+  return entry
 }
 
 function symlinkTargetKind(root: string, linkAbs: string): DirEntry['kind'] | undefined {

@@ -1,7 +1,15 @@
+import { ErrorNames, HotaruError } from '@shared/errors'
 import type { ProjectInfo } from '@shared/schema/project'
-import { DisposableStore } from '../util/disposable'
+import type { FsChanged, GitStatus } from '@shared/schema/fs-events'
+import type { EventBus } from '../bus/bus'
+import { DisposableStore, type Disposable } from '../util/disposable'
 import { IgnoreRules } from './ignore-rules'
 import { listDirectory, readFile } from './files'
+import { createEntry, deleteEntry, renameEntry, writeTextFile } from './fs-ops'
+import { GitStatusTracker } from './git-status'
+import { ProjectWatcher } from './watcher'
+
+export type FilesListener = (batch: FsChanged) => void
 
 /**
  * One open project folder. Everything long-lived that belongs to the project
@@ -11,8 +19,16 @@ import { listDirectory, readFile } from './files'
 export class ProjectInstance {
   readonly disposables = new DisposableStore()
   readonly ignore: IgnoreRules
+  private watcher: ProjectWatcher | null = null
+  private git: GitStatusTracker | null = null
+  private readonly services = new Map<string, Disposable>()
+  private readonly fileListeners = new Set<FilesListener>()
 
-  constructor(readonly info: ProjectInfo) {
+  constructor(
+    readonly info: ProjectInfo,
+    /** Where project events go (absent in tests that only need the file operations). */
+    private readonly bus?: EventBus,
+  ) {
     this.ignore = new IgnoreRules(info.root)
   }
 
@@ -24,7 +40,62 @@ export class ProjectInstance {
     return this.info.root
   }
 
+  /**
+   * A per-project service created on first use and disposed with the project
+   * (terminals, language servers…). Modules above `project` register their own
+   * kinds here, so the project does not depend on them.
+   */
+  service<T extends Disposable>(key: string, create: (project: ProjectInstance) => T): T {
+    if (this.disposables.isDisposed) {
+      throw new HotaruError(ErrorNames.ProjectNotOpen, { message: `project ${this.id} is closed`, projectId: this.id })
+    }
+    const existing = this.services.get(key)
+    if (existing) return existing as T
+    const created = this.disposables.add(create(this))
+    this.services.set(key, created)
+    return created
+  }
+
+  /**
+   * Starts the file watcher (once): the tree UI and any module that wants the
+   * change feed call this. Not started at open, so a CLI run that never looks at
+   * the tree costs no inotify handles.
+   */
+  watchFiles(): ProjectWatcher {
+    if (this.watcher) return this.watcher
+    const watcher = new ProjectWatcher({
+      root: this.root,
+      rules: this.ignore,
+      onChanges: (batch) => {
+        this.bus?.publish('fs:changed', batch, this.id)
+        this.git?.schedule()
+        for (const listener of [...this.fileListeners]) listener(batch)
+      },
+    })
+    this.watcher = this.disposables.add(watcher)
+    return watcher
+  }
+
+  /** Subscribes to batched file changes (starts the watcher). */
+  onFilesChanged(listener: FilesListener): () => void {
+    this.watchFiles()
+    this.fileListeners.add(listener)
+    return () => this.fileListeners.delete(listener)
+  }
+
+  /** Current git status; later changes are published as `fs:gitStatus`. */
+  gitStatus(): Promise<GitStatus> {
+    if (!this.git) {
+      this.git = this.disposables.add(
+        new GitStatusTracker(this.root, (status) => this.bus?.publish('fs:gitStatus', status, this.id)),
+      )
+      this.watchFiles()
+    }
+    return this.git.current()
+  }
+
   list(rel: string) {
+    this.watchFiles()
     return listDirectory(this.root, rel, this.ignore)
   }
 
@@ -32,7 +103,24 @@ export class ProjectInstance {
     return readFile(this.root, rel)
   }
 
+  write(rel: string, content: string, expectedMtimeMs?: number) {
+    return writeTextFile(this.root, rel, content, expectedMtimeMs)
+  }
+
+  create(rel: string, kind: 'file' | 'dir') {
+    return createEntry(this.root, rel, kind, this.ignore)
+  }
+
+  rename(from: string, to: string) {
+    return renameEntry(this.root, from, to, this.ignore)
+  }
+
+  delete(rel: string) {
+    return deleteEntry(this.root, rel)
+  }
+
   dispose(): Promise<void> {
+    this.fileListeners.clear()
     return this.disposables.dispose()
   }
 }

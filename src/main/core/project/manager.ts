@@ -12,14 +12,18 @@ const OPEN_TABS_KEY = 'workspace.openProjects'
 /** Creates, tracks and disposes the ProjectInstance of every open folder. */
 export class ProjectManager {
   private readonly open = new Map<string, ProjectInstance>()
+  private readonly untabbed = new Set<string>()
 
   constructor(
     private readonly storage: Storage,
     private readonly bus: EventBus,
   ) {}
 
-  /** Opens `path` (or returns the instance already open for it). */
-  openFolder(path: string): ProjectInstance {
+  /**
+   * Opens `path` (or returns the instance already open for it). `tab: false` opens
+   * it without making it part of the restored workspace (the CLI does this).
+   */
+  openFolder(path: string, options: { tab?: boolean } = {}): ProjectInstance {
     const root = canonicalFolder(path)
     for (const instance of this.open.values()) if (instance.root === root) return this.touch(instance)
     const known = this.storage.projects.byRoot(root)
@@ -28,8 +32,9 @@ export class ProjectManager {
       root,
       name: basename(root) || root,
     })
-    const instance = new ProjectInstance({ id: row.id, root: row.root, name: row.name })
+    const instance = new ProjectInstance({ id: row.id, root: row.root, name: row.name }, this.bus)
     this.open.set(instance.id, instance)
+    if (options.tab === false) this.untabbed.add(instance.id)
     this.persistTabs()
     // Workspace-wide news (app scope): every client learns of the new tab.
     this.bus.publish('project:opened', instance.info)
@@ -40,6 +45,7 @@ export class ProjectManager {
     const instance = this.open.get(projectId)
     if (!instance) return false
     this.open.delete(projectId)
+    this.untabbed.delete(projectId)
     this.persistTabs()
     try {
       await instance.dispose()
@@ -54,6 +60,23 @@ export class ProjectManager {
     if (!instance)
       throw new HotaruError(ErrorNames.ProjectNotOpen, { message: `project ${projectId} is not open`, projectId })
     return instance
+  }
+
+  /**
+   * Puts the open tabs in the given order (ids not open are ignored; open ones
+   * missing from `order` keep their place at the end) and remembers it for restore.
+   */
+  reorder(order: readonly string[]): ProjectInfo[] {
+    const sorted = new Map<string, ProjectInstance>()
+    for (const id of order) {
+      const instance = this.open.get(id)
+      if (instance) sorted.set(id, instance)
+    }
+    for (const [id, instance] of this.open) if (!sorted.has(id)) sorted.set(id, instance)
+    this.open.clear()
+    for (const [id, instance] of sorted) this.open.set(id, instance)
+    this.persistTabs()
+    return this.list()
   }
 
   list(): ProjectInfo[] {
@@ -107,7 +130,7 @@ export class ProjectManager {
   private persistTabs(): void {
     this.storage.kv.set(
       OPEN_TABS_KEY,
-      [...this.open.values()].map((p) => p.root),
+      [...this.open.values()].filter((p) => !this.untabbed.has(p.id)).map((p) => p.root),
     )
   }
 }

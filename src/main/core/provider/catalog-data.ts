@@ -74,6 +74,8 @@ const openai = (
 
 export const MODEL_CATALOG: Readonly<Record<string, Readonly<Record<string, CatalogEntry>>>> = {
   anthropic: {
+    'claude-sonnet-4-6': claude('Claude Sonnet 4.6', 64_000, sonnetPricing),
+    'claude-opus-4-6': claude('Claude Opus 4.6', 64_000, { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 }),
     'claude-opus-4-5': claude('Claude Opus 4.5', 64_000, { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 }),
     'claude-opus-4-1': claude('Claude Opus 4.1', 32_000, opusPricing),
     'claude-opus-4-0': claude('Claude Opus 4', 32_000, opusPricing),

@@ -148,7 +148,7 @@ export class SessionStore {
   removePart(part: Part): void {
     this.live.delete(part.id)
     this.repo.deletePart(part.id)
-    this.emit(this.get(part.sessionId), 'session:part-removed', { partId: part.id, messageId: part.messageId })
+    this.emit(this.get(part.sessionId), 'session:partRemoved', { partId: part.id, messageId: part.messageId })
   }
 
   /** Ends a part's live state: its final text is written now. */

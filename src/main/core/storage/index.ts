@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import { openDatabase, type Db, type OpenDatabaseOptions } from './database'
+import { ApprovalsRepo } from './approvals-repo'
 import { KvRepo } from './kv-repo'
 import { ProjectsRepo } from './projects-repo'
 import { SessionsRepo } from './sessions-repo'
@@ -9,11 +10,13 @@ export class Storage {
   readonly projects: ProjectsRepo
   readonly kv: KvRepo
   readonly sessions: SessionsRepo
+  readonly approvals: ApprovalsRepo
 
   constructor(readonly db: Db) {
     this.projects = new ProjectsRepo(db)
     this.kv = new KvRepo(db)
     this.sessions = new SessionsRepo(db)
+    this.approvals = new ApprovalsRepo(db)
   }
 
   static open(dataDir: string, options: OpenDatabaseOptions = {}): Storage {

@@ -2,7 +2,20 @@ import { create } from 'zustand'
 import type { AppInfo } from '@shared/ipc/app'
 import type { HotaruBridge } from '@shared/ipc'
 import type { ProjectInfo, RecentProject } from '@shared/schema/project'
-import { errorMessage, unwrap, type ConnectionState } from '../ipc'
+import { errorMessage, IpcError, unwrap, type ConnectionState } from '../ipc'
+import { absoluteParent, relativeInside } from '../lib/paths'
+import { dropProjectStore } from './project'
+import { emitResync, onResync } from './resync'
+
+/** What a tab's status dot shows; set by the features that know (agent, permissions). */
+export type ProjectStatus = 'idle' | 'running' | 'waiting' | 'error'
+
+/** A modal the workspace shows: the folder-path prompt (browser UI), or nothing. */
+export interface OpenPathRequest {
+  /** Why we ask, e.g. a dropped folder whose path the browser does not reveal. */
+  reason?: string
+  initial?: string
+}
 
 export interface WorkspaceState {
   bridge: HotaruBridge | null
@@ -12,6 +25,9 @@ export interface WorkspaceState {
   projects: ProjectInfo[]
   activeId: string | null
   recent: RecentProject[]
+  status: Record<string, ProjectStatus>
+  paletteOpen: boolean
+  openPath: OpenPathRequest | null
   /** The last failed user action, shown until dismissed. */
   error?: string
 }
@@ -22,6 +38,9 @@ export const useWorkspace = create<WorkspaceState>(() => ({
   projects: [],
   activeId: null,
   recent: [],
+  status: {},
+  paletteOpen: false,
+  openPath: null,
 }))
 
 const get = useWorkspace.getState
@@ -41,6 +60,15 @@ async function attempt(action: () => Promise<void>): Promise<void> {
   }
 }
 
+/** Saves tab order and the active tab so the next start restores them. */
+function persistTabs(): void {
+  const { projects, activeId, bridge: b } = get()
+  if (!b) return
+  void b.layout.setTabs({ order: projects.map((p) => p.id), activeId }).then((result) => {
+    if (!result.ok) console.warn('[workspace] could not save the tab order:', result.error.data.message)
+  })
+}
+
 /** Actions live outside the store state so components select data only. */
 export const workspace = {
   async init(b: HotaruBridge): Promise<void> {
@@ -51,49 +79,113 @@ export const workspace = {
     })
     b.project.onClosed(({ payload }) => {
       set((s) => {
+        const index = s.projects.findIndex((p) => p.id === payload.projectId)
         const projects = s.projects.filter((p) => p.id !== payload.projectId)
-        const activeId = s.activeId === payload.projectId ? (projects.at(-1)?.id ?? null) : s.activeId
-        return { projects, activeId }
+        // Like closing an editor tab: the neighbour to the right (else left) becomes active.
+        const neighbour = projects[Math.min(Math.max(index, 0), projects.length - 1)]?.id ?? null
+        const activeId = s.activeId === payload.projectId ? neighbour : s.activeId
+        const { [payload.projectId]: _gone, ...status } = s.status
+        return { projects, activeId, status }
       })
+      dropProjectStore(payload.projectId)
     })
+    await workspace.load()
+  },
+
+  /** (Re)reads the open tabs; on a new connection this also subscribes it to their events. */
+  async load(): Promise<void> {
     await attempt(async () => {
-      const [info, projects, recent] = await Promise.all([
+      const b = bridge()
+      const [info, projects, recent, tabs] = await Promise.all([
         unwrap(b.app.info({})),
         unwrap(b.project.list({})),
         unwrap(b.project.recent({})),
+        unwrap(b.layout.getTabs({})),
       ])
-      set({ info, projects, recent, activeId: projects[0]?.id ?? null })
+      set((s) => ({
+        info,
+        projects,
+        recent,
+        activeId: s.activeId && projects.some((p) => p.id === s.activeId) ? s.activeId : tabs.activeId,
+      }))
     })
   },
 
   setConnection(connection: ConnectionState, connectionDetail?: string): void {
+    const before = get().connection
     set({ connection, connectionDetail })
+    if (connection === 'open' && before === 'reconnecting') {
+      // A new socket shows no project until it lists them; then every project catches up.
+      void workspace.load().then(emitResync)
+    }
   },
+
+  onResync,
 
   async refreshRecent(): Promise<void> {
     await attempt(async () => set({ recent: await unwrap(bridge().project.recent({})) }))
   },
 
-  async openFolder(path: string): Promise<boolean> {
-    let opened = false
+  async openFolder(path: string): Promise<ProjectInfo | null> {
+    let opened: ProjectInfo | null = null
     await attempt(async () => {
       const project = await unwrap(bridge().project.open({ path }))
       set((s) => ({
         projects: s.projects.some((p) => p.id === project.id) ? s.projects : [...s.projects, project],
         activeId: project.id,
         error: undefined,
+        openPath: null,
       }))
-      opened = true
+      opened = project
+      persistTabs()
       await workspace.refreshRecent()
     })
     return opened
   },
 
+  /**
+   * A path dropped on the window (desktop app): a folder opens as a project; a
+   * file opens in the project that contains it, or its folder opens as one.
+   * Returns the project and the file to show, if any.
+   */
+  async openDropped(path: string): Promise<{ project: ProjectInfo; file: string | null } | null> {
+    const b = bridge()
+    const result = await b.project.open({ path })
+    if (result.ok) {
+      const project = result.value
+      set((s) => ({
+        projects: s.projects.some((p) => p.id === project.id) ? s.projects : [...s.projects, project],
+        activeId: project.id,
+      }))
+      persistTabs()
+      return { project, file: null }
+    }
+    if (result.error.name !== 'NotADirectory') {
+      set({ error: new IpcError(result.error).message })
+      return null
+    }
+    const holder = get().projects.find((p) => relativeInside(p.root, path) !== null)
+    if (holder) {
+      workspace.activate(holder.id)
+      return { project: holder, file: relativeInside(holder.root, path) }
+    }
+    const project = await workspace.openFolder(absoluteParent(path))
+    return project ? { project, file: relativeInside(project.root, path) } : null
+  },
+
   async pickFolder(): Promise<void> {
+    if (!get().info?.capabilities.pickFolder) {
+      workspace.askForPath({})
+      return
+    }
     await attempt(async () => {
       const { path } = await unwrap(bridge().project.pickFolder({}))
       if (path) await workspace.openFolder(path)
     })
+  },
+
+  askForPath(request: OpenPathRequest | null): void {
+    set({ openPath: request })
   },
 
   async close(projectId: string): Promise<void> {
@@ -110,7 +202,42 @@ export const workspace = {
   },
 
   activate(projectId: string | null): void {
+    if (get().activeId === projectId) return
     set({ activeId: projectId })
+    persistTabs()
+  },
+
+  /** Moves the tab `projectId` to position `index` (tab drag and drop). */
+  moveTab(projectId: string, index: number): void {
+    const projects = [...get().projects]
+    const from = projects.findIndex((p) => p.id === projectId)
+    if (from < 0) return
+    const [moved] = projects.splice(from, 1)
+    if (!moved) return
+    projects.splice(Math.max(0, Math.min(index, projects.length)), 0, moved)
+    set({ projects })
+    persistTabs()
+  },
+
+  cycleTab(step: 1 | -1): void {
+    const { projects, activeId } = get()
+    if (projects.length === 0) return
+    const index = projects.findIndex((p) => p.id === activeId)
+    const next = projects[(index + step + projects.length) % projects.length]
+    if (next) workspace.activate(next.id)
+  },
+
+  /** The agent and permission features report each project's state here for the tab's status dot. */
+  setProjectStatus(projectId: string, status: ProjectStatus): void {
+    set((s) => (s.status[projectId] === status ? s : { status: { ...s.status, [projectId]: status } }))
+  },
+
+  setPaletteOpen(open: boolean): void {
+    set({ paletteOpen: open })
+  },
+
+  showError(message: string): void {
+    set({ error: message })
   },
 
   dismissError(): void {

@@ -1,2 +1,2 @@
 export { FileTree } from './FileTree'
-export { FileViewer } from './FileViewer'
+export { createInFolder, copyPath, revealInOs } from './file-actions'

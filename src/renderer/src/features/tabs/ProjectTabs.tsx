@@ -1,43 +1,92 @@
+import { useState } from 'react'
 import { useShallow } from 'zustand/react/shallow'
-import { useWorkspace, workspace } from '../../stores/workspace'
+import { formatShortcut } from '../../lib/keys'
+import { useWorkspace, workspace, type ProjectStatus } from '../../stores/workspace'
+import { closeProjectTab } from '../workspace'
 
+const TAB_TYPE = 'application/x-hotaru-project-tab'
+
+const STATUS_LABEL: Record<ProjectStatus, string> = {
+  idle: '',
+  running: 'agent running',
+  waiting: 'waiting for your permission',
+  error: 'error',
+}
+
+/** Project tabs: click or Ctrl+Tab to switch, drag to reorder, middle-click or Mod+W to close. */
 export function ProjectTabs() {
   const projects = useWorkspace(useShallow((s) => s.projects))
   const activeId = useWorkspace((s) => s.activeId)
+  const status = useWorkspace((s) => s.status)
+  const [dropAt, setDropAt] = useState<number | null>(null)
   return (
     <nav className="tabs" role="tablist" aria-label="Projects" data-testid="project-tabs">
-      {projects.map((project) => (
-        <div
-          key={project.id}
-          role="tab"
-          aria-selected={project.id === activeId}
-          tabIndex={0}
-          className={`tab${project.id === activeId ? ' active' : ''}`}
-          title={project.root}
-          onClick={() => workspace.activate(project.id)}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter' || e.key === ' ') workspace.activate(project.id)
-          }}
-        >
-          <span className="tab-name">{project.name}</span>
-          <button
-            type="button"
-            className="icon"
-            aria-label={`Close ${project.name}`}
-            onClick={(e) => {
-              e.stopPropagation()
-              void workspace.close(project.id)
+      {projects.map((project, index) => {
+        const state = status[project.id] ?? 'idle'
+        const active = project.id === activeId
+        return (
+          <div
+            key={project.id}
+            role="tab"
+            aria-selected={active}
+            tabIndex={active ? 0 : -1}
+            draggable
+            className={`tab${active ? ' active' : ''}${dropAt === index ? ' drop-before' : ''}`}
+            title={`${project.root}${STATUS_LABEL[state] ? ` — ${STATUS_LABEL[state]}` : ''}`}
+            data-project-id={project.id}
+            onClick={() => workspace.activate(project.id)}
+            onAuxClick={(e) => {
+              if (e.button === 1) void closeProjectTab(project.id)
             }}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' || e.key === ' ') workspace.activate(project.id)
+              else if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') workspace.cycleTab(e.key === 'ArrowRight' ? 1 : -1)
+            }}
+            onDragStart={(e) => {
+              e.dataTransfer.setData(TAB_TYPE, project.id)
+              e.dataTransfer.effectAllowed = 'move'
+            }}
+            onDragOver={(e) => {
+              if (!e.dataTransfer.types.includes(TAB_TYPE)) return
+              e.preventDefault()
+              const box = e.currentTarget.getBoundingClientRect()
+              setDropAt(e.clientX > box.left + box.width / 2 ? index + 1 : index)
+            }}
+            onDragLeave={() => setDropAt(null)}
+            onDrop={(e) => {
+              const id = e.dataTransfer.getData(TAB_TYPE)
+              const target = dropAt
+              setDropAt(null)
+              if (!id || target === null) return
+              e.preventDefault()
+              const from = projects.findIndex((p) => p.id === id)
+              workspace.moveTab(id, from < target ? target - 1 : target)
+            }}
+            onDragEnd={() => setDropAt(null)}
           >
-            ×
-          </button>
-        </div>
-      ))}
+            <span className={`status-dot ${state}`} aria-label={STATUS_LABEL[state] || undefined} data-status={state} />
+            <span className="tab-name">{project.name}</span>
+            <button
+              type="button"
+              className="icon tab-close"
+              aria-label={`Close ${project.name}`}
+              title={`Close (${formatShortcut('Mod+W')})`}
+              onClick={(e) => {
+                e.stopPropagation()
+                void closeProjectTab(project.id)
+              }}
+            >
+              ×
+            </button>
+          </div>
+        )
+      })}
+      {dropAt === projects.length && <span className="tab-drop-end" aria-hidden />}
       <button
         type="button"
         className={`tab new${activeId === null ? ' active' : ''}`}
         aria-label="Open a folder"
-        title="Open a folder"
+        title={`Open a folder (${formatShortcut('Mod+O')})`}
         onClick={() => workspace.activate(null)}
       >
         +

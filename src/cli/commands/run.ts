@@ -1,0 +1,199 @@
+import type { BusEvent } from '../../main/core/bus/bus'
+import type { Part } from '@shared/schema/session'
+import { HotaruError } from '@shared/errors'
+import { DEFAULT_AGENT } from '../../main/core/agent/agents'
+import { loadConfig } from '../../main/core/config'
+import type { Services } from '../../main/core/services'
+import { parseCommandArgs, stringOption } from '../args'
+import { cliServices, findSession, openProject } from '../context'
+import { CliError } from '../errors'
+import { answerPermissions } from '../permission-prompt'
+
+const USAGE = `Usage: hotaru run [options] MESSAGE…
+
+Runs one turn of the agent in a project and prints the answer.
+
+Options:
+  --dir PATH            Project folder (default: the current directory)
+  --model PROVIDER/ID   Model, e.g. anthropic/claude-sonnet-4-5 or openai/gpt-4.1
+  --agent NAME          Agent: build (default), plan, or one from config
+  --session ID          Continue this session (id or unique prefix)
+  --continue, -c        Continue the project's most recent session
+  --format text|json    text: answer on stdout, tool activity on stderr (default)
+                        json: one JSON event per line on stdout
+  --yes, -y             Answer every permission ask with "allow once"
+  -h, --help            Show this help
+
+Without --yes, permission asks are answered at the terminal when stdin is a TTY
+and rejected otherwise (the model is told why).`
+
+type Format = 'text' | 'json'
+
+export async function runRun(argv: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs(
+    argv,
+    {
+      dir: { type: 'string' },
+      model: { type: 'string' },
+      agent: { type: 'string' },
+      session: { type: 'string' },
+      continue: { type: 'boolean', short: 'c' },
+      format: { type: 'string' },
+      yes: { type: 'boolean', short: 'y' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    USAGE,
+    true,
+  )
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`)
+    return 0
+  }
+  const message = positionals.join(' ').trim()
+  if (!message) throw new CliError(`a message is required\n\n${USAGE}`)
+  const format = (stringOption(values, 'format') ?? 'text') as Format
+  if (format !== 'text' && format !== 'json') throw new CliError(`--format must be text or json, got "${format}"`)
+  const model = stringOption(values, 'model')
+  if (model !== undefined && !/^[^/\s]+\/\S+$/.test(model)) throw new CliError(`--model must look like provider/model, got "${model}"`)
+  if (values.session && values.continue) throw new CliError('use either --session or --continue, not both')
+
+  const services = cliServices()
+  const controller = new AbortController()
+  const onSignal = (): void => controller.abort()
+  process.once('SIGINT', onSignal)
+  process.once('SIGTERM', onSignal)
+  try {
+    const project = openProject(services, stringOption(values, 'dir'))
+    let config
+    try {
+      config = (await loadConfig({ projectDir: project.root })).config
+    } catch (error) {
+      if (error instanceof HotaruError) throw new CliError(error.message, 1)
+      throw error
+    }
+    const session = pickSession(services, project.id, {
+      sessionId: stringOption(values, 'session'),
+      continueLast: values.continue === true,
+      agent: stringOption(values, 'agent') ?? config.defaultAgent ?? DEFAULT_AGENT,
+      model: model ?? config.model ?? services.defaultModel(),
+    })
+    const output = format === 'json' ? jsonOutput() : textOutput()
+    const unsubscribe = services.bus.subscribe((event) => {
+      const payload = event.envelope.payload as { sessionId?: string }
+      if (payload.sessionId === session.id || event.channel.startsWith('permission:')) output(event)
+    })
+    const stopAsking = answerPermissions(services, {
+      sessionId: session.id,
+      mode: values.yes ? 'yes' : process.stdin.isTTY ? 'tty' : 'reject',
+      format,
+    })
+    controller.signal.addEventListener('abort', () => services.agents.abort(session.id))
+    if (format === 'json') writeJson({ type: 'session', session: services.sessions.get(session.id) })
+    const result = await services.agents.prompt({
+      sessionId: session.id,
+      text: message,
+      agent: stringOption(values, 'agent'),
+      model,
+    })
+    await services.agents.settleTitles(2000)
+    stopAsking()
+    unsubscribe()
+    if (format === 'json') writeJson({ type: 'done', sessionId: session.id, status: result.status, steps: result.steps, error: result.error })
+    else process.stdout.write('\n')
+    if (result.status === 'error') {
+      process.stderr.write(`hotaru run: ${result.error?.data.message ?? 'the turn failed'}\n`)
+      return 1
+    }
+    if (result.status === 'aborted') {
+      process.stderr.write('hotaru run: stopped\n')
+      return 130
+    }
+    if (result.status === 'max-turns') process.stderr.write('hotaru run: stopped at the step limit\n')
+    process.stderr.write(`session ${session.id}\n`)
+    return 0
+  } finally {
+    process.off('SIGINT', onSignal)
+    process.off('SIGTERM', onSignal)
+    await services.dispose()
+  }
+}
+
+function pickSession(
+  services: Services,
+  projectId: string,
+  options: { sessionId?: string; continueLast: boolean; agent: string; model: string },
+) {
+  if (options.sessionId) {
+    const session = findSession(services, options.sessionId)
+    if (session.projectId !== projectId) throw new CliError(`session ${session.id} belongs to another project`, 1)
+    return session
+  }
+  if (options.continueLast) {
+    const [last] = services.sessions.list(projectId, { roots: true, limit: 1 })
+    if (!last) throw new CliError('no session to continue in this project', 1)
+    return last
+  }
+  return services.sessions.create({ projectId, agent: options.agent, model: options.model })
+}
+
+function writeJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value)}\n`)
+}
+
+/** One JSON line per event of the session: `{type: "session:part", seq, …payload}`. */
+function jsonOutput(): (event: BusEvent) => void {
+  return (event) => writeJson({ type: event.channel, ...(event.envelope.payload as object) })
+}
+
+/** The answer streams to stdout; tool activity and retries go to stderr. */
+function textOutput(): (event: BusEvent) => void {
+  const textParts = new Set<string>()
+  const announced = new Map<string, string>()
+  let wroteText = false
+  let endsWithNewline = true
+  const write = (text: string): void => {
+    process.stdout.write(text)
+    if (text.length > 0) endsWithNewline = text.endsWith('\n')
+  }
+  return (event) => {
+    const payload = event.envelope.payload as Record<string, unknown>
+    if (event.channel === 'session:part') {
+      const part = payload.part as Part
+      if (part.type === 'text' && !part.synthetic && !textParts.has(part.id)) {
+        textParts.add(part.id)
+        // Separate the answers of successive steps by a blank line.
+        if (wroteText) write(endsWithNewline ? '\n' : '\n\n')
+        wroteText = true
+      }
+      if (part.type === 'text' && part.synthetic) write(`${part.text}\n`)
+      if (part.type === 'tool') {
+        const key = `${part.state.status}`
+        if (announced.get(part.id) === key) return
+        announced.set(part.id, key)
+        const title = part.state.title ?? summarizeInput(part.state.input)
+        if (part.state.status === 'running') process.stderr.write(`• ${part.tool} ${title}\n`)
+        else if (part.state.status === 'error') process.stderr.write(`✗ ${part.tool} ${title}: ${(part.state.error ?? '').split('\n')[0]}\n`)
+        else if (part.state.status === 'interrupted') process.stderr.write(`✗ ${part.tool} ${title}: interrupted\n`)
+      }
+    } else if (event.channel === 'session:delta' && textParts.has(payload.partId as string)) {
+      write(payload.delta as string)
+    } else if (event.channel === 'session:partRemoved' && textParts.has(payload.partId as string)) {
+      process.stderr.write('\n… the provider failed mid-answer; retrying (the text above is replaced)\n')
+    } else if (event.channel === 'session:status') {
+      const status = payload.status as { type: string; attempt?: number; message?: string; nextAt?: number }
+      if (status.type === 'retry') {
+        const seconds = Math.max(0, Math.round(((status.nextAt ?? Date.now()) - Date.now()) / 1000))
+        process.stderr.write(`… ${status.message ?? 'provider error'}; retry ${status.attempt} in ${seconds}s\n`)
+      }
+    }
+  }
+}
+
+function summarizeInput(input: unknown): string {
+  if (typeof input !== 'object' || input === null) return ''
+  const record = input as Record<string, unknown>
+  for (const key of ['command', 'filePath', 'path', 'pattern', 'url', 'description']) {
+    if (typeof record[key] === 'string') return (record[key] as string).slice(0, 120)
+  }
+  return ''
+}

@@ -1,0 +1,33 @@
+import { HotaruError } from '@shared/errors'
+import type { Session } from '@shared/schema/session'
+import { defaultDataDir } from '../main/core/config/paths'
+import { createServices, type Services } from '../main/core/services'
+import { CliError } from './errors'
+
+/** Core services for one CLI command, on the shared data dir. */
+export function cliServices(): Services {
+  return createServices({ dataDir: defaultDataDir(), transport: 'cli' })
+}
+
+/** Opens the project folder for a command (without adding it to the app's restored tabs). */
+export function openProject(services: Services, dir: string | undefined) {
+  try {
+    return services.projects.openFolder(dir ?? process.cwd(), { tab: false })
+  } catch (error) {
+    if (error instanceof HotaruError) throw new CliError(error.message, 1)
+    throw error
+  }
+}
+
+/** A session by full id or unique id prefix. */
+export function findSession(services: Services, id: string): Session {
+  const exact = services.sessions.find(id)
+  if (exact) return exact
+  const matches = services.storage.sessions.sessionsByPrefix(id)
+  if (matches.length === 1 && matches[0]) return matches[0]
+  throw new CliError(matches.length === 0 ? `no session "${id}"` : `"${id}" matches several sessions; give more of the id`, 1)
+}
+
+export function formatTime(ms: number): string {
+  return new Date(ms).toISOString().replace('T', ' ').slice(0, 19)
+}

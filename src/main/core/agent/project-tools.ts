@@ -1,0 +1,163 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Config } from '../config'
+import type { EventBus } from '../bus/bus'
+import { bindAsk, buildRuleset, DoomLoopTracker, type PermissionService } from '../permission'
+import type { ProjectInstance } from '../project/instance'
+import type { KvRepo } from '../storage/kv-repo'
+import { BackgroundProcesses, builtinTools, FileTimes, ToolRegistry, type SubagentRequest, type Todo, type TodoStore, type Tool } from '../tools'
+import type { Disposable } from '../util/disposable'
+import type { AgentInfo } from './agents'
+import type { QuestionService } from './questions'
+import type { ToolHost } from './tool-host'
+
+export interface TurnHooks {
+  /** Runs a subagent in a child session of `parentSessionId`; resolves with its final text. */
+  runSubagent(parentSessionId: string, request: SubagentRequest, signal: AbortSignal): Promise<string>
+  /** Makes `agent` the session's agent from its next turn on. */
+  switchAgent(sessionId: string, agent: string): void
+}
+
+export interface ToolRuntimeDeps {
+  permissions: PermissionService
+  questions: QuestionService
+  kv: KvRepo
+  bus: EventBus
+  /** Where long tool outputs are saved for the model to page through. */
+  outputRoot: string
+  /** Extra tools (MCP) for a project, looked up per turn. */
+  extraTools?: (projectId: string) => Tool[]
+}
+
+/** The todo list of a session, kept in the settings table so it survives restarts. */
+class KvTodoStore implements TodoStore {
+  constructor(
+    private readonly kv: KvRepo,
+    private readonly bus: EventBus,
+    private readonly projectId: string,
+    private readonly sessionId: string,
+  ) {}
+
+  get(): Todo[] {
+    return this.kv.get<Todo[]>(`todos.${this.sessionId}`) ?? []
+  }
+
+  set(todos: Todo[]): void {
+    this.kv.set(`todos.${this.sessionId}`, todos)
+    this.bus.publish('session:todos', { sessionId: this.sessionId, todos }, this.projectId)
+  }
+}
+
+/**
+ * The tools of one open project: the registry, the project's background
+ * processes (they end with the project), and per-session read stamps.
+ */
+export class ProjectToolRuntime implements Disposable {
+  readonly registry = new ToolRegistry(builtinTools())
+  readonly background = new BackgroundProcesses()
+  private readonly fileTimes = new Map<string, FileTimes>()
+  private readonly doomLoop = new DoomLoopTracker()
+  private readonly outputDir: string
+
+  constructor(
+    private readonly project: ProjectInstance,
+    private readonly deps: ToolRuntimeDeps,
+  ) {
+    this.outputDir = join(deps.outputRoot, project.id)
+    mkdirSync(this.outputDir, { recursive: true })
+    this.background.onChange((info) => deps.bus.publish('process:changed', info, project.id))
+  }
+
+  /** A tool host for one turn of `sessionId`. */
+  host(input: { config: Config; sessionId: string; turnId: () => string | undefined; hooks: TurnHooks }): ToolHost {
+    const { config, sessionId, hooks } = input
+    // Built-ins and MCP tools, each filtered by the agent's defaults and its `tools` config.
+    const tools = (agent: AgentInfo): Tool[] => [
+      ...this.registry.forAgent(agent.name, agent.tools),
+      ...new ToolRegistry(this.deps.extraTools?.(this.project.id) ?? []).forAgent(agent.name, agent.tools),
+    ]
+    return {
+      definitions: (agent) => this.registry.definitions(tools(agent)),
+      execute: async (call, ctx) => {
+        const available = tools(ctx.agent)
+        const ask = bindAsk(this.deps.permissions, {
+          sessionId,
+          projectId: this.project.id,
+          ruleset: buildRuleset(ctx.agent.name, config),
+          turnId: input.turnId(),
+          messageId: ctx.messageId,
+          callId: call.callId,
+          agent: ctx.agent.name,
+          signal: ctx.signal,
+        })
+        const result = await this.registry.run(
+          call.name,
+          call.input,
+          {
+            root: this.project.root,
+            projectId: this.project.id,
+            sessionId,
+            messageId: ctx.messageId,
+            callId: call.callId,
+            agent: ctx.agent.name,
+            signal: ctx.signal,
+            ask,
+            metadata: (progress) => ctx.progress(progress),
+            fileTimes: this.fileTimesFor(sessionId),
+            todos: new KvTodoStore(this.deps.kv, this.deps.bus, this.project.id, sessionId),
+            question: (questions) =>
+              this.deps.questions.ask({ sessionId, projectId: this.project.id, callId: call.callId, questions }, ctx.signal),
+            runSubagent: (request) => hooks.runSubagent(sessionId, request, ctx.signal),
+            switchAgent: (agent) => hooks.switchAgent(sessionId, agent),
+            background: this.background,
+            outputDir: this.outputDir,
+            shell: config.shell,
+          },
+          { doomLoop: this.doomLoop },
+          available,
+        )
+        return {
+          output: result.output,
+          title: result.title,
+          metadata: { ...result.metadata, durationMs: result.durationMs, ...(result.error ? { errorName: result.error.name } : {}) },
+          isError: result.error !== undefined,
+          stopTurn: result.error?.name === 'PermissionRejected' && !result.error.feedback,
+        }
+      },
+    }
+  }
+
+  private fileTimesFor(sessionId: string): FileTimes {
+    let times = this.fileTimes.get(sessionId)
+    if (!times) {
+      times = new FileTimes()
+      this.fileTimes.set(sessionId, times)
+    }
+    return times
+  }
+
+  dispose(): Promise<void> {
+    return this.background.dispose()
+  }
+}
+
+/** One tool runtime per open project, created on first use and disposed with the project. */
+export class ToolRuntimes {
+  private readonly runtimes = new Map<string, ProjectToolRuntime>()
+
+  constructor(private readonly deps: ToolRuntimeDeps) {}
+
+  for(project: ProjectInstance): ProjectToolRuntime {
+    let runtime = this.runtimes.get(project.id)
+    if (!runtime) {
+      const created = new ProjectToolRuntime(project, this.deps)
+      project.disposables.add(created)
+      project.disposables.addFn(() => {
+        this.runtimes.delete(project.id)
+      })
+      this.runtimes.set(project.id, created)
+      runtime = created
+    }
+    return runtime
+  }
+}

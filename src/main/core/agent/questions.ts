@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto'
+import { ErrorNames, HotaruError } from '@shared/errors'
+import type { Question, QuestionAnswer } from '../tools'
+
+export interface PendingQuestion {
+  id: string
+  sessionId: string
+  projectId: string
+  callId?: string
+  questions: Question[]
+  createdAt: number
+}
+
+export type QuestionEvent =
+  | { type: 'asked'; question: PendingQuestion }
+  | { type: 'answered'; id: string; sessionId: string; projectId: string; rejected: boolean }
+
+interface Waiting {
+  info: PendingQuestion
+  resolve(answers: QuestionAnswer[]): void
+  reject(error: unknown): void
+}
+
+/**
+ * Questions the agent asks the user (the `question` tool): pending until the UI
+ * or the CLI answers, like permission asks.
+ */
+export class QuestionService {
+  private readonly waiting = new Map<string, Waiting>()
+  private readonly listeners = new Set<(event: QuestionEvent) => void>()
+
+  onEvent(listener: (event: QuestionEvent) => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  ask(input: Omit<PendingQuestion, 'id' | 'createdAt'>, signal?: AbortSignal): Promise<QuestionAnswer[]> {
+    const info: PendingQuestion = { ...input, id: randomUUID(), createdAt: Date.now() }
+    return new Promise((resolve, reject) => {
+      const onAbort = (): void => this.settle(info.id, true, () => reject(signal?.reason ?? new Error('aborted')))
+      signal?.addEventListener('abort', onAbort, { once: true })
+      this.waiting.set(info.id, {
+        info,
+        resolve: (answers) => {
+          signal?.removeEventListener('abort', onAbort)
+          resolve(answers)
+        },
+        reject: (error) => {
+          signal?.removeEventListener('abort', onAbort)
+          reject(error)
+        },
+      })
+      this.emit({ type: 'asked', question: info })
+    })
+  }
+
+  pending(filter: { projectId?: string; sessionId?: string } = {}): PendingQuestion[] {
+    return [...this.waiting.values()]
+      .map((w) => w.info)
+      .filter((q) => (!filter.projectId || q.projectId === filter.projectId) && (!filter.sessionId || q.sessionId === filter.sessionId))
+  }
+
+  answer(id: string, answers: QuestionAnswer[]): void {
+    const waiting = this.require(id)
+    if (answers.length !== waiting.info.questions.length) {
+      throw new HotaruError(ErrorNames.InvalidPayload, {
+        message: `expected ${waiting.info.questions.length} answer(s), got ${answers.length}`,
+      })
+    }
+    this.settle(id, false, () => waiting.resolve(answers))
+  }
+
+  /** The user declined to answer; the tool tells the model so. */
+  dismiss(id: string): void {
+    const waiting = this.require(id)
+    this.settle(id, true, () => waiting.reject(new HotaruError('QuestionDismissed', { message: 'the user dismissed the question' })))
+  }
+
+  private require(id: string): Waiting {
+    const waiting = this.waiting.get(id)
+    if (!waiting) throw new HotaruError(ErrorNames.NotFound, { message: `no pending question "${id}"` })
+    return waiting
+  }
+
+  private settle(id: string, rejected: boolean, finish: () => void): void {
+    const waiting = this.waiting.get(id)
+    if (!waiting) return
+    this.waiting.delete(id)
+    finish()
+    const { sessionId, projectId } = waiting.info
+    this.emit({ type: 'answered', id, sessionId, projectId, rejected })
+  }
+
+  private emit(event: QuestionEvent): void {
+    for (const listener of [...this.listeners]) listener(event)
+  }
+}

@@ -1,0 +1,69 @@
+import type { MessageWithParts, Part, PartOf, Usage } from '@shared/schema/session'
+import type { ToolDefinition } from '../provider'
+import { toolOutputForModel } from './placeholder'
+
+/**
+ * Token estimates without a tokenizer: about four characters a token for English
+ * and code. Only used where the provider has not told us the real count (before a
+ * request, for new content since the last step), so a rough figure is enough.
+ */
+export const CHARS_PER_TOKEN = 4
+
+/** Role markers and framing each message costs on the wire, in characters. */
+const MESSAGE_OVERHEAD_CHARS = 16
+
+export function tokensFromChars(chars: number): number {
+  return Math.ceil(chars / CHARS_PER_TOKEN)
+}
+
+export function estimateTokens(text: string): number {
+  return tokensFromChars(text.length)
+}
+
+/** Everything the provider counted for a step: the whole prompt (cached or not) plus the answer. */
+export function usageTotal(usage: Usage): number {
+  return usage.input + usage.cacheRead + usage.cacheWrite + usage.output
+}
+
+function inputChars(input: unknown): number {
+  if (input === undefined || input === null) return 2
+  if (typeof input === 'string') return input.length + 2
+  return JSON.stringify(input).length
+}
+
+/** Characters of the tool result the model is sent for this call. */
+export function toolResultChars(part: PartOf<'tool'>): number {
+  return toolOutputForModel(part).length
+}
+
+/** Characters a stored part costs in a request (parts the model never sees cost nothing). */
+export function partChars(part: Part): number {
+  switch (part.type) {
+    case 'text':
+      return part.text.length
+    case 'reasoning':
+      return part.text.length + (part.signature?.length ?? 0) + (part.redactedData?.length ?? 0)
+    case 'tool':
+      return part.tool.length + part.callId.length + inputChars(part.state.input) + toolResultChars(part)
+    default:
+      return 0
+  }
+}
+
+export function messageChars(message: MessageWithParts): number {
+  let chars = MESSAGE_OVERHEAD_CHARS
+  for (const part of message.parts) chars += partChars(part)
+  return chars
+}
+
+export function messageTokens(message: MessageWithParts): number {
+  return tokensFromChars(messageChars(message))
+}
+
+/** The fixed part of a request: system blocks and tool schemas. */
+export function overheadChars(system: readonly string[] | undefined, tools: readonly ToolDefinition[] | undefined): number {
+  let chars = 0
+  for (const block of system ?? []) chars += block.length
+  for (const tool of tools ?? []) chars += tool.name.length + tool.description.length + JSON.stringify(tool.inputSchema).length
+  return chars
+}

@@ -1,0 +1,160 @@
+import { execFile, execFileSync } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
+
+interface ProcessRow {
+  pid: number
+  ppid: number
+  pgid: number
+  zombie: boolean
+}
+
+/** Linux: /proc/<pid>/stat is "pid (comm) state ppid pgrp …"; comm may hold spaces and parens. */
+function linuxProcesses(): ProcessRow[] {
+  const rows: ProcessRow[] = []
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    let stat: string
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, 'utf8')
+    } catch (error) {
+      // The process ended while we looked: nothing to find or kill.
+      const code = (error as NodeJS.ErrnoException).code
+      if (code === 'ENOENT' || code === 'ESRCH') continue
+      throw error
+    }
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    rows.push({ pid: Number(name), ppid: Number(fields[1]), pgid: Number(fields[2]), zombie: fields[0] === 'Z' })
+  }
+  return rows
+}
+
+function psProcesses(): ProcessRow[] {
+  const out = execFileSync('ps', ['-A', '-o', 'pid=,ppid=,pgid=,stat='], { encoding: 'utf8' })
+  const rows: ProcessRow[] = []
+  for (const line of out.split('\n')) {
+    const [pid, ppid, pgid, stat = ''] = line.trim().split(/\s+/)
+    if (pid === undefined || ppid === undefined || pgid === undefined) continue
+    const row = { pid: Number(pid), ppid: Number(ppid), pgid: Number(pgid), zombie: stat.startsWith('Z') }
+    if ([row.pid, row.ppid, row.pgid].every(Number.isFinite)) rows.push(row)
+  }
+  return rows
+}
+
+function processes(): ProcessRow[] {
+  return process.platform === 'linux' ? linuxProcesses() : psProcesses()
+}
+
+/**
+ * Every live process below `pid`, found while `pid` still runs: once it exits its
+ * children are re-parented and can no longer be told apart. POSIX only.
+ */
+export function descendants(pid: number): number[] {
+  if (process.platform === 'win32') return []
+  const children = new Map<number, ProcessRow[]>()
+  for (const row of processes()) {
+    if (row.zombie) continue
+    children.set(row.ppid, [...(children.get(row.ppid) ?? []), row])
+  }
+  const found: number[] = []
+  const queue = [pid]
+  while (queue.length > 0) {
+    const parent = queue.shift() as number
+    for (const child of children.get(parent) ?? []) {
+      found.push(child.pid)
+      queue.push(child.pid)
+    }
+  }
+  return found
+}
+
+/** Live (non-zombie) members of a process group. POSIX only. */
+export function groupMembers(pgid: number): number[] {
+  if (process.platform === 'win32') return []
+  return processes()
+    .filter((row) => row.pgid === pgid && !row.zombie)
+    .map((row) => row.pid)
+}
+
+/** Whether `pid` runs; a zombie (exited, not yet reaped) counts as gone. */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false
+    // EPERM: it exists but belongs to someone else (a re-used pid), which is not ours to wait for.
+    if ((error as NodeJS.ErrnoException).code === 'EPERM') return false
+    throw error
+  }
+  if (process.platform !== 'linux') return true
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false
+    throw error
+  }
+}
+
+/** Sends `signal` to a process (positive id) or a process group (negative id) that may be gone already. */
+export function signal(id: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(id, sig)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ESRCH' || code === 'EPERM') return
+    throw error
+  }
+}
+
+const POLL_MS = 25
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}
+
+/**
+ * Ends a server's whole process tree: its own process group (started detached, so
+ * `npx` → `node` chains share it) plus any descendant that left the group. SIGTERM
+ * first so servers can clean up, SIGKILL for whatever is still there after `graceMs`.
+ * Resolves once nothing of the tree is alive.
+ */
+export async function killTree(pid: number, graceMs: number): Promise<void> {
+  if (process.platform === 'win32') {
+    await taskkill(pid)
+    return
+  }
+  const known = new Set([pid, ...descendants(pid), ...groupMembers(pid)])
+  const remaining = (): number[] => [...new Set([...known, ...groupMembers(pid)])].filter(isAlive)
+  signal(-pid, 'SIGTERM')
+  for (const member of known) signal(member, 'SIGTERM')
+  const deadline = Date.now() + graceMs
+  while (remaining().length > 0 && Date.now() < deadline) await sleep(POLL_MS)
+  // Something ignored SIGTERM, or a child started more children meanwhile: collect them too.
+  for (const member of remaining()) for (const child of descendants(member)) known.add(child)
+  signal(-pid, 'SIGKILL')
+  for (const member of remaining()) signal(member, 'SIGKILL')
+  const hardDeadline = Date.now() + 2_000
+  while (remaining().length > 0 && Date.now() < hardDeadline) await sleep(POLL_MS)
+  const left = remaining()
+  if (left.length > 0) throw new Error(`processes ${left.join(', ')} of MCP server ${pid} survived SIGKILL`)
+}
+
+/** Synchronous last resort at process exit: no time is left to wait for a graceful end. */
+export function killTreeNow(pid: number): void {
+  if (process.platform === 'win32') {
+    execFileSync('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore' })
+    return
+  }
+  for (const member of descendants(pid)) signal(member, 'SIGKILL')
+  signal(-pid, 'SIGKILL')
+}
+
+function taskkill(pid: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    execFile('taskkill', ['/pid', String(pid), '/T', '/F'], (error, _stdout, stderr) => {
+      // 128: "process not found" — it ended on its own.
+      if (error && error.code !== 128) reject(new Error(`taskkill ${pid} failed: ${stderr.trim() || error.message}`))
+      else resolve()
+    })
+  })
+}

@@ -1,0 +1,17 @@
+/** Permissions that are not tool ids. */
+export const Permission = {
+  Bash: 'bash',
+  /** write, edit, multiedit and apply_patch all ask for `edit` with the file path as pattern. */
+  Edit: 'edit',
+  Read: 'read',
+  List: 'list',
+  Glob: 'glob',
+  Grep: 'grep',
+  WebFetch: 'webfetch',
+  Task: 'task',
+  ExternalDirectory: 'external_directory',
+  DoomLoop: 'doom_loop',
+} as const
+
+/** Where plan-mode agents keep their plan, relative to the project root. */
+export const PLAN_DIR = '.hotaru/plans'

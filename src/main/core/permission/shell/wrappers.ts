@@ -1,0 +1,223 @@
+import type { ShellWord } from './parser'
+
+/** A command a simple command runs, after wrappers such as `env`, `timeout` or `sudo` are looked through. */
+export interface EmittedCommand {
+  words: ShellWord[]
+  /** Environment assignments that change what the command does (`LD_PRELOAD=…`); kept in the checked text. */
+  riskyAssignments: ShellWord[]
+}
+
+export interface Unwrapped {
+  commands: EmittedCommand[]
+  /** Shell source run by the command (`bash -c`, `eval`, `env -S`, `watch`); null when computed. */
+  scripts: Array<string | null>
+}
+
+/** Variables that let an otherwise harmless command run something else. */
+const RISKY_VARIABLE =
+  /^(LD_[A-Z_]+|DYLD_[A-Z_]+|PATH|BASH_ENV|ENV|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|PS4|IFS|NODE_OPTIONS|PYTHONSTARTUP|PYTHONPATH|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|GIT_[A-Z_]+|[A-Z_]*_COMMAND|PAGER|[A-Z_]+_PAGER|EDITOR|VISUAL|BROWSER|SSH_ASKPASS|SUDO_ASKPASS|npm_config_[a-z_]+|NPM_CONFIG_[A-Z_]+)(\[.*\])?\+?=/
+
+const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'busybox'])
+
+interface WrapperSpec {
+  /** Options that take the next word as their value. */
+  valued: Set<string>
+  /** Positional words the wrapper takes before the command (e.g. timeout's duration). */
+  positional?: number
+  /** The wrapper can change privileges: check the whole command as well as the inner one. */
+  privileged?: boolean
+}
+
+const WRAPPERS: Record<string, WrapperSpec> = {
+  timeout: { valued: new Set(['-s', '--signal', '-k', '--kill-after']), positional: 1 },
+  nice: { valued: new Set(['-n', '--adjustment']) },
+  ionice: { valued: new Set(['-c', '--class', '-n', '--classdata', '-p', '-P', '-u']) },
+  nohup: { valued: new Set() },
+  time: { valued: new Set(['-f', '--format', '-o', '--output']) },
+  stdbuf: { valued: new Set(['-i', '-o', '-e', '--input', '--output', '--error']) },
+  setsid: { valued: new Set() },
+  command: { valued: new Set() },
+  builtin: { valued: new Set() },
+  exec: { valued: new Set(['-a']) },
+  caffeinate: { valued: new Set(['-t', '-w']) },
+  chronic: { valued: new Set() },
+  unbuffer: { valued: new Set() },
+  xargs: {
+    valued: new Set(['-I', '-L', '-n', '-P', '-s', '-d', '-E', '-a', '--max-args', '--max-procs', '--delimiter',
+      '--arg-file', '--eof', '--replace', '--max-lines', '--max-chars', '--process-slot-var']),
+  },
+  sudo: {
+    valued: new Set(['-u', '--user', '-g', '--group', '-C', '--close-from', '-D', '--chdir', '-h', '--host', '-p',
+      '--prompt', '-r', '--role', '-t', '--type', '-U', '--other-user', '-T', '--command-timeout']),
+    privileged: true,
+  },
+  doas: { valued: new Set(['-u', '-C']), privileged: true },
+}
+
+function baseName(word: ShellWord | undefined): string | undefined {
+  const value = word?.value
+  if (value === null || value === undefined) return undefined
+  return value.slice(value.lastIndexOf('/') + 1)
+}
+
+function isRisky(assignment: ShellWord): boolean {
+  return RISKY_VARIABLE.test(assignment.value ?? assignment.raw)
+}
+
+/** Skips a wrapper's options and positional words; returns the index of the wrapped command. */
+function skipOptions(words: ShellWord[], start: number, spec: WrapperSpec): number {
+  let i = start
+  while (i < words.length) {
+    const value = words[i]?.value
+    if (value === null || value === undefined) return i
+    if (value === '--') return i + 1
+    if (!value.startsWith('-') || value === '-') break
+    const [flag] = value.split('=', 1)
+    i += spec.valued.has(flag ?? value) && !value.includes('=') ? 2 : 1
+  }
+  return i + (spec.positional ?? 0)
+}
+
+/**
+ * Looks through wrappers to the commands that really run. Each emitted command is
+ * checked against the rules on its own: `timeout 5 npm test` is checked as
+ * `npm test`, `sudo rm x` as both `sudo rm x` and `rm x`, and `bash -c "…"`,
+ * `eval …`, `env -S …` and `watch …` hand their source back to be parsed in turn.
+ */
+export function unwrapCommand(assignments: ShellWord[], words: ShellWord[]): Unwrapped {
+  const result: Unwrapped = { commands: [], scripts: [] }
+  unwrapInto(result, assignments.filter(isRisky), words, 0)
+  return result
+}
+
+function unwrapInto(result: Unwrapped, risky: ShellWord[], words: ShellWord[], depth: number): void {
+  if (words.length === 0) return
+  if (depth > 8) {
+    result.scripts.push(null)
+    return
+  }
+  const name = baseName(words[0])
+  if (name === undefined || words[0]?.expands) {
+    result.commands.push({ words, riskyAssignments: risky })
+    return
+  }
+  if (name === 'env') return unwrapEnv(result, risky, words, depth)
+  if (name === 'eval') {
+    const body = words.slice(1)
+    result.scripts.push(body.every((w) => w.value !== null) ? body.map((w) => w.value).join(' ') : null)
+    return
+  }
+  if (SHELLS.has(name)) return unwrapShell(result, risky, words)
+  if (name === 'watch') {
+    const at = skipOptions(words, 1, { valued: new Set(['-n', '--interval', '-d', '-q', '--equexit']) })
+    const body = words.slice(at)
+    if (body.length > 0) result.scripts.push(body.every((w) => w.value !== null) ? body.map((w) => w.value).join(' ') : null)
+    result.commands.push({ words: words.slice(0, at), riskyAssignments: risky })
+    return
+  }
+  if (name === 'find') return unwrapFind(result, risky, words, depth)
+  const spec = WRAPPERS[name]
+  if (!spec) {
+    result.commands.push({ words, riskyAssignments: risky })
+    return
+  }
+  // `command -v x` and `command -V x` only look a name up.
+  if (name === 'command' && words.slice(1).some((w) => w.value === '-v' || w.value === '-V')) {
+    result.commands.push({ words, riskyAssignments: risky })
+    return
+  }
+  if (spec.privileged) result.commands.push({ words, riskyAssignments: risky })
+  const at = skipOptions(words, 1, spec)
+  const inner = words.slice(at)
+  if (inner.length === 0) {
+    if (!spec.privileged) result.commands.push({ words, riskyAssignments: risky })
+    return
+  }
+  unwrapInto(result, risky, inner, depth + 1)
+}
+
+function unwrapEnv(result: Unwrapped, risky: ShellWord[], words: ShellWord[], depth: number): void {
+  const extra = [...risky]
+  let i = 1
+  while (i < words.length) {
+    const word = words[i] as ShellWord
+    const value = word.value
+    if (value === null) {
+      result.commands.push({ words, riskyAssignments: risky })
+      return
+    }
+    if (value === '-S' || value === '--split-string' || value.startsWith('--split-string=') || /^-[a-zA-Z]*S/.test(value)) {
+      const inline = value.startsWith('--split-string=') ? value.slice('--split-string='.length) : value.replace(/^-[a-zA-Z]*S/, '')
+      const rest = words.slice(inline ? i + 1 : i + 2)
+      const head = inline || words[i + 1]?.value
+      if (head === null || head === undefined || rest.some((w) => w.value === null)) result.scripts.push(null)
+      else result.scripts.push([head, ...rest.map((w) => w.value)].join(' '))
+      return
+    }
+    if (value === '-u' || value === '--unset' || value === '-C' || value === '--chdir') {
+      i += 2
+      continue
+    }
+    if (value === '--') {
+      i++
+      break
+    }
+    if (value.startsWith('-')) {
+      i++
+      continue
+    }
+    if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(value)) {
+      if (isRisky(word)) extra.push(word)
+      i++
+      continue
+    }
+    break
+  }
+  const inner = words.slice(i)
+  if (inner.length === 0) {
+    result.commands.push({ words, riskyAssignments: risky })
+    return
+  }
+  unwrapInto(result, extra, inner, depth + 1)
+}
+
+function unwrapShell(result: Unwrapped, risky: ShellWord[], words: ShellWord[]): void {
+  let i = 1
+  let hasC = false
+  while (i < words.length) {
+    const value = words[i]?.value
+    if (value === null || value === undefined) break
+    if (value === '--') {
+      i++
+      break
+    }
+    if (!/^[-+]/.test(value) || value === '-') break
+    if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(value)) hasC = true
+    // `-o option` and `-O option` take a value.
+    i += value === '-o' || value === '+o' || value === '-O' || value === '+O' ? 2 : 1
+  }
+  if (!hasC) {
+    result.commands.push({ words, riskyAssignments: risky })
+    return
+  }
+  const body = words[i]
+  if (!body) {
+    result.commands.push({ words, riskyAssignments: risky })
+    return
+  }
+  if (risky.length > 0) result.commands.push({ words, riskyAssignments: risky })
+  result.scripts.push(body.value)
+}
+
+function unwrapFind(result: Unwrapped, risky: ShellWord[], words: ShellWord[], depth: number): void {
+  result.commands.push({ words, riskyAssignments: risky })
+  for (let i = 1; i < words.length; i++) {
+    const value = words[i]?.value
+    if (value !== '-exec' && value !== '-execdir' && value !== '-ok' && value !== '-okdir') continue
+    const end = words.findIndex((w, j) => j > i && (w.value === ';' || w.value === '+'))
+    const inner = words.slice(i + 1, end < 0 ? words.length : end)
+    unwrapInto(result, [], inner, depth + 1)
+    if (end < 0) return
+    i = end
+  }
+}

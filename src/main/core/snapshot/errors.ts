@@ -1,0 +1,26 @@
+import { HotaruError } from '@shared/errors'
+
+/** Error names of the snapshot domain, on top of the shared ones (`NotFound`, `Internal`...). */
+export const SnapshotErrorNames = {
+  /** Another process holds the store (a restore or garbage collection is running there). */
+  Busy: 'SnapshotStoreBusy',
+  /** An interrupted restore must be finished with `recover()` before anything else. */
+  RestorePending: 'SnapshotRestorePending',
+  /** The working tree changed between the preview and the restore; preview again. */
+  Stale: 'SnapshotPreviewStale',
+  /** Stored data does not match its hash or cannot be decoded. */
+  Corrupt: 'SnapshotStoreCorrupt',
+  /** A restore cannot write a path (something outside the snapshot is in the way). */
+  Blocked: 'SnapshotRestoreBlocked',
+} as const
+
+export function snapshotError(name: string, message: string, extra: Record<string, unknown> = {}, cause?: unknown) {
+  return new HotaruError(name, { message, ...extra }, cause === undefined ? undefined : { cause })
+}
+
+/** The errno code of a Node fs error, if any. */
+export function errnoCode(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null) return undefined
+  const code = (error as NodeJS.ErrnoException).code
+  return typeof code === 'string' ? code : undefined
+}

@@ -1,0 +1,12 @@
+export { SnapshotErrorNames } from './errors'
+export { countLineChanges, isBinary } from './line-diff'
+export type { RestoreTransaction } from './restore-transaction'
+export type * from './restore-types'
+export {
+  DEFAULT_MAX_FILE_BYTES,
+  SnapshotEngine,
+  type RestoreRunOptions,
+  type SnapshotOptions,
+  type WatchHandle,
+} from './snapshot-engine'
+export type * from './types'

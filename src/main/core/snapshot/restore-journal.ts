@@ -1,0 +1,72 @@
+import { randomBytes } from 'node:crypto'
+import { readFileSync, unlinkSync } from 'node:fs'
+import { join } from 'node:path'
+import { fsyncDir, writeFileAtomic } from './atomic-file'
+import { errnoCode, SnapshotErrorNames, snapshotError } from './errors'
+import type { FileEntry, SnapshotId, SymlinkEntry } from './types'
+
+const JOURNAL_FILE = 'restore-journal.json'
+
+export type JournalOp = { op: 'delete'; path: string } | { op: 'write'; path: string; entry: FileEntry | SymlinkEntry }
+
+/**
+ * Written (durably) before a restore touches the tree, removed when it is done. If the
+ * app dies in between, `recover()` finds it and completes the ops or rolls them back to
+ * the pre-restore snapshot. `nonce` names the restore's temp files so they can be found.
+ */
+export interface RestoreJournal {
+  v: 1
+  nonce: string
+  targetId: SnapshotId
+  preRestoreId: SnapshotId
+  ops: JournalOp[]
+}
+
+export function newNonce(): string {
+  return randomBytes(6).toString('hex')
+}
+
+export function journalPath(storeDir: string): string {
+  return join(storeDir, JOURNAL_FILE)
+}
+
+export function writeJournal(storeDir: string, journal: RestoreJournal): void {
+  writeFileAtomic(journalPath(storeDir), JSON.stringify(journal), true)
+}
+
+export function readJournal(storeDir: string): RestoreJournal | null {
+  let text: string
+  try {
+    text = readFileSync(journalPath(storeDir), 'utf8')
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return null
+    throw error
+  }
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch (error) {
+    // The journal is written atomically, so a torn one means outside damage: say so, do not guess.
+    throw snapshotError(SnapshotErrorNames.Corrupt, `restore journal ${journalPath(storeDir)} is unreadable`, {}, error)
+  }
+  const journal = parsed as Partial<RestoreJournal>
+  if (
+    journal.v !== 1 ||
+    typeof journal.nonce !== 'string' ||
+    typeof journal.targetId !== 'string' ||
+    typeof journal.preRestoreId !== 'string' ||
+    !Array.isArray(journal.ops)
+  ) {
+    throw snapshotError(SnapshotErrorNames.Corrupt, `restore journal ${journalPath(storeDir)} is malformed`)
+  }
+  return journal as RestoreJournal
+}
+
+export function removeJournal(storeDir: string): void {
+  try {
+    unlinkSync(journalPath(storeDir))
+  } catch (error) {
+    if (errnoCode(error) !== 'ENOENT') throw error
+  }
+  fsyncDir(storeDir)
+}

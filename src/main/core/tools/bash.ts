@@ -1,0 +1,156 @@
+import { spawn } from 'node:child_process'
+import { statSync } from 'node:fs'
+import { z } from 'zod'
+import { bashPermissionAsks } from '../permission/shell/bash-asks'
+import { OutputBuffer } from './bash/output-buffer'
+import { killTree, waitForExit } from './bash/process-tree'
+import { commandEnv, loginShellEnv, pickShell } from './bash/shell-env'
+import description from './bash.txt?raw'
+import { ToolError } from './errors'
+import { resolveForTool } from './fs/access'
+import { defineTool, type ToolContext } from './tool'
+
+export const BASH_DEFAULT_TIMEOUT_MS = 120_000
+export const BASH_MAX_TIMEOUT_MS = 600_000
+/** How much output is kept in memory; the model sees at most the wrapper's limit of it, the file gets all of this. */
+export const BASH_MAX_CAPTURE_CHARS = 8 * 1024 * 1024
+/** How much of the running output the UI receives per progress update. */
+const PROGRESS_TAIL_CHARS = 16 * 1024
+const PROGRESS_INTERVAL_MS = 100
+
+const parameters = z.object({
+  command: z.string().min(1).describe('The command to run'),
+  description: z.string().optional().describe('What the command does, in 5-10 words'),
+  timeout: z.number().int().positive().max(BASH_MAX_TIMEOUT_MS).optional().describe('Timeout in milliseconds (default 120000, max 600000)'),
+  workdir: z.string().optional().describe('Directory to run in, relative to the project root (default: the root)'),
+  background: z.boolean().optional().describe('Start in the background and return an id at once (servers, watchers)'),
+})
+
+async function workingDirectory(ctx: ToolContext, workdir: string | undefined): Promise<string> {
+  if (!workdir) return ctx.root
+  const resolved = await resolveForTool(ctx, workdir)
+  let isDir = false
+  try {
+    isDir = statSync(resolved.abs).isDirectory()
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+  }
+  if (!isDir) throw new ToolError(`workdir "${workdir}" is not an existing directory.`)
+  return resolved.abs
+}
+
+export const bashTool = defineTool({
+  id: 'bash',
+  description,
+  parameters,
+  truncate: 'tail',
+  async execute(args, ctx) {
+    const cwd = await workingDirectory(ctx, args.workdir)
+    for (const ask of await bashPermissionAsks(args.command, ctx.root, cwd)) await ctx.ask(ask)
+    const shell = pickShell(ctx.shell)
+    const loginEnv = await loginShellEnv(shell)
+    const env = commandEnv(loginEnv.env)
+    const title = args.description ?? args.command
+    const envNote: Record<string, string> = loginEnv.error ? { envWarning: loginEnv.error } : {}
+    if (args.background) {
+      const info = ctx.background.start({
+        command: args.command,
+        cwd,
+        env,
+        shell,
+        sessionId: ctx.sessionId,
+        ...(args.description ? { description: args.description } : {}),
+      })
+      return {
+        title,
+        output:
+          `Started in the background with id ${info.id} (pid ${info.pid}). ` +
+          `Read its new output with bash_output {"id": "${info.id}"}; stop it with bash_kill {"id": "${info.id}"}.`,
+        metadata: { background: true, id: info.id, pid: info.pid, cwd, description: args.description, ...envNote },
+      }
+    }
+    return runForeground(args.command, { cwd, env, shell, timeoutMs: args.timeout ?? BASH_DEFAULT_TIMEOUT_MS, ctx, title, envNote })
+  },
+})
+
+async function runForeground(
+  command: string,
+  options: { cwd: string; env: NodeJS.ProcessEnv; shell: string; timeoutMs: number; ctx: ToolContext; title: string; envNote: Record<string, string> },
+): Promise<{ title: string; output: string; metadata: Record<string, unknown> }> {
+  const { ctx } = options
+  ctx.signal.throwIfAborted()
+  const started = Date.now()
+  const child = spawn(options.shell, ['-c', command], {
+    cwd: options.cwd,
+    env: options.env,
+    detached: process.platform !== 'win32',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const output = new OutputBuffer(BASH_MAX_CAPTURE_CHARS)
+  let lastProgress = 0
+  let progressTimer: NodeJS.Timeout | undefined
+  const progress = (): void => {
+    progressTimer = undefined
+    lastProgress = Date.now()
+    ctx.metadata({ title: options.title, metadata: { output: output.tail(PROGRESS_TAIL_CHARS), running: true } })
+  }
+  const onData = (stream: string) => (chunk: Buffer) => {
+    output.write(stream, chunk)
+    if (progressTimer) return
+    progressTimer = setTimeout(progress, Math.max(0, PROGRESS_INTERVAL_MS - (Date.now() - lastProgress)))
+  }
+  child.stdout?.on('data', onData('stdout'))
+  child.stderr?.on('data', onData('stderr'))
+  let spawnError: Error | undefined
+  child.on('error', (error) => {
+    spawnError = error
+  })
+  let stopReason: 'timeout' | 'abort' | undefined
+  let killing: Promise<void> | undefined
+  const stop = (reason: 'timeout' | 'abort'): void => {
+    if (stopReason) return
+    stopReason = reason
+    if (child.pid) killing = killTree(child.pid)
+  }
+  const timer = setTimeout(() => stop('timeout'), options.timeoutMs)
+  const onAbort = (): void => stop('abort')
+  ctx.signal.addEventListener('abort', onAbort, { once: true })
+  let exit: { code: number | null; signal: NodeJS.Signals | null }
+  try {
+    exit = await waitForExit(child)
+  } finally {
+    clearTimeout(timer)
+    ctx.signal.removeEventListener('abort', onAbort)
+    if (progressTimer) clearTimeout(progressTimer)
+  }
+  // Whatever the command left running in its group ends with it; servers belong in background mode.
+  if (!stopReason && child.pid) killing = killTree(child.pid, 500)
+  await killing
+  child.stdout?.destroy()
+  child.stderr?.destroy()
+  output.end()
+  if (spawnError) throw new ToolError(`Could not start ${options.shell}: ${spawnError.message}`)
+  const durationMs = Date.now() - started
+  let text = output.all()
+  if (output.droppedChars > 0) text = `[${output.droppedChars} earlier characters of output were dropped]\n${text}`
+  const notes: string[] = []
+  if (stopReason === 'timeout') notes.push(`The command timed out after ${options.timeoutMs} ms and was killed with every process it started.`)
+  if (stopReason === 'abort') notes.push('The command was aborted by the user and killed.')
+  if (exit.code !== null) notes.push(`Exit code: ${exit.code}`)
+  else if (exit.signal && !stopReason) notes.push(`Terminated by signal ${exit.signal}`)
+  const body = text.trim() === '' ? '(no output)' : text.replace(/\n$/, '')
+  return {
+    title: options.title,
+    output: `${body}\n\n${notes.join('\n')}`,
+    metadata: {
+      output: output.tail(PROGRESS_TAIL_CHARS),
+      exitCode: exit.code,
+      signal: exit.signal,
+      timedOut: stopReason === 'timeout',
+      aborted: stopReason === 'abort',
+      cwd: options.cwd,
+      durationMs,
+      ...options.envNote,
+    },
+  }
+}

@@ -1,0 +1,160 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import type { Disposable } from '../../util/disposable'
+import { OutputBuffer } from './output-buffer'
+import { killTree, waitForExit } from './process-tree'
+
+export type BackgroundStatus = 'running' | 'exited' | 'killed'
+
+/** A background process as the UI lists it. */
+export interface BackgroundInfo {
+  id: string
+  pid: number
+  command: string
+  description?: string
+  cwd: string
+  sessionId: string
+  startedAt: number
+  status: BackgroundStatus
+  exitCode: number | null
+  signal: string | null
+  endedAt?: number
+}
+
+export interface BackgroundStart {
+  command: string
+  cwd: string
+  env: NodeJS.ProcessEnv
+  shell: string
+  sessionId: string
+  description?: string
+}
+
+interface Entry {
+  info: BackgroundInfo
+  child: ChildProcess
+  output: OutputBuffer
+  /** Position up to which the model has read. */
+  readPos: number
+  exited: Promise<void>
+}
+
+export type BackgroundListener = (info: BackgroundInfo) => void
+
+/**
+ * The background processes of one project (dev servers, watchers started with
+ * bash `background: true`). Each runs detached in its own process group so the
+ * whole tree can be stopped. Owned by the project (or the CLI run): `dispose()`
+ * ends every one of them.
+ */
+export class BackgroundProcesses implements Disposable {
+  private readonly entries = new Map<string, Entry>()
+  private readonly listeners = new Set<BackgroundListener>()
+  private counter = 0
+  private disposed = false
+
+  constructor(private readonly options: { maxOutputChars?: number; now?: () => number } = {}) {}
+
+  onChange(listener: BackgroundListener): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  private emit(info: BackgroundInfo): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener({ ...info })
+      } catch (error) {
+        console.error('[bash] background listener failed:', error)
+      }
+    }
+  }
+
+  start(request: BackgroundStart): BackgroundInfo {
+    if (this.disposed) throw new Error('the project is closing; no new background processes')
+    const child = spawn(request.shell, ['-c', request.command], {
+      cwd: request.cwd,
+      env: request.env,
+      detached: process.platform !== 'win32',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    const now = this.options.now ?? Date.now
+    const id = `bg_${++this.counter}`
+    const info: BackgroundInfo = {
+      id,
+      pid: child.pid ?? -1,
+      command: request.command,
+      cwd: request.cwd,
+      sessionId: request.sessionId,
+      startedAt: now(),
+      status: 'running',
+      exitCode: null,
+      signal: null,
+      ...(request.description ? { description: request.description } : {}),
+    }
+    const output = new OutputBuffer(this.options.maxOutputChars)
+    child.stdout?.on('data', (chunk: Buffer) => output.write('stdout', chunk))
+    child.stderr?.on('data', (chunk: Buffer) => output.write('stderr', chunk))
+    child.on('error', (error) => output.append(`\n[failed to start: ${error.message}]\n`))
+    const exited = waitForExit(child).then(({ code, signal }) => {
+      output.end()
+      if (info.status === 'running') info.status = 'exited'
+      info.exitCode = code
+      info.signal = signal
+      info.endedAt = now()
+      this.emit(info)
+    })
+    this.entries.set(id, { info, child, output, readPos: 0, exited })
+    this.emit(info)
+    return { ...info }
+  }
+
+  list(sessionId?: string): BackgroundInfo[] {
+    return [...this.entries.values()].map((e) => ({ ...e.info })).filter((i) => sessionId === undefined || i.sessionId === sessionId)
+  }
+
+  get(id: string): BackgroundInfo | undefined {
+    const entry = this.entries.get(id)
+    return entry ? { ...entry.info } : undefined
+  }
+
+  /** Output written since the previous `readNew`, and how much was lost to the buffer cap in between. */
+  readNew(id: string): { info: BackgroundInfo; output: string; missed: number } | undefined {
+    const entry = this.entries.get(id)
+    if (!entry) return undefined
+    const { text, missed } = entry.output.since(entry.readPos)
+    entry.readPos = entry.output.length
+    return { info: { ...entry.info }, output: text, missed }
+  }
+
+  /** The latest output, for the UI. */
+  tail(id: string, chars = 16_384): string | undefined {
+    return this.entries.get(id)?.output.tail(chars)
+  }
+
+  /** Stops a process and its whole tree; resolves once it has exited. */
+  async kill(id: string): Promise<BackgroundInfo | undefined> {
+    const entry = this.entries.get(id)
+    if (!entry) return undefined
+    if (entry.info.status === 'running') {
+      entry.info.status = 'killed'
+      if (entry.info.pid > 0) await killTree(entry.info.pid)
+      await entry.exited
+    }
+    return { ...entry.info }
+  }
+
+  /** Removes an ended process from the list. */
+  forget(id: string): boolean {
+    const entry = this.entries.get(id)
+    if (!entry || entry.info.status === 'running') return false
+    return this.entries.delete(id)
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true
+    const results = await Promise.allSettled([...this.entries.keys()].map((id) => this.kill(id)))
+    const errors = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as unknown)
+    this.listeners.clear()
+    if (errors.length > 0) throw new AggregateError(errors, `${errors.length} background process(es) could not be stopped`)
+  }
+}

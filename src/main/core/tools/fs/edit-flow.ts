@@ -1,0 +1,43 @@
+import { readFileSync, statSync } from 'node:fs'
+import { Permission } from '../../permission/names'
+import type { ResolvedPath } from '../../permission/paths'
+import { ToolError } from '../errors'
+import type { ToolContext } from '../tool'
+import { writeFileAtomic } from './atomic-write'
+import { looksBinary } from './text'
+
+/** A text file's current content, or null when it does not exist. Refuses directories and binary files. */
+export function readTextOrNull(resolved: ResolvedPath): string | null {
+  let buffer: Buffer
+  try {
+    if (statSync(resolved.abs).isDirectory()) throw new ToolError(`${resolved.rel} is a directory, not a file.`)
+    buffer = readFileSync(resolved.abs)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT') return null
+    if (code === 'ENOTDIR') throw new ToolError(`${resolved.rel}: a parent of this path is a file, not a directory.`)
+    throw error
+  }
+  if (looksBinary(buffer)) throw new ToolError(`${resolved.rel} is a binary file; it cannot be edited as text.`)
+  return buffer.toString('utf8')
+}
+
+/** Asks for the `edit` permission with the diff for the UI. "Always" approves edits in general. */
+export async function askEdit(ctx: ToolContext, paths: string[], diff: string, title: string): Promise<void> {
+  await ctx.ask({ permission: Permission.Edit, patterns: paths, always: ['*'], title, metadata: { files: paths, diff } })
+}
+
+/**
+ * The last step of every edit: the file must still be as the model last read it
+ * (the permission prompt may have waited while the user changed it), then the new
+ * content is written atomically and becomes the session's view of the file.
+ */
+export function commitWrite(ctx: ToolContext, resolved: ResolvedPath, before: string | null, after: string): void {
+  if (before !== null) ctx.fileTimes.assertUnchanged(resolved.abs, resolved.rel)
+  const current = readTextOrNull(resolved)
+  if (current !== before) {
+    throw new ToolError(`${resolved.rel} changed on disk while this call was waiting. Re-read it and make the change again.`)
+  }
+  writeFileAtomic(resolved.abs, after)
+  ctx.fileTimes.recordRead(resolved.abs)
+}

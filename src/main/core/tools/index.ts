@@ -1,0 +1,26 @@
+export { BackgroundProcesses, type BackgroundInfo, type BackgroundStart, type BackgroundStatus } from './bash/background'
+export { killTree } from './bash/process-tree'
+export { loginShellEnv, pickShell } from './bash/shell-env'
+export { builtinTools } from './builtin'
+export { applyEdit } from './edit/apply-edit'
+export { ToolError, ToolErrorNames } from './errors'
+export { FileTimes } from './file-times'
+export { planFilePath } from './plan'
+export { ToolRegistry, toolDefinition } from './registry'
+export { errorResult, formatZodIssues, runTool, type RunToolOptions, type ToolResult } from './run-tool'
+export { MemoryTodoStore, TodoSchema, type Todo, type TodoStore } from './todos'
+export {
+  defineTool,
+  type Question,
+  type QuestionAnswer,
+  type QuestionOption,
+  type SubagentRequest,
+  type Tool,
+  type ToolAttachment,
+  type ToolContext,
+  type ToolDef,
+  type ToolOutput,
+  type ToolProgress,
+  type TruncateDirection,
+} from './tool'
+export { MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, truncateText } from './truncate'

@@ -1,0 +1,111 @@
+import type { z } from 'zod'
+import type { PermissionAsk } from '../permission/service'
+import type { BackgroundProcesses } from './bash/background'
+import type { FileTimes } from './file-times'
+import type { TodoStore } from './todos'
+
+/** A choice offered by the `question` tool. */
+export interface QuestionOption {
+  label: string
+  description?: string
+}
+
+export interface Question {
+  question: string
+  /** A short label for the UI (≤ 30 characters). */
+  header?: string
+  options: QuestionOption[]
+  /** Several options may be chosen. */
+  multiple?: boolean
+}
+
+/** The labels chosen for one question, or the user's own text as a single entry. */
+export type QuestionAnswer = string[]
+
+export interface SubagentRequest {
+  agent: string
+  prompt: string
+  description: string
+}
+
+/** Progress a running tool reports (bash output while it runs); merged into the tool part by the loop. */
+export interface ToolProgress {
+  title?: string
+  metadata?: Record<string, unknown>
+}
+
+/**
+ * Everything a tool may use. The agent loop builds one per call; tools never reach
+ * for globals. `ask` is already bound to the session, agent and ruleset.
+ */
+export interface ToolContext {
+  /** Canonical (symlink-resolved) project root. */
+  root: string
+  projectId: string
+  sessionId: string
+  messageId: string
+  callId: string
+  agent: string
+  signal: AbortSignal
+  /** Resolves when allowed; rejects with `PermissionDeniedError` or `PermissionRejectedError`. */
+  ask(request: PermissionAsk): Promise<void>
+  metadata(progress: ToolProgress): void
+  fileTimes: FileTimes
+  todos: TodoStore
+  question(questions: Question[]): Promise<QuestionAnswer[]>
+  /** Runs a subagent in a child session and returns its final text. */
+  runSubagent(request: SubagentRequest): Promise<string>
+  /** Switches the session's agent for the following steps (plan_enter / plan_exit). */
+  switchAgent(agent: string): void
+  /** The project's background processes (bash `background: true`). */
+  background: BackgroundProcesses
+  /** Where truncated outputs are saved; the read tool reads there without an external-directory ask. */
+  outputDir: string
+  /** The `shell` config setting, when set. */
+  shell?: string
+}
+
+export interface ToolAttachment {
+  type: 'image'
+  mediaType: string
+  /** base64 */
+  data: string
+  filename?: string
+}
+
+/** What `execute` returns. */
+export interface ToolOutput<M extends Record<string, unknown> = Record<string, unknown>> {
+  title: string
+  output: string
+  metadata: M
+  attachments?: ToolAttachment[]
+}
+
+/** Which end of a long output to keep for the model; the whole output is saved to a file either way. */
+export type TruncateDirection = 'head' | 'tail'
+
+export interface ToolDef<P extends z.ZodType = z.ZodType> {
+  id: string
+  description: string
+  parameters: P
+  execute(args: z.infer<P>, ctx: ToolContext): Promise<ToolOutput>
+  /** Default `head`; bash keeps the tail. */
+  truncate?: TruncateDirection
+  /** A JSON schema to send instead of the one generated from `parameters` (e.g. an MCP tool's own). */
+  inputSchema?: Record<string, unknown>
+}
+
+/** A tool whose argument and metadata types are erased, as registries hold them. */
+export interface Tool {
+  id: string
+  description: string
+  parameters: z.ZodType
+  execute(args: unknown, ctx: ToolContext): Promise<ToolOutput>
+  truncate?: TruncateDirection
+  inputSchema?: Record<string, unknown>
+}
+
+/** Tools are data: an id, a description for the model, zod parameters and `execute`. */
+export function defineTool<P extends z.ZodType>(def: ToolDef<P>): Tool {
+  return def as unknown as Tool
+}

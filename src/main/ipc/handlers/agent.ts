@@ -1,0 +1,38 @@
+import { loadConfig } from '../../core/config'
+import { resolveAgents } from '../../core/agent/agents'
+import { MODEL_CATALOG } from '../../core/provider'
+import type { DomainHandlers } from '../router'
+
+export const agentHandlers: DomainHandlers<'agent'> = {
+  prompt: ({ sessionId, text, agent, model }, { services }) => {
+    const session = services.sessions.get(sessionId)
+    services.projects.get(session.projectId)
+    const queued = services.agents.isBusy(sessionId)
+    // The turn runs on; its progress and end arrive as session and agent events.
+    void services.agents.prompt({ sessionId, text, agent, model })
+    return { queued }
+  },
+  abort: ({ sessionId }, { services }) => ({ aborted: services.agents.abort(sessionId) }),
+  agents: async ({ projectId }, { services }) => {
+    const project = services.projects.get(projectId)
+    const { config } = await loadConfig({ projectDir: project.root })
+    return [...resolveAgents(config).values()]
+      .filter((a) => !a.hidden)
+      .map((a) => ({ name: a.name, description: a.description, mode: a.mode, ...(a.model ? { model: a.model } : {}) }))
+  },
+  models: (_input, { services }) =>
+    Object.entries(MODEL_CATALOG).flatMap(([providerId, models]) =>
+      Object.keys(models).map((modelId) => {
+        const info = services.providers.model(`${providerId}/${modelId}`)
+        return {
+          id: info.id,
+          name: info.name,
+          providerId,
+          context: info.limit.context,
+          output: info.limit.output,
+          reasoning: info.capabilities.reasoning,
+          images: info.capabilities.images,
+        }
+      }),
+    ),
+}

@@ -1,0 +1,2 @@
+export { DialogHost } from './DialogHost'
+export { confirmDialog, promptDialog } from './dialogs'

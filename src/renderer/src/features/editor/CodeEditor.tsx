@@ -1,0 +1,62 @@
+import { useEffect, useRef, useState } from 'react'
+import type * as Monaco from 'monaco-editor'
+import { useProject, useProjectStore } from '../../stores/project'
+import { documentsFor } from './documents'
+import { EDITOR_OPTIONS, loadMonaco, type MonacoApi } from './monaco'
+
+/**
+ * The project's single Monaco editor: it stays mounted and swaps models when the
+ * active file changes (as VS Code does), keeping each file's cursor and scroll.
+ */
+export function CodeEditor({ path }: { path: string | null }) {
+  const store = useProjectStore()
+  const host = useRef<HTMLDivElement>(null)
+  const editor = useRef<Monaco.editor.IStandaloneCodeEditor | null>(null)
+  const shownPath = useRef<string | null>(null)
+  const [monaco, setMonaco] = useState<MonacoApi | null>(null)
+  const status = useProject((s) => (path ? s.docs[path]?.status : undefined))
+  const readOnly = useProject((s) => (path ? (s.docs[path]?.truncated ?? false) : false))
+
+  useEffect(() => {
+    let live = true
+    loadMonaco().then(
+      (m) => live && setMonaco(m),
+      (error: unknown) => console.error('[editor] Monaco failed to load', error),
+    )
+    return () => {
+      live = false
+    }
+  }, [])
+
+  useEffect(() => {
+    if (!monaco || !host.current) return
+    const created = monaco.editor.create(host.current, { ...EDITOR_OPTIONS, model: null })
+    editor.current = created
+    const docs = documentsFor(store)
+    return () => {
+      if (shownPath.current) docs.viewStates.set(shownPath.current, created.saveViewState())
+      shownPath.current = null
+      editor.current = null
+      created.dispose()
+    }
+  }, [monaco, store])
+
+  useEffect(() => {
+    const current = editor.current
+    if (!current) return
+    const docs = documentsFor(store)
+    const model = path ? (docs.model(path) ?? null) : null
+    if (current.getModel() === model) return
+    if (shownPath.current && current.getModel()) docs.viewStates.set(shownPath.current, current.saveViewState())
+    current.setModel(model)
+    shownPath.current = model ? path : null
+    const viewState = path ? docs.viewStates.get(path) : undefined
+    if (model && viewState) current.restoreViewState(viewState)
+  }, [path, status, monaco, store])
+
+  useEffect(() => {
+    editor.current?.updateOptions({ readOnly, domReadOnly: readOnly })
+  }, [readOnly, status, monaco])
+
+  return <div ref={host} className="code-editor" data-testid="code-editor" data-path={path ?? ''} />
+}

@@ -1,0 +1,132 @@
+import { useEffect, useRef, useState } from 'react'
+import type * as Monaco from 'monaco-editor'
+import { EDITOR_OPTIONS, loadMonaco, type MonacoApi } from './monaco'
+
+export interface DiffViewProps {
+  original: string
+  modified: string
+  /** File path (any form): picks the language by extension. */
+  path?: string
+  /** Overrides the language picked from `path`. */
+  language?: string
+  sideBySide?: boolean
+  onSideBySideChange?(sideBySide: boolean): void
+  originalLabel?: string
+  modifiedLabel?: string
+  /** The right-hand side is editable when false; edits are reported through onModifiedChange. */
+  readOnly?: boolean
+  onModifiedChange?(text: string): void
+  /** Fixed height (e.g. several diffs stacked in a chat turn); fills its parent when omitted. */
+  height?: number
+}
+
+let nextDiffId = 1
+
+/**
+ * A Monaco diff editor, side by side or inline. Reusable wherever two versions
+ * of a text are compared: agent edits, whole turns, checkpoints, disk vs editor.
+ */
+export function DiffView({
+  original,
+  modified,
+  path = 'untitled.txt',
+  language,
+  sideBySide = true,
+  onSideBySideChange,
+  originalLabel = 'Before',
+  modifiedLabel = 'After',
+  readOnly = true,
+  onModifiedChange,
+  height,
+}: DiffViewProps) {
+  const host = useRef<HTMLDivElement>(null)
+  const diff = useRef<Monaco.editor.IStandaloneDiffEditor | null>(null)
+  const models = useRef<{ original: Monaco.editor.ITextModel; modified: Monaco.editor.ITextModel } | null>(null)
+  const [monaco, setMonaco] = useState<MonacoApi | null>(null)
+  const [changes, setChanges] = useState<number | null>(null)
+  const onChange = useRef(onModifiedChange)
+  useEffect(() => {
+    onChange.current = onModifiedChange
+  }, [onModifiedChange])
+
+  useEffect(() => {
+    let live = true
+    loadMonaco().then(
+      (m) => live && setMonaco(m),
+      (error: unknown) => console.error('[diff] Monaco failed to load', error),
+    )
+    return () => {
+      live = false
+    }
+  }, [])
+
+  useEffect(() => {
+    if (!monaco || !host.current) return
+    const id = nextDiffId++
+    const uri = (side: string) => monaco.Uri.from({ scheme: 'inmemory', path: `/diff-${id}/${side}/${path.replace(/^\/+/, '')}` })
+    const pair = {
+      original: monaco.editor.createModel('', language, uri('original')),
+      modified: monaco.editor.createModel('', language, uri('modified')),
+    }
+    const editor = monaco.editor.createDiffEditor(host.current, {
+      ...EDITOR_OPTIONS,
+      minimap: { enabled: false },
+      renderSideBySide: true,
+      originalEditable: false,
+      readOnly: true,
+      useInlineViewWhenSpaceIsLimited: false,
+      renderOverviewRuler: true,
+    })
+    editor.setModel(pair)
+    const listeners = [
+      editor.onDidUpdateDiff(() => setChanges(editor.getLineChanges()?.length ?? 0)),
+      pair.modified.onDidChangeContent(() => onChange.current?.(pair.modified.getValue())),
+    ]
+    diff.current = editor
+    models.current = pair
+    return () => {
+      for (const l of listeners) l.dispose()
+      editor.dispose()
+      pair.original.dispose()
+      pair.modified.dispose()
+      diff.current = null
+      models.current = null
+    }
+  }, [monaco, path, language])
+
+  useEffect(() => {
+    const pair = models.current
+    if (!pair) return
+    if (pair.original.getValue() !== original) pair.original.setValue(original)
+    if (pair.modified.getValue() !== modified) pair.modified.setValue(modified)
+  }, [original, modified, monaco, path, language])
+
+  useEffect(() => {
+    diff.current?.updateOptions({ renderSideBySide: sideBySide, readOnly })
+  }, [sideBySide, readOnly, monaco, path, language])
+
+  return (
+    <div className="diff-view" style={height ? { height } : undefined} data-testid="diff-view">
+      <div className="diff-head">
+        <span className="diff-label">{originalLabel}</span>
+        <span className="diff-arrow" aria-hidden>
+          →
+        </span>
+        <span className="diff-label">{modifiedLabel}</span>
+        <span className="muted diff-count">{changes === null ? '' : changes === 1 ? '1 change' : `${changes} changes`}</span>
+        {onSideBySideChange && (
+          <button
+            type="button"
+            className="ghost small"
+            onClick={() => onSideBySideChange(!sideBySide)}
+            aria-pressed={!sideBySide}
+            data-testid="diff-toggle"
+          >
+            {sideBySide ? 'Inline' : 'Side by side'}
+          </button>
+        )}
+      </div>
+      <div ref={host} className="diff-body" />
+    </div>
+  )
+}

@@ -1,0 +1,63 @@
+import * as monaco from 'monaco-editor'
+import { cssHexVar } from '../../lib/css-color'
+// Workers are bundled with the app (no CDN): the app works offline and under a CSP without remote scripts.
+import EditorWorker from 'monaco-editor/editor/editor.worker?worker'
+import CssWorker from 'monaco-editor/languages/features/css/css.worker?worker'
+import HtmlWorker from 'monaco-editor/languages/features/html/html.worker?worker'
+import JsonWorker from 'monaco-editor/languages/features/json/json.worker?worker'
+import TsWorker from 'monaco-editor/languages/features/typescript/ts.worker?worker'
+
+self.MonacoEnvironment = {
+  getWorker(_workerId: string, label: string): Worker {
+    switch (label) {
+      case 'json':
+        return new JsonWorker()
+      case 'css':
+      case 'scss':
+      case 'less':
+        return new CssWorker()
+      case 'html':
+      case 'handlebars':
+      case 'razor':
+        return new HtmlWorker()
+      case 'typescript':
+      case 'javascript':
+        return new TsWorker()
+      default:
+        // Also the diff computation: without it the diff editor would show no changes.
+        return new EditorWorker()
+    }
+  },
+}
+
+// The editor sees one file at a time without the project's node_modules or tsconfig:
+// semantic errors ("cannot find module") would be noise. Syntax errors stay.
+for (const defaults of [monaco.typescript.typescriptDefaults, monaco.typescript.javascriptDefaults]) {
+  defaults.setDiagnosticsOptions({ noSemanticValidation: true, noSyntaxValidation: false })
+}
+
+const cssVar = cssHexVar
+
+/** Editor colours from the app's CSS variables, so the editor sits in the UI instead of on top of it. */
+function defineThemes(): void {
+  const colors = (dark: boolean): monaco.editor.IColors => ({
+    'editor.background': cssVar('--bg', dark ? '#1e1e20' : '#ffffff'),
+    'editorGutter.background': cssVar('--bg', dark ? '#1e1e20' : '#ffffff'),
+    'editorWidget.background': cssVar('--bg-side', dark ? '#19191b' : '#f5f5f7'),
+    'editorWidget.border': cssVar('--border', dark ? '#2e2e33' : '#d9d9de'),
+    'editor.lineHighlightBorder': '#00000000',
+  })
+  const dark = matchMedia('(prefers-color-scheme: dark)').matches
+  monaco.editor.defineTheme(dark ? 'hotaru-dark' : 'hotaru-light', {
+    base: dark ? 'vs-dark' : 'vs',
+    inherit: true,
+    rules: [],
+    colors: colors(dark),
+  })
+  monaco.editor.setTheme(dark ? 'hotaru-dark' : 'hotaru-light')
+}
+
+defineThemes()
+matchMedia('(prefers-color-scheme: dark)').addEventListener('change', defineThemes)
+
+export { monaco }

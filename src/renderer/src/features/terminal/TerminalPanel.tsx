@@ -1,0 +1,172 @@
+import { useEffect, useRef, useState } from 'react'
+import { useShallow } from 'zustand/react/shallow'
+import { formatShortcut } from '../../lib/keys'
+import { useProject, useProjectStore } from '../../stores/project'
+import { closeTerminal, onFindRequest, openTerminal, restoreTerminals, sessionOf } from './sessions'
+
+/** Mounts the (long-lived) xterm of a terminal into the panel and keeps it fitted. */
+function TerminalView({ id, active }: { id: string; active: boolean }) {
+  const projectId = useProject((s) => s.projectId)
+  const host = useRef<HTMLDivElement>(null)
+  const [ready, setReady] = useState(false)
+
+  useEffect(() => {
+    const el = host.current
+    const session = sessionOf(projectId, id)
+    if (!el || !session) return
+    session.attach(el)
+    setReady(true)
+    const observer = new ResizeObserver(() => session.fitSoon())
+    observer.observe(el)
+    return () => observer.disconnect()
+  }, [projectId, id])
+
+  useEffect(() => {
+    if (!active || !ready) return
+    const session = sessionOf(projectId, id)
+    session?.fitSoon()
+    session?.focus()
+  }, [active, ready, projectId, id])
+
+  return <div ref={host} className={`terminal-view${active ? '' : ' hidden'}`} data-testid="terminal-view" data-terminal-id={id} />
+}
+
+function FindBar({ id, onClose }: { id: string; onClose(): void }) {
+  const projectId = useProject((s) => s.projectId)
+  const [query, setQuery] = useState('')
+  const [found, setFound] = useState<boolean | null>(null)
+  const input = useRef<HTMLInputElement>(null)
+  useEffect(() => input.current?.focus(), [])
+  const find = (backwards: boolean): void => {
+    const session = sessionOf(projectId, id)
+    if (!session || !query) return
+    const options = { decorations: { matchOverviewRuler: '#888', activeMatchColorOverviewRuler: '#d9730d' } }
+    setFound(backwards ? session.search.findPrevious(query, options) : session.search.findNext(query, options))
+  }
+  const close = (): void => {
+    const session = sessionOf(projectId, id)
+    session?.search.clearDecorations()
+    onClose()
+    session?.focus()
+  }
+  return (
+    <div className="terminal-find" role="search">
+      <input
+        ref={input}
+        value={query}
+        placeholder="Find"
+        aria-label="Find in terminal"
+        className={found === false ? 'not-found' : ''}
+        onChange={(e) => {
+          setQuery(e.target.value)
+          setFound(null)
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') find(e.shiftKey)
+          else if (e.key === 'Escape') close()
+          else return
+          e.preventDefault()
+          e.stopPropagation()
+        }}
+      />
+      <button type="button" className="icon" aria-label="Previous match" onClick={() => find(true)}>
+        ↑
+      </button>
+      <button type="button" className="icon" aria-label="Next match" onClick={() => find(false)}>
+        ↓
+      </button>
+      <button type="button" className="icon" aria-label="Close find" onClick={close}>
+        ×
+      </button>
+    </div>
+  )
+}
+
+/** The bottom panel: a tab per terminal of the project, each a live shell. */
+export function TerminalPanel() {
+  const store = useProjectStore()
+  const projectId = useProject((s) => s.projectId)
+  const terminals = useProject(useShallow((s) => s.terminals))
+  const activeTerminal = useProject((s) => s.activeTerminal)
+  const [finding, setFinding] = useState(false)
+
+  useEffect(() => {
+    void restoreTerminals(store)
+  }, [store])
+
+  useEffect(() => onFindRequest(projectId, () => setFinding(true)), [projectId])
+
+  return (
+    <section className="terminal-panel" aria-label="Terminals" data-testid="terminal-panel">
+      <div className="panel-head">
+        <div className="terminal-tabs" role="tablist" aria-label="Terminals">
+          {terminals.map((t) => (
+            <div
+              key={t.id}
+              role="tab"
+              aria-selected={t.id === activeTerminal}
+              tabIndex={t.id === activeTerminal ? 0 : -1}
+              className={`terminal-tab${t.id === activeTerminal ? ' active' : ''}${t.exit ? ' exited' : ''}`}
+              data-testid="terminal-tab"
+              data-terminal-id={t.id}
+              data-pid={t.pid}
+              title={`${t.title} — pid ${t.pid}${t.exit ? ` — exited (${t.exit.exitCode})` : ''}`}
+              onClick={() => store.getState().setActiveTerminal(t.id)}
+              onAuxClick={(e) => {
+                if (e.button === 1) void closeTerminal(store, t.id)
+              }}
+            >
+              <span className="terminal-tab-name">{t.title}</span>
+              <button
+                type="button"
+                className="icon"
+                aria-label={`Kill terminal ${t.title}`}
+                onClick={(e) => {
+                  e.stopPropagation()
+                  void closeTerminal(store, t.id)
+                }}
+              >
+                ×
+              </button>
+            </div>
+          ))}
+        </div>
+        <div className="panel-actions">
+          <button
+            type="button"
+            className="icon"
+            aria-label="New terminal"
+            title={`New terminal (${formatShortcut('Ctrl+Shift+`')})`}
+            data-testid="new-terminal"
+            onClick={() => void openTerminal(store)}
+          >
+            +
+          </button>
+          <button
+            type="button"
+            className="icon"
+            aria-label="Hide terminal panel"
+            title={`Hide (${formatShortcut('Ctrl+`')})`}
+            onClick={() => store.getState().setView({ terminal: false })}
+          >
+            ⌄
+          </button>
+        </div>
+      </div>
+      <div className="terminal-host">
+        {finding && activeTerminal && <FindBar id={activeTerminal} onClose={() => setFinding(false)} />}
+        {terminals.map((t) => (
+          <TerminalView key={t.id} id={t.id} active={t.id === activeTerminal} />
+        ))}
+        {terminals.length === 0 && (
+          <div className="terminal-empty muted">
+            <button type="button" className="link" onClick={() => void openTerminal(store)}>
+              Start a terminal
+            </button>{' '}
+            in the project folder ({formatShortcut('Ctrl+Shift+`')}).
+          </div>
+        )}
+      </div>
+    </section>
+  )
+}

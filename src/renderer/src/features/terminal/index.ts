@@ -1,0 +1,2 @@
+export { TerminalPanel } from './TerminalPanel'
+export { openTerminal, closeTerminal, inspectTerminals, inspectTerminalText } from './sessions'

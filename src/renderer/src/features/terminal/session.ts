@@ -1,0 +1,298 @@
+import type { FitAddon } from '@xterm/addon-fit'
+import type { SearchAddon } from '@xterm/addon-search'
+import type { WebglAddon } from '@xterm/addon-webgl'
+import type { Terminal } from '@xterm/xterm'
+import type { HotaruBridge } from '@shared/ipc'
+import { isMac, matches } from '../../lib/keys'
+import { hasHardwareWebgl } from './gpu'
+import { terminalTheme } from './theme'
+import type { XtermModules } from './xterm'
+
+/** Acknowledge drawn output in steps this big (fewer messages, same flow control). */
+const ACK_CHARS = 256 * 1024
+/**
+ * While the window is hidden the UI draws nothing, but a build's output must not
+ * stall: up to this much is acknowledged unseen (and drawn when shown again).
+ */
+const HIDDEN_SLACK_CHARS = 8 * 1024 * 1024
+/** Messages smaller than this are joined before they are handed to xterm. */
+const WRITE_SLICE_CHARS = 64 * 1024
+
+export interface SessionEvents {
+  onTitle(title: string): void
+  /** Keyboard shortcut for the find bar (Mod+F inside the terminal). */
+  onFind(): void
+}
+
+/**
+ * One xterm bound to one pty: output batched into a single write per animation
+ * frame, acknowledged once xterm has processed it (the core pauses the process
+ * when too much is unacknowledged), input and resizes sent back. Lives outside
+ * React, so a terminal keeps its screen when its tab or project is switched.
+ */
+export class TerminalSession {
+  readonly container: HTMLDivElement
+  readonly term: Terminal
+  readonly search: SearchAddon
+  private readonly fit: FitAddon
+  private webgl: WebglAddon | null = null
+  private opened = false
+  private pending: string[] = []
+  private frame: number | null = null
+  private timer: ReturnType<typeof setTimeout> | null = null
+  /** Counters in characters: received from the core, processed by xterm, acknowledged. */
+  received = 0
+  processed = 0
+  private acked = 0
+  /** Characters given to xterm; equal to `processed` when xterm has nothing left to do. */
+  private handed = 0
+  /** Until the replay arrives, events are held back; afterwards, offsets below `replayEnd` are old. */
+  private replay: { done: boolean; early: { data: string; offset: number }[]; end: number } = { done: true, early: [], end: 0 }
+  private disposed = false
+  private lastSize = { cols: 0, rows: 0 }
+  private resizeFrame: number | null = null
+
+  constructor(
+    modules: XtermModules,
+    private readonly bridge: HotaruBridge,
+    readonly projectId: string,
+    readonly id: string,
+    private readonly events: SessionEvents,
+  ) {
+    this.container = document.createElement('div')
+    this.container.className = 'terminal-surface'
+    this.term = new modules.Terminal({
+      fontFamily: "ui-monospace, 'SF Mono', 'Cascadia Code', Menlo, Consolas, monospace",
+      fontSize: 13,
+      lineHeight: 1.15,
+      scrollback: 10_000,
+      cursorBlink: true,
+      allowProposedApi: true,
+      theme: terminalTheme(),
+      macOptionIsMeta: false,
+      rightClickSelectsWord: true,
+    })
+    this.fit = new modules.FitAddon()
+    this.search = new modules.SearchAddon()
+    this.term.loadAddon(this.fit)
+    this.term.loadAddon(this.search)
+    this.term.onData((data) => this.send(data))
+    this.term.onBinary((data) => this.send(data))
+    this.term.onTitleChange((title) => this.events.onTitle(title))
+    this.term.onResize(({ cols, rows }) => this.resized(cols, rows))
+    this.term.attachCustomKeyEventHandler((e) => this.keyFilter(e))
+    this.webglFactory = () => new modules.WebglAddon()
+    matchMedia('(prefers-color-scheme: dark)').addEventListener('change', this.onScheme)
+  }
+
+  private readonly webglFactory: () => WebglAddon
+
+  private readonly onScheme = (): void => {
+    this.term.options.theme = terminalTheme()
+  }
+
+  /** Shows the terminal in `host` (opening xterm on first use). */
+  attach(host: HTMLElement): void {
+    if (this.container.parentElement !== host) host.appendChild(this.container)
+    if (!this.opened) {
+      this.term.open(this.container)
+      this.opened = true
+      this.enableWebgl()
+    }
+    this.fitSoon()
+  }
+
+  /** GPU rendering when available; on a lost context xterm falls back to its DOM renderer. */
+  private enableWebgl(): void {
+    if (!hasHardwareWebgl()) return
+    try {
+      const addon = this.webglFactory()
+      addon.onContextLoss(() => {
+        console.warn(`[terminal] WebGL context lost in ${this.id}; using the DOM renderer`)
+        addon.dispose()
+        this.webgl = null
+      })
+      this.term.loadAddon(addon)
+      this.webgl = addon
+    } catch (error) {
+      console.warn(`[terminal] WebGL unavailable (${(error as Error).message}); using the DOM renderer`)
+      this.webgl = null
+    }
+  }
+
+  get renderer(): 'webgl' | 'dom' {
+    return this.webgl ? 'webgl' : 'dom'
+  }
+
+  /** Fits to the container on the next frame (several layout changes in one frame cost one fit). */
+  fitSoon(): void {
+    if (this.resizeFrame !== null || this.disposed) return
+    this.resizeFrame = requestAnimationFrame(() => {
+      this.resizeFrame = null
+      // A hidden terminal (inactive tab, collapsed panel) has no size to fit to.
+      if (!this.opened || this.container.offsetParent === null || this.container.clientHeight === 0) return
+      this.fit.fit()
+    })
+  }
+
+  focus(): void {
+    this.term.focus()
+  }
+
+  /** Paints recent output after a reload; events that it already contains are skipped. */
+  beginReplay(): void {
+    this.replay = { done: false, early: [], end: 0 }
+  }
+
+  finishReplay(data: string, end: number): void {
+    this.replay.done = true
+    this.replay.end = end
+    this.received += data.length
+    if (data) this.enqueue(data)
+    for (const early of this.replay.early.splice(0)) this.receive(early.data, early.offset)
+  }
+
+  receive(data: string, offset: number): void {
+    if (this.disposed) return
+    if (!this.replay.done) {
+      this.replay.early.push({ data, offset })
+      return
+    }
+    const end = this.replay.end
+    if (offset + data.length <= end) return
+    const fresh = offset < end ? data.slice(end - offset) : data
+    this.received += fresh.length
+    this.enqueue(fresh)
+    this.maybeAck()
+  }
+
+  private enqueue(data: string): void {
+    this.pending.push(data)
+    if (this.frame !== null || this.timer !== null) return
+    if (document.hidden) this.timer = setTimeout(() => this.flush(), 50)
+    // xterm idle: hand it over now (it draws on its next frame anyway); waiting for the frame
+    // would leave it idle for up to 16 ms per burst. While it is busy, output collects and goes
+    // over once per frame.
+    else if (this.handed === this.processed) this.timer = setTimeout(() => this.flush(), 0)
+    else this.frame = requestAnimationFrame(() => this.flush())
+  }
+
+  /** One xterm write per frame, however many messages arrived in it. */
+  private flush(): void {
+    this.frame = null
+    this.timer = null
+    if (this.disposed || this.pending.length === 0) return
+    // Small messages of the frame are joined; large ones go as they are (no copying of megabytes).
+    // Each piece is acknowledged when xterm has processed it, so the core keeps streaming
+    // while xterm works through a big frame.
+    const pieces: string[] = []
+    let small: string[] = []
+    let smallChars = 0
+    for (const chunk of this.pending) {
+      if (chunk.length >= WRITE_SLICE_CHARS) {
+        if (smallChars > 0) pieces.push(small.join(''))
+        small = []
+        smallChars = 0
+        pieces.push(chunk)
+        continue
+      }
+      small.push(chunk)
+      smallChars += chunk.length
+      if (smallChars >= WRITE_SLICE_CHARS) {
+        pieces.push(small.join(''))
+        small = []
+        smallChars = 0
+      }
+    }
+    if (smallChars > 0) pieces.push(small.join(''))
+    this.pending = []
+    for (const piece of pieces) {
+      this.handed += piece.length
+      this.term.write(piece, () => {
+        this.processed += piece.length
+        this.maybeAck()
+      })
+    }
+  }
+
+  private maybeAck(): void {
+    const target = document.hidden ? Math.min(this.received, this.processed + HIDDEN_SLACK_CHARS) : this.processed
+    const due = target - this.acked
+    if (due <= 0) return
+    // Small remainders are sent once everything received is drawn, so an idle terminal owes nothing.
+    if (due < ACK_CHARS && target < this.received) return
+    this.acked = target
+    void this.bridge.pty.ack({ projectId: this.projectId, id: this.id, chars: due }).then((result) => {
+      if (!result.ok && result.error.name !== 'NotFound') console.warn(`[terminal] ack failed:`, result.error.data.message)
+    })
+  }
+
+  private send(data: string): void {
+    void this.bridge.pty.write({ projectId: this.projectId, id: this.id, data }).then((result) => {
+      if (!result.ok && result.error.name !== 'NotFound') console.warn(`[terminal] input lost:`, result.error.data.message)
+    })
+  }
+
+  private resized(cols: number, rows: number): void {
+    if (cols === this.lastSize.cols && rows === this.lastSize.rows) return
+    this.lastSize = { cols, rows }
+    void this.bridge.pty.resize({ projectId: this.projectId, id: this.id, cols: Math.max(2, cols), rows: Math.max(1, rows) }).then((result) => {
+      if (!result.ok && result.error.name !== 'NotFound') console.warn(`[terminal] resize failed:`, result.error.data.message)
+    })
+  }
+
+  /**
+   * Which keys xterm handles. App shortcuts that cannot mean anything to a shell
+   * (Ctrl+Shift+…, F1, Ctrl+`, and ⌘ on macOS) go to the app; everything else,
+   * Ctrl+W and Ctrl+B included, goes to the shell as a terminal user expects.
+   */
+  private keyFilter(e: KeyboardEvent): boolean {
+    if (e.type !== 'keydown') return true
+    if (matches('Mod+F', e)) {
+      this.events.onFind()
+      e.preventDefault()
+      return false
+    }
+    const copy = isMac ? matches('Meta+C', e) : matches('Ctrl+Shift+C', e)
+    if (copy) {
+      if (this.term.hasSelection()) {
+        void navigator.clipboard.writeText(this.term.getSelection()).catch((error: unknown) => {
+          console.warn('[terminal] copy failed:', error)
+        })
+      }
+      e.preventDefault()
+      return false
+    }
+    // Let the browser turn these into a paste event, which xterm handles.
+    if (isMac ? matches('Meta+V', e) : matches('Ctrl+Shift+V', e)) return false
+    if (isMac && e.metaKey) return false
+    if (e.ctrlKey && e.shiftKey && !e.altKey) return false
+    if (e.key === 'F1' || (e.ctrlKey && e.code === 'Backquote')) return false
+    return true
+  }
+
+  /** Text of the buffer (scrollback included), for inspection by tests and benchmarks. */
+  text(): string {
+    const buffer = this.term.buffer.active
+    const lines: string[] = []
+    for (let i = 0; i < buffer.length; i++) lines.push(buffer.getLine(i)?.translateToString(true) ?? '')
+    return lines.join('\n').replace(/\n+$/, '')
+  }
+
+  markExited(exitCode: number): void {
+    this.term.write(`\r\n\x1b[2m[process exited with code ${exitCode}]\x1b[0m\r\n`)
+    this.term.options.cursorBlink = false
+  }
+
+  dispose(): void {
+    if (this.disposed) return
+    this.disposed = true
+    if (this.frame !== null) cancelAnimationFrame(this.frame)
+    if (this.resizeFrame !== null) cancelAnimationFrame(this.resizeFrame)
+    if (this.timer !== null) clearTimeout(this.timer)
+    matchMedia('(prefers-color-scheme: dark)').removeEventListener('change', this.onScheme)
+    this.webgl?.dispose()
+    this.term.dispose()
+    this.container.remove()
+  }
+}

@@ -1,0 +1,42 @@
+import { useState, type FormEvent } from 'react'
+import { Modal } from '../../components/Modal'
+import { useWorkspace, workspace } from '../../stores/workspace'
+
+/** "Open folder" where there is no native dialog (the browser UI), and for dropped folders there. */
+export function OpenPathDialog() {
+  const request = useWorkspace((s) => s.openPath)
+  if (!request) return null
+  return <OpenPathForm key={request.reason ?? ''} reason={request.reason} initial={request.initial ?? ''} />
+}
+
+function OpenPathForm({ reason, initial }: { reason?: string; initial: string }) {
+  const [path, setPath] = useState(initial)
+  const submit = async (e: FormEvent): Promise<void> => {
+    e.preventDefault()
+    if (path.trim()) await workspace.openFolder(path.trim())
+  }
+  return (
+    <Modal title="Open Folder" onCancel={() => workspace.askForPath(null)} testId="open-path-dialog">
+      <form onSubmit={(e) => void submit(e)}>
+        <p className="muted">{reason ?? 'Enter the full path of a folder on this machine.'}</p>
+        <input
+          className="modal-input mono"
+          value={path}
+          onChange={(e) => setPath(e.target.value)}
+          placeholder="/home/me/projects/app"
+          spellCheck={false}
+          autoComplete="off"
+          data-testid="open-path-dialog-input"
+        />
+        <div className="modal-actions">
+          <button type="button" onClick={() => workspace.askForPath(null)}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" disabled={!path.trim()}>
+            Open
+          </button>
+        </div>
+      </form>
+    </Modal>
+  )
+}

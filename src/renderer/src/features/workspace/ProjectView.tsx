@@ -1,0 +1,162 @@
+import { useEffect, useRef, useState, type ReactNode } from 'react'
+import { Group, Panel, Separator, type PanelImperativeHandle, type PanelSize } from 'react-resizable-panels'
+import { useStore } from 'zustand'
+import type { ProjectInfo } from '@shared/schema/project'
+import { ProjectStoreContext, useProject, useProjectStore, type ProjectStore } from '../../stores/project'
+import type { LayoutView } from '../../stores/project-layout'
+import { documentsFor, EditorArea, openFile } from '../editor'
+import { createInFolder, FileTree } from '../files'
+import { TerminalPanel } from '../terminal'
+
+/** Keeps a collapsible panel in step with its on/off flag in the layout, both ways. */
+function useCollapsible(flag: keyof Pick<LayoutView, 'sidebar' | 'terminal' | 'right'>) {
+  const store = useProjectStore()
+  const shown = useProject((s) => s.view[flag])
+  const ref = useRef<PanelImperativeHandle | null>(null)
+  useEffect(() => {
+    const panel = ref.current
+    if (!panel) return
+    if (shown && panel.isCollapsed()) panel.expand()
+    if (!shown && !panel.isCollapsed()) panel.collapse()
+  }, [shown])
+  // Dragging a panel shut (or open) flips the flag, so the toggle command and the layout agree.
+  const onResize = (size: PanelSize): void => {
+    const open = size.asPercentage > 0.5
+    if (store.getState().view[flag] !== open) store.getState().setView({ [flag]: open })
+  }
+  return { ref, onResize, shown }
+}
+
+function SidebarHead({ project }: { project: ProjectInfo }) {
+  const store = useProjectStore()
+  const branch = useProject((s) => (s.git?.repo ? s.git.branch : null))
+  const newFile = async (): Promise<void> => {
+    const created = await createInFolder(store, '', 'file')
+    if (created) openFile(store, created)
+  }
+  return (
+    <header className="sidebar-head" title={project.root}>
+      <span className="sidebar-title">{project.name}</span>
+      {branch && (
+        <span className="branch" title={`git branch ${branch}`}>
+          {branch}
+        </span>
+      )}
+      <span className="sidebar-actions">
+        <button type="button" className="icon" aria-label="New file" title="New File…" onClick={() => void newFile()}>
+          +
+        </button>
+        <button type="button" className="icon" aria-label="New folder" title="New Folder…" onClick={() => void createInFolder(store, '', 'dir')}>
+          ⊞
+        </button>
+        <button type="button" className="icon" aria-label="Collapse folders" title="Collapse All" onClick={() => store.getState().collapseAll()}>
+          ⊟
+        </button>
+      </span>
+    </header>
+  )
+}
+
+function Layout({ project, right }: { project: ProjectInfo; right: ReactNode | null }) {
+  const store = useProjectStore()
+  const panels = useProject((s) => s.view.panels)
+  const sidebar = useCollapsible('sidebar')
+  const terminal = useCollapsible('terminal')
+  const rightPanel = useCollapsible('right')
+  // Saved sizes are read once, at mount: later changes come from the panels themselves.
+  const [initial] = useState(panels)
+  return (
+    <Group
+      orientation="horizontal"
+      className="layout-main"
+      id={`main-${project.id}`}
+      defaultLayout={initial.main}
+      onLayoutChanged={(layout, meta) => meta.isUserInteraction && store.getState().setPanels('main', layout)}
+    >
+      <Panel
+        id="tree"
+        defaultSize="20%"
+        minSize={160}
+        collapsible
+        collapsedSize={0}
+        panelRef={sidebar.ref}
+        onResize={sidebar.onResize}
+      >
+        <aside className="sidebar" aria-label="Explorer">
+          <SidebarHead project={project} />
+          <FileTree />
+        </aside>
+      </Panel>
+      <Separator className="separator vertical" />
+      <Panel id="center" minSize={240}>
+        <Group
+          orientation="vertical"
+          className="layout-center"
+          id={`center-${project.id}`}
+          defaultLayout={initial.center}
+          onLayoutChanged={(layout, meta) => meta.isUserInteraction && store.getState().setPanels('center', layout)}
+        >
+          <Panel id="editor" minSize={120}>
+            <EditorArea />
+          </Panel>
+          <Separator className="separator horizontal" />
+          <Panel
+            id="terminal"
+            defaultSize="32%"
+            minSize={90}
+            collapsible
+            collapsedSize={0}
+            panelRef={terminal.ref}
+            onResize={terminal.onResize}
+          >
+            <TerminalPanel />
+          </Panel>
+        </Group>
+      </Panel>
+      {right !== null && <Separator className="separator vertical" />}
+      {right !== null && (
+        <Panel
+          id="right"
+          defaultSize="28%"
+          minSize={260}
+          collapsible
+          collapsedSize={0}
+          panelRef={rightPanel.ref}
+          onResize={rightPanel.onResize}
+        >
+          <aside className="right-panel" aria-label="Agent" data-testid="right-panel">
+            {right}
+          </aside>
+        </Panel>
+      )}
+    </Group>
+  )
+}
+
+interface ProjectViewProps {
+  project: ProjectInfo
+  store: ProjectStore
+  active: boolean
+  /** Content of the right-hand panel (the agent chat); no panel when null. */
+  right: ReactNode | null
+}
+
+/**
+ * One project tab. Every open tab stays mounted (hidden when inactive), so its
+ * editor, terminals and scroll positions survive switching tabs.
+ */
+export function ProjectView({ project, store, active, right }: ProjectViewProps) {
+  // Panels mount once the saved layout is known, with its sizes: no jump after load.
+  const ready = useStore(store, (s) => s.layoutReady)
+  useEffect(() => {
+    // Open files of the saved layout load even before the editor is shown.
+    documentsFor(store)
+  }, [store])
+  return (
+    <ProjectStoreContext.Provider value={store}>
+      <div className="project" hidden={!active} data-testid="project-view" data-project-id={project.id} data-active={active}>
+        {ready ? <Layout project={project} right={right} /> : null}
+      </div>
+    </ProjectStoreContext.Provider>
+  )
+}

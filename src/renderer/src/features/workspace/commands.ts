@@ -1,0 +1,187 @@
+import { existingProjectStore, type ProjectStore } from '../../stores/project'
+import { useWorkspace, workspace } from '../../stores/workspace'
+import { registerCommands, type Command } from '../commands'
+import { closeFile, documentsFor, saveActive, saveAll, unsavedFiles } from '../editor'
+import { createInFolder } from '../files'
+import { closeTerminal, openTerminal } from '../terminal'
+import { confirmDialog } from '../dialogs'
+import { isDirEntry } from '../../lib/collate'
+import { parentOf } from '../../lib/paths'
+
+function active(): ProjectStore | undefined {
+  const id = useWorkspace.getState().activeId
+  return id ? existingProjectStore(id) : undefined
+}
+
+const hasProject = (): boolean => active() !== undefined
+const hasFile = (): boolean => active()?.getState().activeFile != null
+
+function withProject(run: (store: ProjectStore) => void | Promise<void>): () => void | Promise<void> {
+  return () => {
+    const store = active()
+    return store ? run(store) : undefined
+  }
+}
+
+/** Closes a project tab, asking first when it has unsaved files. */
+export async function closeProjectTab(projectId: string): Promise<void> {
+  const store = existingProjectStore(projectId)
+  const unsaved = store ? unsavedFiles(store) : []
+  if (unsaved.length > 0) {
+    const ok = await confirmDialog({
+      title: 'Unsaved changes',
+      message: `${unsaved.length === 1 ? `${unsaved[0]} has` : `${unsaved.length} files have`} unsaved changes. Close the project and lose them?`,
+      confirmLabel: 'Discard and close',
+      danger: true,
+    })
+    if (!ok) return
+  }
+  await workspace.close(projectId)
+}
+
+function focusTree(): void {
+  document.querySelector<HTMLElement>('.project:not([hidden]) [data-testid="file-tree"]')?.focus()
+}
+
+/** The workspace's built-in actions: each appears in the palette with its shortcut. */
+export function installWorkspaceCommands(): () => void {
+  const commands: Command[] = [
+    { id: 'palette.show', category: 'View', title: 'Show All Commands', keys: 'Mod+Shift+P', run: () => workspace.setPaletteOpen(!useWorkspace.getState().paletteOpen) },
+    { id: 'palette.showF1', category: 'View', title: 'Show All Commands (F1)', keys: 'F1', run: () => workspace.setPaletteOpen(true) },
+    { id: 'project.open', category: 'Project', title: 'Open Folder…', keys: 'Mod+O', run: () => workspace.pickFolder() },
+    {
+      id: 'project.close',
+      category: 'Project',
+      title: 'Close Project Tab',
+      keys: 'Mod+W',
+      when: hasProject,
+      run: () => {
+        const id = useWorkspace.getState().activeId
+        return id ? closeProjectTab(id) : undefined
+      },
+    },
+    { id: 'project.next', category: 'Project', title: 'Next Project Tab', keys: 'Ctrl+Tab', run: () => workspace.cycleTab(1) },
+    { id: 'project.previous', category: 'Project', title: 'Previous Project Tab', keys: 'Ctrl+Shift+Tab', run: () => workspace.cycleTab(-1) },
+    { id: 'project.welcome', category: 'Project', title: 'Show Welcome and Recent Projects', run: () => workspace.activate(null) },
+    { id: 'file.save', category: 'File', title: 'Save', keys: 'Mod+S', when: hasFile, run: withProject((s) => void saveActive(s)) },
+    { id: 'file.saveAll', category: 'File', title: 'Save All', keys: 'Mod+Alt+S', when: hasProject, run: withProject((s) => saveAll(s)) },
+    {
+      id: 'file.close',
+      category: 'File',
+      title: 'Close Editor',
+      keys: 'Mod+Alt+W',
+      when: hasFile,
+      run: withProject((s) => {
+        const path = s.getState().activeFile
+        if (path) void closeFile(s, path)
+      }),
+    },
+    {
+      id: 'file.new',
+      category: 'File',
+      title: 'New File…',
+      keys: 'Mod+Alt+N',
+      when: hasProject,
+      run: withProject(async (s) => {
+        const created = await createInFolder(s, folderForNew(s), 'file')
+        if (created) documentsFor(s).open(created)
+      }),
+    },
+    { id: 'file.newFolder', category: 'File', title: 'New Folder…', when: hasProject, run: withProject((s) => void createInFolder(s, folderForNew(s), 'dir')) },
+    {
+      id: 'file.revert',
+      category: 'File',
+      title: 'Revert File (Reload from Disk)',
+      when: hasFile,
+      run: withProject((s) => {
+        const path = s.getState().activeFile
+        if (path) void documentsFor(s).reload(path)
+      }),
+    },
+    {
+      id: 'file.compare',
+      category: 'File',
+      title: 'Compare Active File with Disk',
+      when: hasFile,
+      run: withProject((s) => {
+        const path = s.getState().activeFile
+        if (path) void documentsFor(s).compareWithDisk(path)
+      }),
+    },
+    {
+      id: 'view.diffInline',
+      category: 'View',
+      title: 'Toggle Inline / Side-by-Side Diff',
+      when: hasProject,
+      run: withProject((s) => s.getState().setView({ diffSideBySide: !s.getState().view.diffSideBySide })),
+    },
+    { id: 'view.sidebar', category: 'View', title: 'Toggle File Tree', keys: 'Mod+B', when: hasProject, run: withProject((s) => s.getState().setView({ sidebar: !s.getState().view.sidebar })) },
+    { id: 'view.right', category: 'View', title: 'Toggle Agent Panel', keys: 'Mod+Alt+B', when: hasProject, run: withProject((s) => s.getState().setView({ right: !s.getState().view.right })) },
+    { id: 'view.terminal', category: 'View', title: 'Toggle Terminal Panel', keys: 'Ctrl+`', when: hasProject, run: withProject((s) => toggleTerminal(s)) },
+    {
+      id: 'files.focus',
+      category: 'Files',
+      title: 'Focus File Tree',
+      keys: 'Mod+Shift+E',
+      when: hasProject,
+      run: withProject((s) => {
+        s.getState().setView({ sidebar: true })
+        requestAnimationFrame(focusTree)
+      }),
+    },
+    {
+      id: 'files.reveal',
+      category: 'Files',
+      title: 'Reveal Active File in Tree',
+      when: hasFile,
+      run: withProject(async (s) => {
+        const path = s.getState().activeFile
+        if (!path) return
+        s.getState().setView({ sidebar: true })
+        await s.getState().revealInTree(path)
+        requestAnimationFrame(focusTree)
+      }),
+    },
+    { id: 'files.collapse', category: 'Files', title: 'Collapse All Folders', when: hasProject, run: withProject((s) => s.getState().collapseAll()) },
+    {
+      id: 'files.refresh',
+      category: 'Files',
+      title: 'Refresh File Tree',
+      when: hasProject,
+      run: withProject(async (s) => {
+        await s.getState().reloadLoaded()
+        await s.getState().refreshGit()
+      }),
+    },
+    { id: 'terminal.new', category: 'Terminal', title: 'New Terminal', keys: 'Ctrl+Shift+`', when: hasProject, run: withProject((s) => openTerminal(s)) },
+    {
+      id: 'terminal.kill',
+      category: 'Terminal',
+      title: 'Kill Active Terminal',
+      when: () => active()?.getState().activeTerminal != null,
+      run: withProject((s) => {
+        const id = s.getState().activeTerminal
+        if (id) void closeTerminal(s, id)
+      }),
+    },
+  ]
+  return registerCommands(commands)
+}
+
+function folderForNew(store: ProjectStore): string {
+  const { focused, dirs } = store.getState()
+  if (!focused) return ''
+  // The focused folder itself, or the folder of the focused file.
+  const entry = dirs[parentOf(focused)]?.entries?.find((e) => e.path === focused)
+  return entry && isDirEntry(entry) ? focused : parentOf(focused)
+}
+
+function toggleTerminal(store: ProjectStore): void | Promise<void> {
+  const state = store.getState()
+  if (state.view.terminal) {
+    state.setView({ terminal: false })
+    return
+  }
+  if (state.terminals.length === 0) return openTerminal(store)
+  state.setView({ terminal: true })
+}

@@ -1,0 +1,2 @@
+export { Workspace, type WorkspaceProps } from './Workspace'
+export { closeProjectTab } from './commands'

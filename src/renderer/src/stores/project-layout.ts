@@ -1,0 +1,36 @@
+import type { StoreApi } from 'zustand'
+import type { ProjectLayout } from '@shared/schema/layout'
+
+export type PanelGroupName = keyof ProjectLayout['panels']
+
+/** The parts of ProjectLayout this slice owns; files and folders come from the other slices. */
+export type LayoutView = Pick<ProjectLayout, 'panels' | 'sidebar' | 'terminal' | 'right' | 'diffSideBySide'>
+
+export interface LayoutSlice {
+  view: LayoutView
+  /** False until the saved layout was read: panels mount once, with their saved sizes (no jump). */
+  layoutReady: boolean
+  setPanels(group: PanelGroupName, sizes: Record<string, number>): void
+  setView(patch: Partial<LayoutView>): void
+}
+
+export const DEFAULT_VIEW: LayoutView = {
+  panels: {},
+  sidebar: true,
+  terminal: false,
+  right: true,
+  diffSideBySide: true,
+}
+
+export function createLayoutSlice(set: StoreApi<LayoutSlice>['setState']): LayoutSlice {
+  return {
+    view: DEFAULT_VIEW,
+    layoutReady: false,
+    setPanels(group, sizes) {
+      set((s) => ({ view: { ...s.view, panels: { ...s.view.panels, [group]: sizes } } }))
+    },
+    setView(patch) {
+      set((s) => ({ view: { ...s.view, ...patch } }))
+    },
+  }
+}

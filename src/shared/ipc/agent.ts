@@ -1,0 +1,54 @@
+import { z } from 'zod'
+import { ProjectId } from '../schema/project'
+import { SessionId } from '../schema/session'
+import type { DomainContract } from './define'
+
+export const AgentSummary = z.object({
+  name: z.string(),
+  description: z.string(),
+  mode: z.enum(['primary', 'subagent']),
+  model: z.string().optional(),
+})
+export type AgentSummary = z.infer<typeof AgentSummary>
+
+export const ModelSummary = z.object({
+  id: z.string(),
+  name: z.string(),
+  providerId: z.string(),
+  context: z.number(),
+  output: z.number(),
+  reasoning: z.boolean(),
+  images: z.boolean(),
+})
+export type ModelSummary = z.infer<typeof ModelSummary>
+
+export const agentContract = {
+  methods: {
+    /**
+     * Sends a user message. Returns at once; the turn streams as session events.
+     * A message sent while a turn runs is queued behind it.
+     */
+    prompt: {
+      input: z
+        .object({
+          sessionId: SessionId,
+          text: z.string().min(1).max(1_000_000),
+          agent: z.string().min(1).max(64).optional(),
+          model: z.string().regex(/^[^/\s]+\/\S+$/, 'provider/model').optional(),
+        })
+        .strict(),
+      output: z.object({ queued: z.boolean() }),
+    },
+    abort: { input: z.object({ sessionId: SessionId }).strict(), output: z.object({ aborted: z.boolean() }) },
+    agents: { input: z.object({ projectId: ProjectId }).strict(), output: z.array(AgentSummary) },
+    models: { input: z.object({}).strict(), output: z.array(ModelSummary) },
+  },
+  events: {
+    /** A turn ended (completed, stopped, failed, step limit). */
+    turnEnded: z.object({
+      sessionId: SessionId,
+      status: z.enum(['completed', 'aborted', 'error', 'max-turns', 'rejected']),
+      error: z.object({ name: z.string(), data: z.looseObject({ message: z.string() }) }).optional(),
+    }),
+  },
+} satisfies DomainContract<'agent'>

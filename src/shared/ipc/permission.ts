@@ -1,0 +1,58 @@
+import { z } from 'zod'
+import { ProjectId } from '../schema/project'
+import { SessionId } from '../schema/session'
+import type { DomainContract } from './define'
+
+export const PendingPermission = z.object({
+  id: z.string(),
+  sessionId: z.string(),
+  projectId: z.string(),
+  permission: z.string(),
+  /** The exact values being decided (commands, paths). */
+  patterns: z.array(z.string()),
+  /** What "always" would remember; empty when "always" is not offered. */
+  always: z.array(z.string()),
+  title: z.string(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+  turnId: z.string().optional(),
+  messageId: z.string().optional(),
+  callId: z.string().optional(),
+  agent: z.string().optional(),
+  createdAt: z.number(),
+})
+export type PendingPermission = z.infer<typeof PendingPermission>
+
+export const ApprovalScope = z.enum(['turn', 'session', 'project', 'persisted'])
+
+export const permissionContract = {
+  methods: {
+    pending: {
+      input: z.object({ projectId: ProjectId.optional(), sessionId: SessionId.optional() }).strict(),
+      output: z.array(PendingPermission),
+    },
+    reply: {
+      input: z
+        .object({
+          id: z.string().min(1).max(100),
+          reply: z.enum(['once', 'always', 'reject']),
+          feedback: z.string().max(10_000).optional(),
+          scope: ApprovalScope.optional(),
+        })
+        .strict(),
+      output: z.object({ replied: z.boolean() }),
+    },
+  },
+  events: {
+    asked: z.object({ type: z.literal('asked'), request: PendingPermission }),
+    replied: z.object({
+      type: z.literal('replied'),
+      id: z.string(),
+      sessionId: z.string(),
+      projectId: z.string(),
+      reply: z.enum(['once', 'always', 'reject']),
+      scope: ApprovalScope.optional(),
+      feedback: z.string().optional(),
+      auto: z.boolean().optional(),
+    }),
+  },
+} satisfies DomainContract<'permission'>

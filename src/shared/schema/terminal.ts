@@ -1,0 +1,40 @@
+import { z } from 'zod'
+
+export const TerminalId = z.string().regex(/^t[0-9]{1,9}$/, 'terminal id')
+
+export const TerminalInfo = z.object({
+  id: TerminalId,
+  pid: z.number().int(),
+  /** The shell executable the terminal runs. */
+  shell: z.string(),
+  /** Project-relative working directory it started in. */
+  cwd: z.string(),
+  cols: z.number().int(),
+  rows: z.number().int(),
+  /** Set once the process has ended. */
+  exit: z.object({ exitCode: z.number().int(), signal: z.number().int().nullable() }).nullable(),
+})
+export type TerminalInfo = z.infer<typeof TerminalInfo>
+
+export const TerminalData = z.object({
+  id: TerminalId,
+  data: z.string(),
+  /** Characters the terminal had produced before this chunk: lets a client that replayed skip what it has. */
+  offset: z.number().int(),
+})
+export type TerminalData = z.infer<typeof TerminalData>
+
+export const TerminalExit = z.object({
+  id: TerminalId,
+  exitCode: z.number().int(),
+  signal: z.number().int().nullable(),
+})
+export type TerminalExit = z.infer<typeof TerminalExit>
+
+export const TerminalReplay = z.object({
+  /** The most recent output (bounded), to repaint a terminal after a reload. */
+  data: z.string(),
+  /** Offset just past `data`: events with a smaller offset are already contained in it. */
+  end: z.number().int(),
+})
+export type TerminalReplay = z.infer<typeof TerminalReplay>

@@ -1,0 +1,189 @@
+import Database from 'better-sqlite3'
+import { spawn, spawnSync } from 'node:child_process'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { startFakeLlm, type FakeLlm, type FakeTurn } from '../fixtures/fake-llm'
+import { BIN } from '../support/cli'
+import { tempDir, writeTree } from '../support/temp'
+
+const servers: FakeLlm[] = []
+afterEach(async () => {
+  for (const s of servers.splice(0)) await s.close()
+})
+
+async function fake(turns: FakeTurn[]) {
+  const server = await startFakeLlm({ turns })
+  servers.push(server)
+  return server
+}
+
+function envFor(server: FakeLlm, dataDir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    HOME: dataDir,
+    XDG_CONFIG_HOME: join(dataDir, 'config'),
+    HOTARU_DATA_DIR: dataDir,
+    ANTHROPIC_API_KEY: 'sk-test',
+    ANTHROPIC_BASE_URL: server.anthropicBaseURL,
+    OPENAI_API_KEY: 'sk-test',
+    OPENAI_BASE_URL: server.openaiBaseURL,
+    ...extra,
+  }
+}
+
+/** Runs the real `hotaru` CLI asynchronously (the fake server lives in this process). */
+function hotaru(args: string[], env: NodeJS.ProcessEnv, cwd?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+    child.on('close', (code) => resolve({ code, stdout, stderr }))
+  })
+}
+
+for (const model of ['anthropic/claude-sonnet-4-6', 'openai/gpt-4.1']) {
+  describe(`hotaru run over ${model}`, () => {
+    it('completes a multi-turn tool-using task with --yes', async () => {
+      const server = await fake([
+        { text: 'Let me read it.', toolCalls: [{ name: 'read', args: { filePath: 'notes.txt' } }] },
+        { toolCalls: [{ name: 'edit', args: { filePath: 'notes.txt', oldString: 'draft', newString: 'final' } }] },
+        { toolCalls: [{ name: 'bash', args: { command: 'cat notes.txt > copy.txt', description: 'copy the notes' } }] },
+        { text: 'Updated notes.txt and copied it.' },
+      ])
+      const dataDir = tempDir()
+      const project = writeTree(tempDir(), { 'notes.txt': 'a draft note\n' })
+      const result = await hotaru(['run', '--dir', project, '--model', model, '--yes', 'finalize', 'the', 'notes'], envFor(server, dataDir))
+      expect(result.stderr).not.toMatch(/Error|failed/i)
+      expect(result.code).toBe(0)
+      expect(result.stdout).toContain('Let me read it.')
+      expect(result.stdout).toContain('Updated notes.txt and copied it.')
+      expect(result.stderr).toContain('• read')
+      expect(result.stderr).toContain('• bash')
+      expect(readFileSync(join(project, 'notes.txt'), 'utf8')).toBe('a final note\n')
+      expect(readFileSync(join(project, 'copy.txt'), 'utf8')).toBe('a final note\n')
+      const api = server.requests.filter((r) => r.api !== 'control')
+      expect(api.slice(0, 4).every((r) => r.status === 200)).toBe(true)
+    })
+  })
+}
+
+describe('hotaru run', () => {
+  it('--format json prints one JSON event per line, ending with done', async () => {
+    const server = await fake([{ text: 'Hi there.' }])
+    const dataDir = tempDir()
+    const project = tempDir()
+    const result = await hotaru(['run', '--dir', project, '--format', 'json', 'hello'], envFor(server, dataDir))
+    expect(result.code).toBe(0)
+    const events = result.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; [k: string]: unknown })
+    expect(events[0]?.type).toBe('session')
+    expect(events.at(-1)).toMatchObject({ type: 'done', status: 'completed' })
+    const deltas = events.filter((e) => e.type === 'session:delta').map((e) => e.delta).join('')
+    expect(deltas).toBe('Hi there.')
+    const seqs = events.filter((e) => typeof e.seq === 'number').map((e) => e.seq as number)
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b))
+  })
+
+  it('without a TTY or --yes rejects asks, tells the model and stderr', async () => {
+    const server = await fake([
+      { toolCalls: [{ name: 'bash', args: { command: 'touch made.txt', description: 'make a file' } }] },
+      { text: 'Could not run it.' },
+    ])
+    const project = tempDir()
+    const result = await hotaru(['run', '--dir', project, 'make a file'], envFor(server, tempDir()))
+    expect(result.code).toBe(0)
+    expect(existsSync(join(project, 'made.txt'))).toBe(false)
+    expect(result.stderr).toMatch(/permission needed for bash/)
+    expect(JSON.stringify(server.requests[1]?.body)).toMatch(/No one can answer permission requests/)
+  })
+
+  it('continues a session and lists, shows and exports it', async () => {
+    const server = await fake([{ text: 'First answer.' }, { text: 'Second answer.' }])
+    const dataDir = tempDir()
+    const project = tempDir()
+    const env = envFor(server, dataDir)
+    expect((await hotaru(['run', '--dir', project, 'first question'], env)).code).toBe(0)
+    expect((await hotaru(['run', '--dir', project, '--continue', 'second question'], env)).code).toBe(0)
+    const list = await hotaru(['sessions', 'list', '--dir', project, '--json'], env)
+    const sessions = JSON.parse(list.stdout) as { id: string; title: string }[]
+    expect(sessions).toHaveLength(1)
+    const id = sessions[0]?.id as string
+    const shown = await hotaru(['sessions', 'show', id.slice(0, 20)], env)
+    expect(shown.stdout).toContain('First answer.')
+    expect(shown.stdout).toContain('Second answer.')
+    const exported = JSON.parse((await hotaru(['sessions', 'export', id], env)).stdout) as { messages: unknown[] }
+    expect(exported.messages).toHaveLength(4)
+    // The second request carried the whole conversation.
+    expect(JSON.stringify(server.requests[1]?.body)).toContain('First answer.')
+  })
+
+  it('asks the configured small model for a title after the first turn', async () => {
+    const server = await fake([{ text: 'Sure.' }, { text: '"Fix the login bug."' }])
+    const dataDir = tempDir()
+    const project = tempDir()
+    const env = envFor(server, dataDir, { HOTARU_CONFIG_CONTENT: JSON.stringify({ smallModel: 'anthropic/claude-haiku-4-5' }) })
+    expect((await hotaru(['run', '--dir', project, 'the login is broken, please fix it'], env)).code).toBe(0)
+    const sessions = JSON.parse((await hotaru(['sessions', 'list', '--dir', project, '--json'], env)).stdout) as { title: string }[]
+    expect(sessions[0]?.title).toBe('Fix the login bug')
+    expect((server.requests[1]?.body as { model: string }).model).toBe('claude-haiku-4-5')
+  })
+
+  it('names the config file and JSON path of an invalid config', async () => {
+    const server = await fake([])
+    const project = writeTree(tempDir(), { 'hotaru.json': JSON.stringify({ agent: { build: { maxTurns: 'many' } } }) })
+    const result = await hotaru(['run', '--dir', project, 'hi'], envFor(server, tempDir()))
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain(join(project, 'hotaru.json'))
+    expect(result.stderr).toContain('agent.build.maxTurns')
+    expect(server.requests).toHaveLength(0)
+  })
+
+  it('exits non-zero with the provider error on stderr', async () => {
+    const server = await fake([{ fault: { type: 'http', status: 400, message: 'bad request from test' } }])
+    const result = await hotaru(['run', '--dir', tempDir(), 'hi'], envFor(server, tempDir()))
+    expect(result.code).toBe(1)
+    expect(result.stderr).toMatch(/hotaru run: .*bad request/i)
+  })
+
+  it('a kill -9 mid-stream leaves a session that reopens intact', async () => {
+    const server = await fake([{ text: Array.from({ length: 200 }, (_, i) => `word${i} `), dripMs: 20 }])
+    const dataDir = tempDir()
+    const project = tempDir()
+    const child = spawn(process.execPath, [BIN, 'run', '--dir', project, 'stream a lot'], { env: envFor(server, dataDir), stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    await new Promise<void>((resolve) => {
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString()
+        if (out.includes('word40')) resolve()
+      })
+    })
+    child.kill('SIGKILL')
+    await new Promise((r) => child.once('close', r))
+    const db = new Database(join(dataDir, 'hotaru.db'))
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
+    db.close()
+    const list = spawnSync(process.execPath, [BIN, 'sessions', 'list', '--dir', project, '--json'], { env: envFor(server, dataDir), encoding: 'utf8' })
+    const [session] = JSON.parse(list.stdout) as { id: string }[]
+    const exported = JSON.parse(
+      spawnSync(process.execPath, [BIN, 'sessions', 'export', session?.id ?? ''], { env: envFor(server, dataDir), encoding: 'utf8' }).stdout,
+    ) as { messages: { parts: { type: string; text?: string }[] }[] }
+    const text = exported.messages[1]?.parts.find((p) => p.type === 'text')?.text ?? ''
+    // Everything streamed up to ~100 ms before the kill is there.
+    expect(text).toContain('word0 word1')
+    // And the next turn on that session sends a valid transcript.
+    server.enqueue({ text: 'Resumed.' })
+    const resumed = await hotaru(['run', '--dir', project, '--session', session?.id ?? '', 'go on'], envFor(server, dataDir))
+    expect(resumed.code).toBe(0)
+    expect(resumed.stdout).toContain('Resumed.')
+  })
+
+  it('rejects a bad --format and a missing message', async () => {
+    const env = { ...process.env, HOTARU_DATA_DIR: tempDir() }
+    expect((await hotaru(['run', '--format', 'xml', 'hi'], env)).stderr).toContain('--format must be text or json')
+    expect((await hotaru(['run'], env)).code).toBe(2)
+  })
+})
+
+export { writeFileSync }

@@ -1,0 +1,101 @@
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { runMcp } from '../../../src/cli/commands/mcp'
+import { CliError } from '../../../src/cli/errors'
+import { tempDir } from '../../support/temp'
+import { fixtureServer, isRunning, liveDescendants } from './helpers'
+
+const saved = { ...process.env }
+
+beforeEach(() => {
+  // Only the test project's config: no user or machine config leaks in.
+  const home = tempDir()
+  process.env.HOME = home
+  process.env.XDG_CONFIG_HOME = join(home, '.config')
+  process.env.HOTARU_MANAGED_CONFIG_DIR = join(home, 'managed')
+  delete process.env.HOTARU_CONFIG_CONTENT
+})
+
+afterEach(() => {
+  process.env = { ...saved }
+  vi.restoreAllMocks()
+})
+
+async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = ''
+  let stderr = ''
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stdout += chunk.toString()
+    return true
+  })
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stderr += chunk.toString()
+    return true
+  })
+  try {
+    const code = await runMcp(argv)
+    return { code, stdout, stderr }
+  } finally {
+    vi.restoreAllMocks()
+  }
+}
+
+function project(): string {
+  const root = tempDir()
+  writeFileSync(
+    join(root, 'hotaru.json'),
+    JSON.stringify({
+      mcp: {
+        good: fixtureServer(),
+        broken: { type: 'local', command: 'hotaru-no-such-mcp-server' },
+        off: fixtureServer('ok', { enabled: false }),
+      },
+    }),
+  )
+  return root
+}
+
+describe('hotaru mcp list', () => {
+  it('prints every server with its state, reason and tools as JSON, then stops them', async () => {
+    const root = project()
+    const before = new Set(liveDescendants(process.pid))
+    const { code, stdout } = await run(['list', '--dir', root, '--json'])
+    expect(code).toBe(0)
+    const entries = JSON.parse(stdout) as Array<{ name: string; type: string; state: string; error?: string; tools: string[] }>
+    expect(entries.map((e) => [e.name, e.type, e.state])).toEqual([
+      ['broken', 'local', 'failed'],
+      ['good', 'local', 'connected'],
+      ['off', 'local', 'disabled'],
+    ])
+    expect(entries[0]?.error).toContain('command "hotaru-no-such-mcp-server" was not found')
+    expect(entries[0]?.tools).toEqual([])
+    expect(entries[1]?.tools).toContain('good__echo')
+    expect(entries[1]?.tools).toHaveLength(9)
+    expect(entries[1]).not.toHaveProperty('error')
+    const left = liveDescendants(process.pid).filter((pid) => !before.has(pid) && isRunning(pid))
+    expect(left).toEqual([])
+  })
+
+  it('prints a readable table', async () => {
+    const { code, stdout } = await run(['list', '--dir', project()])
+    expect(code).toBe(0)
+    const lines = stdout.trimEnd().split('\n')
+    expect(lines[0]).toMatch(/^broken\s+local\s+failed\s+0 tools$/)
+    expect(lines[1]).toMatch(/^ {4}command "hotaru-no-such-mcp-server" was not found/)
+    expect(stdout).toMatch(/\ngood\s+local \(stdio\)\s+connected\s+9 tools\n/)
+    expect(stdout).toMatch(/\noff\s+local\s+disabled\s+0 tools\n/)
+  })
+
+  it('says so when a project has no servers, and rejects bad input', async () => {
+    const empty = tempDir()
+    const { code, stdout } = await run(['list', '--dir', empty])
+    expect(code).toBe(0)
+    expect(stdout).toContain('No MCP servers for')
+    await expect(runMcp(['list', '--dir', join(empty, 'nope')])).rejects.toThrow(CliError)
+    await expect(runMcp(['lsit'])).rejects.toThrow('unknown mcp command "lsit"')
+    await expect(runMcp(['list', '--bogus'])).rejects.toThrow(CliError)
+    writeFileSync(join(empty, 'hotaru.json'), '{ "mcp": { "x": { "type": "local" } } }')
+    await expect(runMcp(['list', '--dir', empty])).rejects.toThrow(CliError)
+  })
+})

@@ -1,0 +1,81 @@
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { GitStatus } from '@shared/schema/fs-events'
+import { GitStatusTracker, parsePorcelain, readGitStatus } from '../../../src/main/core/project/git-status'
+import { tempDir, writeTree } from '../../support/temp'
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd, stdio: 'pipe' })
+
+function repo(files: Record<string, string>): string {
+  const root = writeTree(tempDir(), files)
+  git(root, 'init', '-q', '-b', 'main')
+  git(root, 'add', '.')
+  git(root, 'commit', '-qm', 'init')
+  return root
+}
+
+describe('git status', () => {
+  it('parses porcelain output with renames and a subfolder prefix', () => {
+    const out = '## main...origin/main [ahead 1]\0 M sub/b.txt\0R  sub/new.txt\0sub/old.txt\0?? sub/u/\0 M top.txt\0UU sub/c.txt\0'
+    expect(parsePorcelain(out, 'sub/')).toEqual({
+      branch: 'main',
+      files: { 'b.txt': 'modified', 'new.txt': 'renamed', 'u/': 'untracked', 'c.txt': 'conflicted' },
+    })
+  })
+
+  it('reports modified, added, untracked and deleted files of a real repository', async () => {
+    const root = repo({ 'a.txt': 'a', 'b.txt': 'b', 'sub/c.txt': 'c' })
+    writeFileSync(join(root, 'a.txt'), 'changed')
+    writeFileSync(join(root, 'staged.txt'), 's')
+    git(root, 'add', 'staged.txt')
+    mkdirSync(join(root, 'fresh'))
+    writeFileSync(join(root, 'fresh/x.txt'), 'x')
+    renameSync(join(root, 'b.txt'), join(root, 'b2.txt'))
+    const status = await readGitStatus(root)
+    expect(status).toMatchObject({
+      repo: true,
+      branch: 'main',
+      files: { 'a.txt': 'modified', 'staged.txt': 'added', 'fresh/': 'untracked', 'b.txt': 'deleted', 'b2.txt': 'untracked' },
+    })
+  })
+
+  it('makes paths relative to a project that is a subfolder of the repository', async () => {
+    const root = repo({ 'top.txt': 't', 'pkg/a.txt': 'a' })
+    writeFileSync(join(root, 'top.txt'), 'changed')
+    writeFileSync(join(root, 'pkg/a.txt'), 'changed')
+    const status = await readGitStatus(join(root, 'pkg'))
+    expect(status.files).toEqual({ 'a.txt': 'modified' })
+  })
+
+  it('says "not a repository" without an error for a plain folder', async () => {
+    const status = await readGitStatus(writeTree(tempDir(), { 'a.txt': '' }))
+    expect(status).toEqual({ repo: false, branch: null, files: {} })
+  })
+
+  it('tracks commits made outside (index changes) and reports only differences', async () => {
+    const root = repo({ 'a.txt': 'a' })
+    const seen: GitStatus[] = []
+    const tracker = new GitStatusTracker(root, (s) => seen.push(s), 30)
+    try {
+      expect((await tracker.current()).files).toEqual({})
+      writeFileSync(join(root, 'a.txt'), 'changed')
+      tracker.schedule()
+      const until = async (test: () => boolean) => {
+        const start = Date.now()
+        while (!test()) {
+          if (Date.now() - start > 5000) throw new Error(`timed out: ${JSON.stringify(seen)}`)
+          await new Promise((r) => setTimeout(r, 20))
+        }
+      }
+      await until(() => seen.at(-1)?.files['a.txt'] === 'modified')
+      // A commit touches only .git: the tracker watches the index itself.
+      git(root, 'commit', '-qam', 'second')
+      await until(() => seen.length >= 2 && Object.keys(seen.at(-1)?.files ?? { x: 1 }).length === 0)
+    } finally {
+      await tracker.dispose()
+    }
+  })
+})

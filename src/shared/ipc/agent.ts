@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { ProjectId } from '../schema/project'
-import { SessionId } from '../schema/session'
+import { MessageId, SessionId } from '../schema/session'
 import type { DomainContract } from './define'
 
 export const AgentSummary = z.object({
@@ -42,6 +42,11 @@ export const agentContract = {
     abort: { input: z.object({ sessionId: SessionId }).strict(), output: z.object({ aborted: z.boolean() }) },
     agents: { input: z.object({ projectId: ProjectId }).strict(), output: z.array(AgentSummary) },
     models: { input: z.object({}).strict(), output: z.array(ModelSummary) },
+    /** `/compact`: summarize the session now, or only up to a message ("summarize up to here"). */
+    compact: {
+      input: z.object({ sessionId: SessionId, upToMessageId: MessageId.optional() }).strict(),
+      output: z.object({ messageId: z.string(), covered: z.number() }),
+    },
   },
   events: {
     /** A turn ended (completed, stopped, failed, step limit). */

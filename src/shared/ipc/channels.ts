@@ -22,7 +22,7 @@ export const channels = {
     methods: ['create', 'list', 'get', 'messages', 'rename', 'delete', 'status'],
     events: ['updated', 'deleted', 'message', 'part', 'delta', 'partRemoved', 'truncated', 'status', 'todos'],
   },
-  agent: { methods: ['prompt', 'abort', 'agents', 'models'], events: ['turnEnded'] },
+  agent: { methods: ['prompt', 'abort', 'agents', 'models', 'compact'], events: ['turnEnded'] },
   permission: { methods: ['pending', 'reply'], events: ['asked', 'replied'] },
   question: { methods: ['pending', 'answer', 'dismiss'], events: ['asked', 'answered'] },
 } as const

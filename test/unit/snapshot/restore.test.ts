@@ -34,6 +34,7 @@ describe('restore', () => {
     const checkpoint = engine.snapshot().id
     const tree = readTree(box.root)
     const keepIno = lstatSync(join(box.root, 'keep.txt')).ino
+    const editIno = lstatSync(join(box.root, 'edit.txt')).ino
 
     write(box.root, 'edit.txt', 'v2\n')
     write(box.root, 'tool.sh', 'echo\n', false)
@@ -56,6 +57,7 @@ describe('restore', () => {
     expect(readTree(box.root)).toEqual(tree)
     expect(existsSync(join(box.root, 'new'))).toBe(false)
     expect(lstatSync(join(box.root, 'keep.txt')).ino).toBe(keepIno) // untouched, not rewritten
+    expect(lstatSync(join(box.root, 'edit.txt')).ino).toBe(editIno) // rewritten in place: same file for editors
     expect(readlinkSync(join(box.root, 'lnk'))).toBe('keep.txt')
   })
 

@@ -3,6 +3,7 @@ import { globalConfigDir, loadConfig, type ConfigEnv } from '../config'
 import { resolveHomeDir } from '../config/locations'
 import type { ProjectManager } from '../project/manager'
 import type { ProviderRegistry } from '../provider'
+import { memoryBlock } from '../context'
 import { resolveAgents } from './agents'
 import type { ToolRuntimes, TurnHooks } from './project-tools'
 import type { TurnEnvironment } from './service'
@@ -43,10 +44,17 @@ export function turnEnvironment(options: EnvironmentOptions): (session: Session,
       projectRoot: project.root,
       agents,
       tools: options.tools.for(project).host({ config, sessionId: session.id, turnId: turn.turnId, hooks: turn.hooks }),
-      system: (agent) =>
-        buildSystemPrompt(agent, { projectRoot: project.root, globalConfigDir: globalDir, extraInstructions: config.instructions }),
+      system: (agent) => {
+        const memory = memoryBlock(project.root, config)
+        return buildSystemPrompt(agent, {
+          projectRoot: project.root,
+          globalConfigDir: globalDir,
+          extraInstructions: [...(config.instructions ?? []), ...(memory ? [memory] : [])],
+        })
+      },
       maxTurns: config.maxTurns,
       smallModel: config.smallModel,
+      compaction: config.compaction,
     }
   }
 }

@@ -5,7 +5,9 @@ import type { EventBus } from '../bus/bus'
 import { bindAsk, buildRuleset, DoomLoopTracker, type PermissionService } from '../permission'
 import type { ProjectInstance } from '../project/instance'
 import type { KvRepo } from '../storage/kv-repo'
-import { BackgroundProcesses, builtinTools, FileTimes, ToolRegistry, type SubagentRequest, type Todo, type TodoStore, type Tool } from '../tools'
+import { MEMORY_TOOL_ID, memoryFilePath, memoryToolDescription, memoryToolParameters, runMemoryTool } from '../context'
+import { Permission } from '../permission/names'
+import { BackgroundProcesses, builtinTools, defineTool, FileTimes, ToolRegistry, type SubagentRequest, type Todo, type TodoStore, type Tool } from '../tools'
 import type { Disposable } from '../util/disposable'
 import type { AgentInfo } from './agents'
 import type { QuestionService } from './questions'
@@ -48,6 +50,22 @@ class KvTodoStore implements TodoStore {
   }
 }
 
+/** The `memory` tool: reads the project memory freely; changing it is an edit of that file. */
+function memoryTool(config: Config): Tool {
+  return defineTool({
+    id: MEMORY_TOOL_ID,
+    description: memoryToolDescription,
+    parameters: memoryToolParameters,
+    async execute(args, ctx) {
+      const path = memoryFilePath(config)
+      if (args.action !== 'read') {
+        await ctx.ask({ permission: Permission.Edit, patterns: [path], always: [path], title: `Update the project memory (${path})` })
+      }
+      return runMemoryTool(ctx.root, config, args)
+    },
+  })
+}
+
 /**
  * The tools of one open project: the registry, the project's background
  * processes (they end with the project), and per-session read stamps.
@@ -71,10 +89,11 @@ export class ProjectToolRuntime implements Disposable {
   /** A tool host for one turn of `sessionId`. */
   host(input: { config: Config; sessionId: string; turnId: () => string | undefined; hooks: TurnHooks }): ToolHost {
     const { config, sessionId, hooks } = input
-    // Built-ins and MCP tools, each filtered by the agent's defaults and its `tools` config.
+    // Built-ins, project memory and MCP tools, each filtered by the agent's defaults and its `tools` config.
+    const memory = memoryTool(config)
     const tools = (agent: AgentInfo): Tool[] => [
       ...this.registry.forAgent(agent.name, agent.tools),
-      ...new ToolRegistry(this.deps.extraTools?.(this.project.id) ?? []).forAgent(agent.name, agent.tools),
+      ...new ToolRegistry([memory, ...(this.deps.extraTools?.(this.project.id) ?? [])]).forAgent(agent.name, agent.tools),
     ]
     return {
       definitions: (agent) => this.registry.definitions(tools(agent)),

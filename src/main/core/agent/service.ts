@@ -6,6 +6,7 @@ import type { SessionStore } from '../session/store'
 import type { AgentInfo } from './agents'
 import { runTurn, type TurnResult } from './loop'
 import { generateTitle, titleFromMessage } from './title'
+import { ContextManager, type CompactionResult, type CompactionSettings } from '../context'
 import { log } from '../util/log'
 import type { TurnContext } from './environment'
 import type { SubagentRequest } from '../tools'
@@ -28,6 +29,7 @@ export interface TurnEnvironment {
   maxTurns?: number
   /** Model for titles and other small background work. */
   smallModel?: string
+  compaction?: CompactionSettings
 }
 
 interface Running {
@@ -44,6 +46,9 @@ export class AgentService {
   private readonly queues = new Map<string, Promise<unknown>>()
   private readonly statuses = new Map<string, SessionStatus>()
   private readonly titles = new Set<Promise<void>>()
+  /** Each project's `compaction` config, as last loaded for a session's turn. */
+  private readonly compaction = new Map<string, CompactionSettings | undefined>()
+  readonly context: ContextManager
 
   constructor(
     private readonly store: SessionStore,
@@ -51,7 +56,15 @@ export class AgentService {
     private readonly bus: EventBus,
     private readonly environment: (session: Session, turn: TurnContext) => Promise<TurnEnvironment>,
     private readonly onTurnEnd: (sessionId: string, turnId: string) => void = () => undefined,
-  ) {}
+  ) {
+    this.context = new ContextManager({
+      store,
+      providers,
+      bus,
+      settings: (sessionId) => this.compaction.get(sessionId),
+      isBusy: (sessionId) => this.isBusy(sessionId),
+    })
+  }
 
   status(sessionId: string): SessionStatus {
     return this.statuses.get(sessionId) ?? { type: 'idle' }
@@ -72,6 +85,20 @@ export class AgentService {
     return next
   }
 
+  /**
+   * Summarizes the session now (`/compact`), or only up to a message ("summarize up
+   * to here"). Waits for a running turn to end first, like a queued prompt.
+   */
+  compact(sessionId: string, options: { upToMessageId?: string } = {}): Promise<CompactionResult> {
+    const previous = this.queues.get(sessionId) ?? Promise.resolve()
+    const next = previous.catch(() => undefined).then(() => this.context.compact(sessionId, options))
+    this.queues.set(sessionId, next)
+    void next.catch(() => undefined).finally(() => {
+      if (this.queues.get(sessionId) === next) this.queues.delete(sessionId)
+    })
+    return next
+  }
+
   /** Stops the running turn of a session (partial output is kept). */
   abort(sessionId: string): boolean {
     const running = this.running.get(sessionId)
@@ -84,6 +111,7 @@ export class AgentService {
     const all = [...this.running.values()]
     for (const r of all) r.controller.abort()
     await Promise.allSettled(all.map((r) => r.done))
+    this.context.dispose()
   }
 
   private async runPrompt(input: PromptInput): Promise<TurnResult> {
@@ -126,6 +154,8 @@ export class AgentService {
     if (agentName !== session.agent || model !== session.model) {
       session = this.store.update(session.id, { agent: agentName, model })
     }
+    // A turn cut short by a crash or kill is closed first, so the transcript is whole.
+    this.store.recoverInterrupted(session.id)
     const firstTurn = session.parentId === null && this.store.messages(session.id).length === 0
     const user = this.store.addMessage({ sessionId: session.id, role: 'user', agent: agentName, model, completedAt: Date.now() })
     turn.id = user.id
@@ -136,8 +166,15 @@ export class AgentService {
     if (firstTurn) session = this.store.update(session.id, { title: titleFromMessage(input.text) })
 
     const controller = new AbortController()
+    this.compaction.set(session.id, env.compaction)
     const done = runTurn(
-      { store: this.store, providers: this.providers, tools: env.tools, setStatus: (s) => this.setStatus(session, s) },
+      {
+        store: this.store,
+        providers: this.providers,
+        tools: env.tools,
+        context: this.context,
+        setStatus: (s) => this.setStatus(session, s),
+      },
       {
         sessionId: session.id,
         projectRoot: env.projectRoot,

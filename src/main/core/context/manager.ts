@@ -26,8 +26,8 @@ export interface CompactionSettings {
 export interface ContextManagerOptions {
   store: SessionStore
   providers: SummaryProvider
-  /** Read on every check, so a config reload applies at once. */
-  settings?: () => CompactionSettings | undefined
+  /** Read on every check (per session: each project has its config), so a config reload applies at once. */
+  settings?: (sessionId: string) => CompactionSettings | undefined
   log?: (message: string) => void
   /** Whether a turn of the session is running (`AgentService.isBusy`): a manual compaction then waits for none. */
   isBusy?: (sessionId: string) => boolean
@@ -122,7 +122,7 @@ function isAbortError(error: unknown, signal: AbortSignal | undefined): boolean 
 export class ContextManager {
   private readonly store: SessionStore
   private readonly providers: SummaryProvider
-  private readonly settings: () => CompactionSettings | undefined
+  private readonly settings: (sessionId: string) => CompactionSettings | undefined
   private readonly log: (message: string) => void
   private readonly isBusy: (sessionId: string) => boolean
   private readonly pruneOptions: PruneOptions
@@ -233,7 +233,7 @@ export class ContextManager {
 
   private async relieve(input: ReliefInput): Promise<ContextAction> {
     const { sessionId, budget } = input
-    const settings = this.settings() ?? {}
+    const settings = this.settings(sessionId) ?? {}
     let action: ContextAction = 'ok'
     let remaining = input.tokens
     if (settings.prune !== false) {

@@ -1,7 +1,11 @@
 import {
   type BigIntStats,
-  chmodSync,
+  closeSync,
+  constants,
+  fchmodSync,
+  ftruncateSync,
   lstatSync,
+  openSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -11,6 +15,7 @@ import {
   symlinkSync,
   unlinkSync,
   writeFileSync,
+  writeSync,
 } from 'node:fs'
 import { join } from 'node:path'
 import { removeQuietly } from './atomic-file'
@@ -22,11 +27,10 @@ import type { FileEntry, SymlinkEntry } from './types'
 
 /**
  * Applies restore operations to the working tree, one path at a time, each step safe to
- * repeat (so an interrupted restore can be completed). Files and links are written to a
- * temp name in their directory and renamed over the old path, so no file is ever seen half
- * written; the temp name is derived from the restore's nonce and the op's index, so
- * recovery knows every temp file a crash may have left behind. Nothing is written through a
- * symlinked directory, `.git` is never touched, and directories are only removed when empty.
+ * repeat (so an interrupted restore can be completed or rolled back from its journal).
+ * Link temp names derive from the restore's nonce and the op's index, so recovery knows every
+ * temp file a crash may have left behind. Nothing is written through a symlink (directory
+ * or file), `.git` is never touched, and directories are only removed when empty.
  */
 export class RestoreApplier {
   private readonly realDirs = new Set<string>([''])
@@ -55,29 +59,61 @@ export class RestoreApplier {
     return true
   }
 
-  /** Writes a file or link at `path`; `index` names its temp file. */
+  /**
+   * Writes a file or link at `path`. An existing regular file is rewritten in place, so it
+   * keeps its inode, owner, extended attributes and other permission bits (only the exec bit
+   * follows the snapshot) and editors holding it open see the change; a new file is created
+   * at its path. A crash mid-write leaves a torn file that the journal's recovery rewrites.
+   * Links are created under a temp name (`index` names it) and renamed over the old path.
+   */
   write(path: string, entry: FileEntry | SymlinkEntry, index: number): void {
     assertSafePath(path)
     this.ensureDir(parentOf(path))
     const abs = join(this.root, path)
-    // Temp files of an interrupted earlier attempt are removed by recovery before it re-applies ops.
-    const temp = this.tempPath(path, index)
-    const existing = this.lstat(path)
-    if (existing?.isDirectory()) this.removeEmptyTree(path)
-    try {
-      if (entry.kind === 'symlink') {
+    let existing = this.lstat(path)
+    if (existing?.isDirectory()) {
+      this.removeEmptyTree(path)
+      existing = undefined
+    }
+    if (entry.kind === 'symlink') {
+      // Temp files of an interrupted earlier attempt are removed by recovery before it re-applies ops.
+      const temp = this.tempPath(path, index)
+      try {
         symlinkSync(entry.target, temp)
-      } else {
-        // New files get 0666/0777 minus the umask, as any tool would create them.
-        writeFileSync(temp, this.blobs.get(entry.hash), { flag: 'wx', mode: entry.exec ? 0o777 : 0o666 })
-        // An updated file keeps its other permission bits; only the exec bit follows the snapshot.
-        if (existing?.isFile()) chmodSync(temp, withExecBit(Number(existing.mode) & 0o7777, entry.exec))
+        renameSync(temp, abs)
+      } catch (error) {
+        removeQuietly(temp)
+        throw error
       }
-      renameSync(temp, abs)
+      return
+    }
+    const data = this.blobs.get(entry.hash)
+    if (existing?.isFile() && this.rewriteInPlace(abs, data, withExecBit(Number(existing.mode) & 0o7777, entry.exec))) return
+    if (existing) unlinkSync(abs) // a link, or a file we may not open for writing: replaced, not followed
+    // New files get 0666/0777 minus the umask, as any tool would create them.
+    writeFileSync(abs, data, { flag: 'wx', mode: entry.exec ? 0o777 : 0o666 })
+  }
+
+  /** Overwrites an existing file's content and mode; false when it cannot be opened for writing (read-only). */
+  private rewriteInPlace(abs: string, data: Buffer, mode: number): boolean {
+    let fd: number
+    try {
+      // O_NOFOLLOW: the lstat said "file", but never write through a link that replaced it since.
+      fd = openSync(abs, constants.O_WRONLY | constants.O_NOFOLLOW)
     } catch (error) {
-      removeQuietly(temp)
+      const code = errnoCode(error)
+      if (code === 'EACCES' || code === 'EPERM' || code === 'ELOOP') return false
       throw error
     }
+    try {
+      ftruncateSync(fd, 0)
+      let offset = 0
+      while (offset < data.length) offset += writeSync(fd, data, offset, data.length - offset, offset)
+      fchmodSync(fd, mode)
+    } finally {
+      closeSync(fd)
+    }
+    return true
   }
 
   /** True when the disk already holds exactly `entry` at `path` (or nothing, for null). */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { readFileSync, unlinkSync } from 'node:fs'
 import { join } from 'node:path'
-import { fsyncDir, writeFileAtomic } from './atomic-file'
+import { writeFileAtomic } from './atomic-file'
 import { errnoCode, SnapshotErrorNames, snapshotError } from './errors'
 import type { FileEntry, SnapshotId, SymlinkEntry } from './types'
 
@@ -62,11 +62,11 @@ export function readJournal(storeDir: string): RestoreJournal | null {
   return journal as RestoreJournal
 }
 
+/** No fsync: a journal that reappears after a power cut is recovered again, harmlessly (recovery is idempotent). */
 export function removeJournal(storeDir: string): void {
   try {
     unlinkSync(journalPath(storeDir))
   } catch (error) {
     if (errnoCode(error) !== 'ENOENT') throw error
   }
-  fsyncDir(storeDir)
 }

@@ -13,6 +13,10 @@ export const agentHandlers: DomainHandlers<'agent'> = {
     return { queued }
   },
   abort: ({ sessionId }, { services }) => ({ aborted: services.agents.abort(sessionId) }),
+  compact: async ({ sessionId, upToMessageId }, { services }) => {
+    const result = await services.agents.compact(sessionId, { upToMessageId })
+    return { messageId: result.messageId, covered: result.covered }
+  },
   agents: async ({ projectId }, { services }) => {
     const project = services.projects.get(projectId)
     const { config } = await loadConfig({ projectDir: project.root })

@@ -1,8 +1,4 @@
 import { APP_VERSION } from '../main/core/app/meta'
-import { runMcp } from './commands/mcp'
-import { runRun } from './commands/run'
-import { runServe } from './commands/serve'
-import { runSessions } from './commands/sessions'
 import { CliError } from './errors'
 
 const HELP = `hotaru ${APP_VERSION} — an AI coding agent for your projects
@@ -28,11 +24,13 @@ Environment:
 
 type Command = (argv: string[]) => Promise<number>
 
-const COMMANDS: Record<string, Command> = {
-  run: runRun,
-  sessions: runSessions,
-  mcp: runMcp,
-  serve: runServe,
+// Commands load on demand: `--help` and `--version` stay instant, and each command
+// pays only for the modules it uses.
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  run: () => import('./commands/run').then((m) => m.runRun),
+  sessions: () => import('./commands/sessions').then((m) => m.runSessions),
+  mcp: () => import('./commands/mcp').then((m) => m.runMcp),
+  serve: () => import('./commands/serve').then((m) => m.runServe),
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -45,12 +43,13 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${APP_VERSION}\n`)
     return 0
   }
-  const command = COMMANDS[first]
-  if (!command) {
+  const load = COMMANDS[first]
+  if (!load) {
     process.stderr.write(`hotaru: unknown command "${first}"\n\n${HELP}`)
     return 2
   }
   try {
+    const command = await load()
     return await command(rest)
   } catch (error) {
     if (error instanceof CliError) {

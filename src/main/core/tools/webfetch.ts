@@ -1,4 +1,3 @@
-import TurndownService from 'turndown'
 import { z } from 'zod'
 import { Permission } from '../permission/names'
 import { ToolError } from './errors'
@@ -49,7 +48,9 @@ async function readCapped(response: Response, signal: AbortSignal): Promise<Buff
 
 const DROPPED_ELEMENTS = ['script', 'style', 'noscript', 'iframe', 'object', 'embed', 'template'] as const
 
-export function htmlToMarkdown(html: string): string {
+/** Turndown is loaded on first use: it is large and only web fetches need it. */
+export async function htmlToMarkdown(html: string): Promise<string> {
+  const { default: TurndownService } = await import('turndown')
   const service = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' })
   service.remove([...DROPPED_ELEMENTS])
   return service.turndown(html)
@@ -112,7 +113,7 @@ export const webfetchTool = defineTool({
     const text = body.toString('utf8')
     const isHtml = type.includes('html') || (type === '' && /<html[\s>]/i.test(text))
     const format = args.format ?? 'markdown'
-    const output = !isHtml || format === 'html' ? text : format === 'markdown' ? htmlToMarkdown(text) : htmlToText(text)
+    const output = !isHtml || format === 'html' ? text : format === 'markdown' ? await htmlToMarkdown(text) : htmlToText(text)
     return { title: url.href, output, metadata: { ...metadata, format } }
   },
 })

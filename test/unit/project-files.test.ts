@@ -40,6 +40,11 @@ describe('workspace boundary', () => {
     expect(() => resolveInside(root, 'escape/new-file.txt')).toThrow(/outside the project/)
     expect(() => resolveInside(root, '../x')).toThrow(/outside the project/)
     expect(resolveInside(root, 'new/dir/file.txt')).toBe(join(root, 'new/dir/file.txt'))
+    // A dangling link is judged by where it points: writing through it would create that file.
+    symlinkSync(join(outside, 'not-yet.txt'), join(root, 'dangling-out'))
+    symlinkSync(join(root, 'later.txt'), join(root, 'dangling-in'))
+    expect(() => resolveInside(root, 'dangling-out')).toThrow(/outside the project/)
+    expect(resolveInside(root, 'dangling-in')).toBe(join(root, 'later.txt'))
   })
 })
 

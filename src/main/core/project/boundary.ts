@@ -1,5 +1,5 @@
-import { realpathSync } from 'node:fs'
-import { basename, dirname, isAbsolute, join, relative } from 'node:path'
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs'
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import { ErrorNames, HotaruError } from '@shared/errors'
 
 /** True when `child` is `root` itself or lies below it (both absolute, normalized). */
@@ -10,6 +10,20 @@ export function isInside(root: string, child: string): boolean {
 
 function outside(rel: string, reason: string): HotaruError {
   return new HotaruError(ErrorNames.OutsideWorkspace, { message: `"${rel}" is outside the project (${reason})`, path: rel })
+}
+
+const MAX_LINK_HOPS = 40
+
+/** Where a symlink at `path` points, when `path` is a symlink (dangling or not). */
+function danglingTarget(path: string): string | undefined {
+  try {
+    if (!lstatSync(path).isSymbolicLink()) return undefined
+    return resolve(dirname(path), readlinkSync(path))
+  } catch (error) {
+    // Not there at all: the caller walks up to the parent.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw error
+  }
 }
 
 /**
@@ -24,6 +38,7 @@ export function resolveInside(root: string, rel: string): string {
   if (!isInside(root, lexical)) throw outside(rel, 'escapes the root')
   let probe = lexical
   let tail = ''
+  let hops = 0
   for (;;) {
     try {
       const real = realpathSync(probe)
@@ -34,6 +49,13 @@ export function resolveInside(root: string, rel: string): string {
       if (error instanceof HotaruError) throw error
       const code = (error as NodeJS.ErrnoException).code
       if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error
+      // A dangling symlink: writing through it would create its target, so judge the target.
+      const target = danglingTarget(probe)
+      if (target !== undefined) {
+        if (++hops > MAX_LINK_HOPS) throw outside(rel, 'too many symlinks')
+        probe = target
+        continue
+      }
       const parent = dirname(probe)
       if (parent === probe) throw error
       tail = tail ? join(basename(probe), tail) : basename(probe)

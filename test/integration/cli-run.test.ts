@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startFakeLlm, type FakeLlm, type FakeTurn } from '../fixtures/fake-llm'
 import { BIN } from '../support/cli'
+import { fixtureServer } from './mcp/helpers'
 import { tempDir, writeTree } from '../support/temp'
 
 const servers: FakeLlm[] = []
@@ -128,6 +129,24 @@ describe('hotaru run', () => {
     const sessions = JSON.parse((await hotaru(['sessions', 'list', '--dir', project, '--json'], env)).stdout) as { title: string }[]
     expect(sessions[0]?.title).toBe('Fix the login bug')
     expect((server.requests[1]?.body as { model: string }).model).toBe('claude-haiku-4-5')
+  })
+
+  it('calls a tool of a real MCP server through the permission flow and lists the server health', async () => {
+    const server = await fake([
+      { toolCalls: [{ name: 'fx__add', args: { a: 2, b: 40 } }] },
+      { text: 'The sum is 42.' },
+    ])
+    const project = writeTree(tempDir(), {
+      'hotaru.json': JSON.stringify({ mcp: { fx: fixtureServer('ok') } }),
+    })
+    const result = await hotaru(['run', '--dir', project, '--yes', 'add 2 and 40'], envFor(server, tempDir()))
+    expect(result.code).toBe(0)
+    expect(result.stdout).toContain('The sum is 42.')
+    const tools = (server.requests[0]?.body as { tools: { name: string }[] }).tools.map((t) => t.name)
+    expect(tools).toContain('fx__add')
+    expect(JSON.stringify(server.requests[1]?.body)).toContain('42')
+    const mcp = await hotaru(['mcp', 'list', '--dir', project, '--json'], envFor(server, tempDir()))
+    expect(JSON.parse(mcp.stdout)).toMatchObject([{ name: 'fx', state: 'connected' }])
   })
 
   it('names the config file and JSON path of an invalid config', async () => {

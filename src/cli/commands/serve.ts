@@ -20,10 +20,14 @@ Options:
   --allow-remote  Allow a non-loopback --host (anyone with the token gets full access)
   -h, --help      Show this help`
 
-/** The built renderer sits next to the built CLI: out/cli → out/renderer. */
+/**
+ * The built renderer sits next to the built CLI: out/cli → out/renderer. This
+ * module may be the entry (out/cli) or a lazily loaded chunk (out/cli/assets).
+ */
 function rendererDir(): string {
   const here = dirname(fileURLToPath(import.meta.url))
-  return join(here, '..', 'renderer')
+  const candidates = [join(here, '..', 'renderer'), join(here, '..', '..', 'renderer')]
+  return candidates.find((dir) => existsSync(join(dir, 'index.html'))) ?? (candidates[0] as string)
 }
 
 export async function runServe(argv: string[]): Promise<number> {

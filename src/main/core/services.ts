@@ -13,6 +13,9 @@ import { QuestionService } from './agent/questions'
 import { PermissionService } from './permission'
 import { ProviderRegistry, type SecretStore } from './provider'
 import { SessionStore } from './session/store'
+import { McpRuntime } from './agent/mcp-runtime'
+import { loadConfig } from './config'
+import { log } from './util/log'
 import type { Tool } from './tools'
 
 /** The model new sessions use unless config or the user picks another. */
@@ -47,6 +50,7 @@ export interface Services {
   readonly questions: QuestionService
   readonly tools: ToolRuntimes
   readonly agents: AgentService
+  readonly mcp: McpRuntime
   /** MCP tools of a project, when an MCP manager is attached (set by the MCP layer). */
   extraTools: (projectId: string) => Tool[]
   /** The model new sessions start with (`HOTARU_MODEL`, else the built-in default). */
@@ -72,7 +76,24 @@ export function createServices(options: ServicesOptions): Services {
   questions.onEvent((event) =>
     bus.publish(`question:${event.type}`, event, event.type === 'asked' ? event.question.projectId : event.projectId),
   )
-  const services: { extraTools: (projectId: string) => Tool[] } = { extraTools: () => [] }
+  const mcp = new McpRuntime(bus)
+  const services: { extraTools: (projectId: string) => Tool[] } = { extraTools: (projectId) => mcp.toolsOf(projectId) }
+  // MCP servers start when a project opens, in the background; a turn waits for them to settle.
+  bus.subscribe((event) => {
+    if (event.channel !== 'project:opened') return
+    const { id } = event.envelope.payload as { id: string }
+    void startMcp(id)
+  })
+  const startMcp = async (projectId: string): Promise<void> => {
+    try {
+      const project = projects.get(projectId)
+      const { config } = await loadConfig({ projectDir: project.root, env: options.env })
+      await mcp.ensure(project, config)
+    } catch (error) {
+      // An invalid config is reported when a turn starts; MCP just stays off meanwhile.
+      log.warn(`[mcp] servers of project ${projectId} not started: ${(error as Error).message}`)
+    }
+  }
   const tools = new ToolRuntimes({
     permissions,
     questions,
@@ -85,7 +106,7 @@ export function createServices(options: ServicesOptions): Services {
     sessions,
     providers,
     bus,
-    turnEnvironment({ projects, providers, tools, env: options.env }),
+    turnEnvironment({ projects, providers, tools, mcp, env: options.env }),
     (sessionId, turnId) => permissions.endTurn(sessionId, turnId),
   )
   let disposed = false
@@ -101,6 +122,7 @@ export function createServices(options: ServicesOptions): Services {
     questions,
     tools,
     agents,
+    mcp,
     defaultModel: () => (options.env ?? process.env).HOTARU_MODEL ?? DEFAULT_MODEL_ID,
     info: () => ({
       name: APP_NAME,

@@ -14,12 +14,14 @@ export function installMenu(actions: MenuActions): void {
       submenu: [
         { label: 'Open Folder…', accelerator: 'CmdOrCtrl+O', click: () => actions.openFolder() },
         { type: 'separator' },
-        isMac ? { role: 'close' } : { role: 'quit' },
+        // Ctrl/Cmd+W closes the project tab (handled by the page), so the window takes Shift as well.
+        { role: 'close', accelerator: 'CmdOrCtrl+Shift+W' },
+        ...(isMac ? [] : [{ role: 'quit' as const }]),
       ],
     },
     { role: 'editMenu' },
     { role: 'viewMenu' },
-    { role: 'windowMenu' },
+    { label: 'Window', submenu: [{ role: 'minimize' }, { role: 'zoom' }, ...(isMac ? [{ role: 'front' as const }] : [])] },
   ]
   Menu.setApplicationMenu(Menu.buildFromTemplate(template))
 }

@@ -3,6 +3,7 @@ import { agentHandlers } from './handlers/agent'
 import { appHandlers } from './handlers/app'
 import { fsHandlers } from './handlers/fs'
 import { layoutHandlers } from './handlers/layout'
+import { mcpHandlers } from './handlers/mcp'
 import { ptyHandlers } from './handlers/pty'
 import { permissionHandlers } from './handlers/permission'
 import { projectHandlers } from './handlers/project'
@@ -20,6 +21,7 @@ export const handlers: Handlers = {
   agent: agentHandlers,
   permission: permissionHandlers,
   question: questionHandlers,
+  mcp: mcpHandlers,
 }
 
 export function createAppRouter(services: Services): Router {

@@ -25,6 +25,7 @@ export const channels = {
   agent: { methods: ['prompt', 'abort', 'agents', 'models', 'compact'], events: ['turnEnded'] },
   permission: { methods: ['pending', 'reply'], events: ['asked', 'replied'] },
   question: { methods: ['pending', 'answer', 'dismiss'], events: ['asked', 'answered'] },
+  mcp: { methods: ['list', 'restart', 'enable', 'disable', 'authenticate'], events: ['status', 'tools', 'warning'] },
 } as const
 
 export type Channels = typeof channels

@@ -4,6 +4,7 @@ import { appContract } from './app'
 import { fsContract } from './fs'
 import { layoutContract } from './layout'
 import { ptyContract } from './pty'
+import { mcpContract } from './mcp'
 import { permissionContract } from './permission'
 import { projectContract } from './project'
 import { questionContract } from './question'
@@ -21,6 +22,7 @@ export const contracts = {
   agent: agentContract,
   permission: permissionContract,
   question: questionContract,
+  mcp: mcpContract,
 } as const satisfies { [D in Domain]: unknown }
 
 export type Contracts = typeof contracts

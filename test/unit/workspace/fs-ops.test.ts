@@ -45,6 +45,14 @@ describe('fs write', () => {
     expect(existsSync(join(outside, 'new.txt'))).toBe(false)
   })
 
+  it('never creates a file outside through a dangling symlink', () => {
+    const outside = tempDir()
+    const root = tempDir()
+    symlinkSync(join(outside, 'planted.txt'), join(root, 'dangling.txt'))
+    expect(() => writeTextFile(root, 'dangling.txt', 'pwned')).toThrow(named('OutsideWorkspace'))
+    expect(existsSync(join(outside, 'planted.txt'))).toBe(false)
+  })
+
   it('writes through a symlink that stays inside', () => {
     const root = writeTree(tempDir(), { 'real.txt': 'a' })
     symlinkSync(join(root, 'real.txt'), join(root, 'alias.txt'))

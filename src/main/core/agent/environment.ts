@@ -5,6 +5,7 @@ import type { ProjectManager } from '../project/manager'
 import type { ProviderRegistry } from '../provider'
 import { memoryBlock } from '../context'
 import { resolveAgents } from './agents'
+import type { McpRuntime } from './mcp-runtime'
 import type { ToolRuntimes, TurnHooks } from './project-tools'
 import type { TurnEnvironment } from './service'
 import { buildSystemPrompt } from './system-prompt'
@@ -13,6 +14,7 @@ export interface EnvironmentOptions {
   projects: ProjectManager
   providers: ProviderRegistry
   tools: ToolRuntimes
+  mcp?: McpRuntime
   env?: ConfigEnv
   homeDir?: string
 }
@@ -34,6 +36,7 @@ export function turnEnvironment(options: EnvironmentOptions): (session: Session,
     const env = options.env ?? process.env
     const { config } = await loadConfig({ projectDir: project.root, env, homeDir: options.homeDir })
     options.providers.setSettings({ providers: config.provider })
+    await options.mcp?.ensure(project, config)
     const agents = resolveAgents(config)
     const globalDir = globalConfigDir({
       env,

@@ -138,7 +138,13 @@ export class ProjectToolRuntime implements Disposable {
         return {
           output: result.output,
           title: result.title,
-          metadata: { ...result.metadata, durationMs: result.durationMs, ...(result.error ? { errorName: result.error.name } : {}) },
+          metadata: {
+            ...result.metadata,
+            durationMs: result.durationMs,
+            ...(result.error ? { errorName: result.error.name } : {}),
+            // Images go back to the model with the result (see transcript.ts).
+            ...(result.attachments?.length ? { attachments: result.attachments } : {}),
+          },
           isError: result.error !== undefined,
           stopTurn: result.error?.name === 'PermissionRejected' && !result.error.feedback,
         }

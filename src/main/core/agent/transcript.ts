@@ -7,8 +7,24 @@ export const INTERRUPTED_RESULT = INTERRUPTED_OUTPUT
 
 /** Pruned outputs are sent as a placeholder (see context/placeholder.ts); the stored output stays for the UI. */
 function toolResult(part: PartOf<'tool'>): ToolResultPart {
-  const result: ToolResultPart = { type: 'tool-result', toolCallId: part.callId, toolName: part.tool, output: toolOutputForModel(part) }
+  const text = toolOutputForModel(part)
+  const images = part.state.status === 'completed' && part.state.compactedAt === undefined ? imagesOf(part) : []
+  const output: ToolResultPart['output'] = images.length > 0 ? [{ type: 'text', text }, ...images] : text
+  const result: ToolResultPart = { type: 'tool-result', toolCallId: part.callId, toolName: part.tool, output }
   return part.state.status === 'completed' ? result : { ...result, isError: true }
+}
+
+const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp'])
+
+/** Images a tool returned (e.g. an MCP screenshot), kept in the part's metadata. */
+function imagesOf(part: PartOf<'tool'>): Extract<Exclude<ToolResultPart['output'], string>[number], { type: 'image' }>[] {
+  const attachments = part.state.metadata?.attachments
+  if (!Array.isArray(attachments)) return []
+  return attachments.flatMap((a: unknown) => {
+    const { mediaType, data } = (a ?? {}) as { mediaType?: unknown; data?: unknown }
+    if (typeof mediaType !== 'string' || typeof data !== 'string' || !IMAGE_TYPES.has(mediaType)) return []
+    return [{ type: 'image' as const, mediaType: mediaType as 'image/png', data }]
+  })
 }
 
 export interface TranscriptRepair {

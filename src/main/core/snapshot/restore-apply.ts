@@ -5,8 +5,8 @@ import {
   fchmodSync,
   ftruncateSync,
   lstatSync,
-  openSync,
   mkdirSync,
+  openSync,
   readdirSync,
   readFileSync,
   readlinkSync,
@@ -49,6 +49,8 @@ export class RestoreApplier {
   delete(path: string): boolean {
     assertSafePath(path)
     const abs = join(this.root, path)
+    // Below a link or file, the path is not ours any more: never unlink through a symlinked directory.
+    if (!this.isRealDir(parentOf(path))) return false
     const stats = this.lstat(path)
     if (!stats) return false
     if (stats.isDirectory()) {
@@ -118,7 +120,7 @@ export class RestoreApplier {
 
   /** True when the disk already holds exactly `entry` at `path` (or nothing, for null). */
   matches(path: string, entry: FileEntry | SymlinkEntry | null): boolean {
-    const stats = this.lstat(path)
+    const stats = this.isRealDir(parentOf(path)) ? this.lstat(path) : undefined
     if (!entry) return !stats
     if (!stats) return false
     const abs = join(this.root, path)
@@ -130,6 +132,15 @@ export class RestoreApplier {
 
   removeTemp(path: string, index: number): void {
     removeQuietly(this.tempPath(path, index))
+  }
+
+  /** True when every component of `dir` is a real directory (not a link, not missing). */
+  private isRealDir(dir: string): boolean {
+    if (this.realDirs.has(dir)) return true
+    if (!this.isRealDir(parentOf(dir))) return false
+    if (!this.lstat(dir)?.isDirectory()) return false
+    this.realDirs.add(dir)
+    return true
   }
 
   /** Creates the directory chain of `dir`; refuses to go through anything that is not a real directory. */

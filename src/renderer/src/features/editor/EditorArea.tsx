@@ -1,3 +1,4 @@
+import { formatShortcut } from '../../lib/keys'
 import { useProject, useProjectStore } from '../../stores/project'
 import { CodeEditor } from './CodeEditor'
 import { DiffView } from './DiffView'
@@ -7,7 +8,9 @@ import { EditorTabs } from './EditorTabs'
 function EmptyEditor() {
   return (
     <div className="editor-empty muted" data-testid="editor-empty">
-      <p>Open a file from the tree, or press the command palette shortcut to see every action.</p>
+      <p>
+        Open a file from the tree, or press <kbd>{formatShortcut('Mod+Shift+P')}</kbd> for every action.
+      </p>
     </div>
   )
 }

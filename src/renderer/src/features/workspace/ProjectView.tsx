@@ -7,18 +7,23 @@ import type { LayoutView } from '../../stores/project-layout'
 import { documentsFor, EditorArea, openFile } from '../editor'
 import { createInFolder, FileTree } from '../files'
 import { TerminalPanel } from '../terminal'
+import { initialCenterLayout, initialMainLayout } from './initial-layout'
 
 /** Keeps a collapsible panel in step with its on/off flag in the layout, both ways. */
-function useCollapsible(flag: keyof Pick<LayoutView, 'sidebar' | 'terminal' | 'right'>) {
+function useCollapsible(flag: keyof Pick<LayoutView, 'sidebar' | 'terminal' | 'right'>, openSize: string) {
   const store = useProjectStore()
   const shown = useProject((s) => s.view[flag])
   const ref = useRef<PanelImperativeHandle | null>(null)
   useEffect(() => {
     const panel = ref.current
     if (!panel) return
-    if (shown && panel.isCollapsed()) panel.expand()
+    if (shown && panel.isCollapsed()) {
+      panel.expand()
+      // A panel that started closed has no earlier size to return to: give it a useful one.
+      if (panel.getSize().asPercentage < parseFloat(openSize) / 2) panel.resize(openSize)
+    }
     if (!shown && !panel.isCollapsed()) panel.collapse()
-  }, [shown])
+  }, [shown, openSize])
   // Dragging a panel shut (or open) flips the flag, so the toggle command and the layout agree.
   const onResize = (size: PanelSize): void => {
     const open = size.asPercentage > 0.5
@@ -59,12 +64,12 @@ function SidebarHead({ project }: { project: ProjectInfo }) {
 
 function Layout({ project, right }: { project: ProjectInfo; right: ReactNode | null }) {
   const store = useProjectStore()
-  const panels = useProject((s) => s.view.panels)
-  const sidebar = useCollapsible('sidebar')
-  const terminal = useCollapsible('terminal')
-  const rightPanel = useCollapsible('right')
+  const view = useProject((s) => s.view)
+  const sidebar = useCollapsible('sidebar', '20%')
+  const terminal = useCollapsible('terminal', '32%')
+  const rightPanel = useCollapsible('right', '28%')
   // Saved sizes are read once, at mount: later changes come from the panels themselves.
-  const [initial] = useState(panels)
+  const [initial] = useState(() => ({ main: initialMainLayout(view, right !== null), center: initialCenterLayout(view) }))
   return (
     <Group
       orientation="horizontal"

@@ -1,0 +1,109 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { z } from 'zod'
+import type { EventBus } from '../bus/bus'
+import type { Config } from '../config'
+import type { McpManager, McpServerStatus } from '../mcp'
+import type { ProjectInstance } from '../project/instance'
+import { defineTool, type Tool, type ToolAttachment } from '../tools'
+
+const SERVICE_KEY = 'mcp'
+
+/** Anything the server's own schema allows; the server validates its arguments. */
+const passThrough = z.record(z.string(), z.unknown())
+
+function hasServers(project: ProjectInstance, config: Config): boolean {
+  return Object.keys(config.mcp ?? {}).length > 0 || existsSync(join(project.root, '.mcp.json'))
+}
+
+/**
+ * The project's MCP servers: started when the project opens (the MCP client code
+ * is loaded only for projects that have servers), owned by the ProjectInstance so
+ * closing the tab ends every server process, and exposed as tools.
+ */
+export class McpRuntime {
+  private readonly tools = new Map<string, Tool[]>()
+  private readonly managers = new Map<string, McpManager>()
+
+  constructor(private readonly bus: EventBus) {}
+
+  /** Starts the project's servers (once); resolves when each is connected or failed. */
+  async ensure(project: ProjectInstance, config: Config): Promise<McpManager | undefined> {
+    const existing = this.managers.get(project.id)
+    if (existing) {
+      await existing.start()
+      return existing
+    }
+    if (!hasServers(project, config)) return undefined
+    const { McpManager } = await import('../mcp')
+    const manager = project.service(SERVICE_KEY, () => {
+      const created = new McpManager({
+        servers: config.mcp,
+        projectRoot: project.root,
+        onStatus: (status) => this.bus.publish('mcp:status', status, project.id),
+        onToolsChanged: () => this.refresh(project.id, created),
+        onWarning: (message) => this.bus.publish('mcp:warning', { message }, project.id),
+      })
+      return {
+        manager: created,
+        dispose: () => {
+          this.managers.delete(project.id)
+          this.tools.delete(project.id)
+          return created.dispose()
+        },
+      }
+    }).manager
+    this.managers.set(project.id, manager)
+    await manager.start()
+    this.refresh(project.id, manager)
+    return manager
+  }
+
+  manager(projectId: string): McpManager | undefined {
+    return this.managers.get(projectId)
+  }
+
+  statuses(projectId: string): McpServerStatus[] {
+    return this.managers.get(projectId)?.statuses() ?? []
+  }
+
+  /** The connected servers' tools, as the tool host offers them. */
+  toolsOf(projectId: string): Tool[] {
+    return this.tools.get(projectId) ?? []
+  }
+
+  private refresh(projectId: string, manager: McpManager): void {
+    this.tools.set(
+      projectId,
+      manager.listTools().map((tool) =>
+        defineTool({
+          id: tool.name,
+          description: `${tool.description}\n(MCP tool "${tool.tool}" of server "${tool.server}")`,
+          parameters: passThrough,
+          inputSchema: tool.inputSchema,
+          async execute(args, ctx) {
+            await ctx.ask({
+              permission: tool.name,
+              patterns: ['*'],
+              always: ['*'],
+              title: `Call ${tool.tool} on the ${tool.server} MCP server`,
+              metadata: { input: args },
+            })
+            const result = await manager.callTool(tool.name, args, ctx.signal)
+            const parts = typeof result.output === 'string' ? [{ type: 'text' as const, text: result.output }] : result.output
+            const text = parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n')
+            const attachments: ToolAttachment[] = parts.flatMap((p) => (p.type === 'image' ? [{ type: 'image' as const, mediaType: p.mediaType, data: p.data }] : []))
+            if (result.isError) throw new Error(text || `${tool.tool} failed`)
+            return {
+              title: `${tool.server} · ${tool.tool}`,
+              output: text || (attachments.length > 0 ? `(${attachments.length} image(s))` : '(no output)'),
+              metadata: { server: tool.server, tool: tool.tool },
+              ...(attachments.length > 0 ? { attachments } : {}),
+            }
+          },
+        }),
+      ),
+    )
+    this.bus.publish('mcp:tools', { tools: this.toolsOf(projectId).map((t) => t.id) }, projectId)
+  }
+}

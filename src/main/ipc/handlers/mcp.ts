@@ -1,0 +1,21 @@
+import { ErrorNames, HotaruError } from '@shared/errors'
+import type { Services } from '../../core/services'
+import type { DomainHandlers } from '../router'
+
+function managerOf(services: Services, projectId: string) {
+  services.projects.get(projectId)
+  const manager = services.mcp.manager(projectId)
+  if (!manager) throw new HotaruError(ErrorNames.NotFound, { message: 'this project has no MCP servers configured' })
+  return manager
+}
+
+export const mcpHandlers: DomainHandlers<'mcp'> = {
+  list: ({ projectId }, { services }) => {
+    services.projects.get(projectId)
+    return services.mcp.statuses(projectId)
+  },
+  restart: ({ projectId, name }, { services }) => managerOf(services, projectId).restart(name),
+  enable: ({ projectId, name }, { services }) => managerOf(services, projectId).enable(name),
+  disable: ({ projectId, name }, { services }) => managerOf(services, projectId).disable(name),
+  authenticate: ({ projectId, name }, { services }) => managerOf(services, projectId).authenticate(name),
+}

@@ -1,0 +1,39 @@
+import { z } from 'zod'
+import { ProjectId } from '../schema/project'
+import type { DomainContract } from './define'
+
+export const McpServerStatus = z.object({
+  name: z.string(),
+  type: z.enum(['local', 'remote']),
+  source: z.enum(['config', 'mcp.json']),
+  state: z.enum(['starting', 'connected', 'failed', 'disabled']),
+  error: z.string().optional(),
+  needsAuth: z.boolean().optional(),
+  transport: z.enum(['stdio', 'streamable-http', 'sse']).optional(),
+  pid: z.number().optional(),
+  toolCount: z.number(),
+  restarts: z.number(),
+  restartPending: z.boolean(),
+  serverInfo: z.object({ name: z.string(), version: z.string() }).optional(),
+  stderr: z.array(z.string()).optional(),
+})
+export type McpServerStatus = z.infer<typeof McpServerStatus>
+
+const serverRef = z.object({ projectId: ProjectId, name: z.string().min(1).max(200) }).strict()
+
+export const mcpContract = {
+  methods: {
+    /** Health of each server of the project (starting / connected / failed with reason / disabled). */
+    list: { input: z.object({ projectId: ProjectId }).strict(), output: z.array(McpServerStatus) },
+    restart: { input: serverRef, output: McpServerStatus },
+    enable: { input: serverRef, output: McpServerStatus },
+    disable: { input: serverRef, output: McpServerStatus },
+    /** Runs the OAuth sign-in of a remote server in the system browser. */
+    authenticate: { input: serverRef, output: McpServerStatus },
+  },
+  events: {
+    status: McpServerStatus,
+    tools: z.object({ tools: z.array(z.string()) }),
+    warning: z.object({ message: z.string() }),
+  },
+} satisfies DomainContract<'mcp'>

@@ -9,6 +9,7 @@ Usage:
 Commands:
   run          Run the agent on a message in a project (hotaru run --help)
   sessions     List, show and export sessions
+  checkpoints  List, diff and restore checkpoints (hotaru checkpoints --help)
   mcp          MCP servers of a project (hotaru mcp list)
   serve        Serve the Hotaru UI to a browser on this machine (loopback only)
 
@@ -29,6 +30,7 @@ type Command = (argv: string[]) => Promise<number>
 const COMMANDS: Record<string, () => Promise<Command>> = {
   run: () => import('./commands/run').then((m) => m.runRun),
   sessions: () => import('./commands/sessions').then((m) => m.runSessions),
+  checkpoints: () => import('./commands/checkpoints').then((m) => m.runCheckpoints),
   mcp: () => import('./commands/mcp').then((m) => m.runMcp),
   serve: () => import('./commands/serve').then((m) => m.runServe),
 }

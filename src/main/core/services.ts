@@ -14,6 +14,7 @@ import { PermissionService } from './permission'
 import { ProviderRegistry, type SecretStore } from './provider'
 import { SessionStore } from './session/store'
 import { McpRuntime } from './agent/mcp-runtime'
+import { CheckpointService } from './checkpoint/service'
 import { loadConfig } from './config'
 import { log } from './util/log'
 import type { Tool } from './tools'
@@ -51,6 +52,7 @@ export interface Services {
   readonly tools: ToolRuntimes
   readonly agents: AgentService
   readonly mcp: McpRuntime
+  readonly checkpoints: CheckpointService
   /** MCP tools of a project, when an MCP manager is attached (set by the MCP layer). */
   extraTools: (projectId: string) => Tool[]
   /** The model new sessions start with (`HOTARU_MODEL`, else the built-in default). */
@@ -102,12 +104,14 @@ export function createServices(options: ServicesOptions): Services {
     outputRoot: join(options.dataDir, 'tool-output'),
     extraTools: (projectId) => services.extraTools(projectId),
   })
+  const checkpoints = new CheckpointService(storage.checkpoints, projects, sessions, bus, options.dataDir, storage.kv)
   const agents = new AgentService(
     sessions,
     providers,
     bus,
-    turnEnvironment({ projects, providers, tools, mcp, env: options.env }),
+    turnEnvironment({ projects, providers, tools, mcp, bus, env: options.env }),
     (sessionId, turnId) => permissions.endTurn(sessionId, turnId),
+    checkpoints,
   )
   let disposed = false
   return Object.assign(services, {
@@ -123,6 +127,7 @@ export function createServices(options: ServicesOptions): Services {
     tools,
     agents,
     mcp,
+    checkpoints,
     defaultModel: () => (options.env ?? process.env).HOTARU_MODEL ?? DEFAULT_MODEL_ID,
     info: () => ({
       name: APP_NAME,

@@ -1,6 +1,7 @@
 import type { Services } from '../core/services'
 import { agentHandlers } from './handlers/agent'
 import { appHandlers } from './handlers/app'
+import { checkpointHandlers } from './handlers/checkpoint'
 import { fsHandlers } from './handlers/fs'
 import { layoutHandlers } from './handlers/layout'
 import { mcpHandlers } from './handlers/mcp'
@@ -22,6 +23,7 @@ export const handlers: Handlers = {
   permission: permissionHandlers,
   question: questionHandlers,
   mcp: mcpHandlers,
+  checkpoint: checkpointHandlers,
 }
 
 export function createAppRouter(services: Services): Router {

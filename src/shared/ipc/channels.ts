@@ -7,7 +7,7 @@ export const channels = {
   app: { methods: ['info'], events: [] },
   project: {
     methods: ['open', 'close', 'list', 'recent', 'forget', 'pickFolder'],
-    events: ['opened', 'closed'],
+    events: ['opened', 'closed', 'notice'],
   },
   fs: {
     methods: ['list', 'read', 'write', 'create', 'rename', 'delete', 'gitStatus', 'reveal'],
@@ -26,6 +26,7 @@ export const channels = {
   permission: { methods: ['pending', 'reply'], events: ['asked', 'replied'] },
   question: { methods: ['pending', 'answer', 'dismiss'], events: ['asked', 'answered'] },
   mcp: { methods: ['list', 'restart', 'enable', 'disable', 'authenticate'], events: ['status', 'tools', 'warning'] },
+  checkpoint: { methods: ['list', 'diff', 'file', 'preview', 'restore', 'fork'], events: ['created'] },
 } as const
 
 export type Channels = typeof channels

@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import { agentContract } from './agent'
 import { appContract } from './app'
+import { checkpointContract } from './checkpoint'
 import { fsContract } from './fs'
 import { layoutContract } from './layout'
 import { ptyContract } from './pty'
@@ -23,6 +24,7 @@ export const contracts = {
   permission: permissionContract,
   question: questionContract,
   mcp: mcpContract,
+  checkpoint: checkpointContract,
 } as const satisfies { [D in Domain]: unknown }
 
 export type Contracts = typeof contracts

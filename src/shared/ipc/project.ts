@@ -21,5 +21,7 @@ export const projectContract = {
   events: {
     opened: ProjectInfo,
     closed: z.object({ projectId: ProjectId }),
+    /** Something the user should see about the project (a broken extension file, a failed server…). */
+    notice: z.object({ projectId: ProjectId, level: z.enum(['info', 'warning', 'error']), message: z.string() }),
   },
 } satisfies DomainContract<'project'>

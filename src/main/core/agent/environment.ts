@@ -1,9 +1,22 @@
 import type { Session } from '@shared/schema/session'
-import { globalConfigDir, loadConfig, type ConfigEnv } from '../config'
+import { globalConfigDir, loadConfig, type Config, type ConfigEnv } from '../config'
 import { resolveHomeDir } from '../config/locations'
+import { memoryBlock } from '../context'
+import type { EventBus } from '../bus/bus'
+import {
+  createSkillTool,
+  customToolRules,
+  discoverSkills,
+  loadAgentFiles,
+  loadCustomTools,
+  mergeAgentFiles,
+  skillsPromptBlock,
+  subagentsPromptBlock,
+  type ExtensionError,
+} from '../extensions'
 import type { ProjectManager } from '../project/manager'
 import type { ProviderRegistry } from '../provider'
-import { memoryBlock } from '../context'
+import { log } from '../util/log'
 import { resolveAgents } from './agents'
 import type { McpRuntime } from './mcp-runtime'
 import type { ToolRuntimes, TurnHooks } from './project-tools'
@@ -15,6 +28,7 @@ export interface EnvironmentOptions {
   providers: ProviderRegistry
   tools: ToolRuntimes
   mcp?: McpRuntime
+  bus?: EventBus
   env?: ConfigEnv
   homeDir?: string
 }
@@ -26,33 +40,51 @@ export interface TurnContext {
 }
 
 /**
- * Builds what a turn needs from the project's current config: agents, tools and
- * the system prompt. Config is re-read for every turn so edits apply at once; an
- * invalid config fails the turn with the file and JSON path of the error.
+ * Builds what a turn needs from the project's current config and extensions:
+ * agents (built-in, config, agent files), tools (built-in, memory, skills, custom
+ * tools, MCP), hooks and the system prompt. Re-read for every turn so edits apply
+ * at once; an invalid config fails the turn with the file and JSON path of the
+ * error; a broken extension file is reported and skipped.
  */
 export function turnEnvironment(options: EnvironmentOptions): (session: Session, turn: TurnContext) => Promise<TurnEnvironment> {
   return async (session, turn) => {
     const project = options.projects.get(session.projectId)
     const env = options.env ?? process.env
-    const { config } = await loadConfig({ projectDir: project.root, env, homeDir: options.homeDir })
+    const homeDir = options.homeDir ?? resolveHomeDir(env, process.platform)
+    const { config } = await loadConfig({ projectDir: project.root, env, homeDir })
     options.providers.setSettings({ providers: config.provider })
-    await options.mcp?.ensure(project, config)
-    const agents = resolveAgents(config)
-    const globalDir = globalConfigDir({
-      env,
-      homeDir: options.homeDir ?? resolveHomeDir(env, process.platform),
-      platform: process.platform,
-    })
+    const globalDir = globalConfigDir({ env, homeDir, platform: process.platform })
+    const locations = { projectRoot: project.root, homeDir, globalConfigDir: globalDir }
+    const [skills, agentFiles, custom] = await Promise.all([
+      discoverSkills(locations),
+      loadAgentFiles(locations),
+      loadCustomTools(locations),
+      options.mcp?.ensure(project, config),
+    ])
+    report(options.bus, project.id, [...skills.errors, ...agentFiles.errors, ...custom.errors])
+    const agents = mergeAgentFiles(resolveAgents(config), agentFiles.agents)
+    const mcpTools = options.mcp?.toolsOf(project.id) ?? []
+    const skillTools = skills.skills.length > 0 ? [createSkillTool(skills.skills)] : []
+    const blocks = [skillsPromptBlock(skills.skills), subagentsPromptBlock(agents.values())].filter((b) => b.length > 0)
     return {
       projectRoot: project.root,
       agents,
-      tools: options.tools.for(project).host({ config, sessionId: session.id, turnId: turn.turnId, hooks: turn.hooks }),
+      config,
+      tools: options.tools.for(project).host({
+        config,
+        sessionId: session.id,
+        turnId: turn.turnId,
+        hooks: turn.hooks,
+        extraTools: [...skillTools, ...custom.tools],
+        // Custom and MCP tools run code we have not seen: they ask unless the user's rules say otherwise.
+        extraRules: customToolRules([...custom.tools, ...mcpTools]),
+      }),
       system: (agent) => {
         const memory = memoryBlock(project.root, config)
         return buildSystemPrompt(agent, {
           projectRoot: project.root,
           globalConfigDir: globalDir,
-          extraInstructions: [...(config.instructions ?? []), ...(memory ? [memory] : [])],
+          extraInstructions: [...(config.instructions ?? []), ...blocks, ...(memory ? [memory] : [])],
         })
       },
       maxTurns: config.maxTurns,
@@ -61,3 +93,13 @@ export function turnEnvironment(options: EnvironmentOptions): (session: Session,
     }
   }
 }
+
+/** Broken extension files are shown to the user, never dropped silently. */
+function report(bus: EventBus | undefined, projectId: string, errors: ExtensionError[]): void {
+  for (const error of errors) {
+    log.warn(`[extensions] ${error.file}: ${error.error}`)
+    bus?.publish('project:notice', { projectId, level: 'warning', message: `${error.file}: ${error.error}` }, projectId)
+  }
+}
+
+export type { Config }

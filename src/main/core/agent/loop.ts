@@ -17,6 +17,8 @@ export interface LoopDeps {
   setStatus(status: SessionStatus): void
   /** Keeps requests inside the model's window; one with default settings when absent. */
   context?: ContextManager
+  /** After each step, with the tools it ran (checkpoints of file changes hang here). */
+  onStepEnd?(message: Message, tools: string[]): void
 }
 
 export interface TurnInput {
@@ -57,6 +59,7 @@ export async function runTurn(deps: LoopDeps, input: TurnInput): Promise<TurnRes
   for (let step = 1; step <= maxTurns; step++) {
     const outcome = await runStep(deps, input, context)
     lastMessage = outcome.message
+    deps.onStepEnd?.(outcome.message, outcome.tools)
     if (outcome.status === 'continue' || outcome.status === 'completed') {
       // The step's real usage: prune or summarize now if the context overflowed.
       await context.afterStep({ sessionId: input.sessionId, model: input.model, usage: outcome.message.usage, signal: input.signal })
@@ -88,6 +91,8 @@ interface StepOutcome {
   status: 'continue' | TurnResult['status']
   error?: ErrorData
   message: Message
+  /** Tools the step called. */
+  tools: string[]
 }
 
 async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager): Promise<StepOutcome> {
@@ -315,10 +320,11 @@ async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager
     ...(error ? { error } : {}),
   })
   store.touch(sessionId)
-  if (aborted) return { status: 'aborted', error, message }
-  if (failure !== undefined) return { status: 'error', error, message }
-  if (stopTurn) return { status: 'rejected', message }
-  return { status: toolParts.size > 0 ? 'continue' : 'completed', message }
+  const called = [...toolParts.values()].map((p) => p.tool)
+  if (aborted) return { status: 'aborted', error, message, tools: called }
+  if (failure !== undefined) return { status: 'error', error, message, tools: called }
+  if (stopTurn) return { status: 'rejected', message, tools: called }
+  return { status: toolParts.size > 0 ? 'continue' : 'completed', message, tools: called }
 }
 
 function abortedData(): ErrorData {

@@ -2,13 +2,14 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Config } from '../config'
 import type { EventBus } from '../bus/bus'
-import { bindAsk, buildRuleset, DoomLoopTracker, type PermissionService } from '../permission'
+import { agentDefaultRules, bindAsk, DoomLoopTracker, rulesFromConfig, type PermissionService, type Rule } from '../permission'
 import type { ProjectInstance } from '../project/instance'
 import type { KvRepo } from '../storage/kv-repo'
 import { MEMORY_TOOL_ID, memoryFilePath, memoryToolDescription, memoryToolParameters, runMemoryTool } from '../context'
 import { Permission } from '../permission/names'
 import { BackgroundProcesses, builtinTools, defineTool, FileTimes, ToolRegistry, type SubagentRequest, type Todo, type TodoStore, type Tool } from '../tools'
 import type { Disposable } from '../util/disposable'
+import { runHooks } from '../extensions'
 import type { AgentInfo } from './agents'
 import type { QuestionService } from './questions'
 import type { ToolHost } from './tool-host'
@@ -87,13 +88,25 @@ export class ProjectToolRuntime implements Disposable {
   }
 
   /** A tool host for one turn of `sessionId`. */
-  host(input: { config: Config; sessionId: string; turnId: () => string | undefined; hooks: TurnHooks }): ToolHost {
+  host(input: {
+    config: Config
+    sessionId: string
+    turnId: () => string | undefined
+    hooks: TurnHooks
+    /** Skill and custom tools of this turn. */
+    extraTools?: Tool[]
+    /** Rules between the agent's defaults and the user's config (custom and MCP tools ask). */
+    extraRules?: Rule[]
+  }): ToolHost {
     const { config, sessionId, hooks } = input
     // Built-ins, project memory and MCP tools, each filtered by the agent's defaults and its `tools` config.
     const memory = memoryTool(config)
     const tools = (agent: AgentInfo): Tool[] => [
       ...this.registry.forAgent(agent.name, agent.tools),
-      ...new ToolRegistry([memory, ...(this.deps.extraTools?.(this.project.id) ?? [])]).forAgent(agent.name, agent.tools),
+      ...new ToolRegistry([memory, ...(input.extraTools ?? []), ...(this.deps.extraTools?.(this.project.id) ?? [])]).forAgent(
+        agent.name,
+        agent.tools,
+      ),
     ]
     return {
       definitions: (agent) => this.registry.definitions(tools(agent)),
@@ -102,13 +115,30 @@ export class ProjectToolRuntime implements Disposable {
         const ask = bindAsk(this.deps.permissions, {
           sessionId,
           projectId: this.project.id,
-          ruleset: buildRuleset(ctx.agent.name, config),
+          ruleset: [
+            ...agentDefaultRules(ctx.agent.name),
+            ...(input.extraRules ?? []),
+            ...rulesFromConfig(config.permission),
+            // The agent's own rules: from config or from its agent file.
+            ...rulesFromConfig(ctx.agent.permission ?? config.agent?.[ctx.agent.name]?.permission),
+          ],
           turnId: input.turnId(),
           messageId: ctx.messageId,
           callId: call.callId,
           agent: ctx.agent.name,
           signal: ctx.signal,
         })
+        const hookPayload = { sessionId, projectRoot: this.project.root, tool: call.name, input: call.input }
+        const hookOptions = { cwd: this.project.root, signal: ctx.signal }
+        const pre = await runHooks(config.hooks, 'PreToolUse', hookPayload, hookOptions)
+        if (pre.blocked) {
+          return {
+            output: `A PreToolUse hook blocked this call: ${pre.reason ?? '(no reason given)'}`,
+            title: call.name,
+            metadata: { blockedByHook: true, hookFailures: pre.failures },
+            isError: true,
+          }
+        }
         const result = await this.registry.run(
           call.name,
           call.input,
@@ -135,8 +165,10 @@ export class ProjectToolRuntime implements Disposable {
           { doomLoop: this.doomLoop },
           available,
         )
+        const post = await runHooks(config.hooks, 'PostToolUse', { ...hookPayload, output: result.output }, hookOptions)
+        const hookFailures = [...pre.failures, ...post.failures]
         return {
-          output: result.output,
+          output: post.blocked ? `${result.output}\n\nA PostToolUse hook objected: ${post.reason ?? ''}` : result.output,
           title: result.title,
           metadata: {
             ...result.metadata,
@@ -144,6 +176,7 @@ export class ProjectToolRuntime implements Disposable {
             ...(result.error ? { errorName: result.error.name } : {}),
             // Images go back to the model with the result (see transcript.ts).
             ...(result.attachments?.length ? { attachments: result.attachments } : {}),
+            ...(hookFailures.length > 0 ? { hookFailures } : {}),
           },
           isError: result.error !== undefined,
           stopTurn: result.error?.name === 'PermissionRejected' && !result.error.feedback,

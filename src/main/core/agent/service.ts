@@ -8,6 +8,9 @@ import { runTurn, type TurnResult } from './loop'
 import { generateTitle, titleFromMessage } from './title'
 import { ContextManager, type CompactionResult, type CompactionSettings } from '../context'
 import { log } from '../util/log'
+import type { Config } from '../config'
+import type { CheckpointService } from '../checkpoint/service'
+import { runHooks } from '../extensions'
 import type { TurnContext } from './environment'
 import type { SubagentRequest } from '../tools'
 import type { ToolHost } from './tool-host'
@@ -30,6 +33,7 @@ export interface TurnEnvironment {
   /** Model for titles and other small background work. */
   smallModel?: string
   compaction?: CompactionSettings
+  config?: Config
 }
 
 interface Running {
@@ -56,6 +60,7 @@ export class AgentService {
     private readonly bus: EventBus,
     private readonly environment: (session: Session, turn: TurnContext) => Promise<TurnEnvironment>,
     private readonly onTurnEnd: (sessionId: string, turnId: string) => void = () => undefined,
+    private readonly checkpoints?: CheckpointService,
   ) {
     this.context = new ContextManager({
       store,
@@ -157,9 +162,18 @@ export class AgentService {
     // A turn cut short by a crash or kill is closed first, so the transcript is whole.
     this.store.recoverInterrupted(session.id)
     const firstTurn = session.parentId === null && this.store.messages(session.id).length === 0
+    const hookPayload = { sessionId: session.id, projectRoot: env.projectRoot }
+    const submitted = await runHooks(env.config?.hooks, 'UserPromptSubmit', { ...hookPayload, prompt: input.text }, { cwd: env.projectRoot })
+    reportHookFailures(submitted.failures)
+    if (submitted.blocked) {
+      throw new HotaruError('PromptBlocked', { message: `a UserPromptSubmit hook refused the message: ${submitted.reason ?? ''}`.trim() })
+    }
+    if (firstTurn) reportHookFailures((await runHooks(env.config?.hooks, 'SessionStart', hookPayload, { cwd: env.projectRoot })).failures)
     const user = this.store.addMessage({ sessionId: session.id, role: 'user', agent: agentName, model, completedAt: Date.now() })
     turn.id = user.id
     this.store.addPart<PartOf<'text'>>({ sessionId: session.id, messageId: user.id, type: 'text', text: input.text })
+
+    this.checkpoints?.beforeMessage(session, user.id, env.config)
 
     // A readable title at once; the model's title replaces it after the turn (requests made
     // during the turn would compete with it).
@@ -174,6 +188,9 @@ export class AgentService {
         tools: env.tools,
         context: this.context,
         setStatus: (s) => this.setStatus(session, s),
+        onStepEnd: (message, tools) => {
+          this.checkpoints?.afterStep(session, message.id, tools, env.config)
+        },
       },
       {
         sessionId: session.id,
@@ -189,6 +206,9 @@ export class AgentService {
     this.setStatus(session, { type: 'busy' })
     try {
       const result = await done
+      const stopped = await runHooks(env.config?.hooks, 'Stop', hookPayload, { cwd: env.projectRoot })
+      // Reported, not obeyed: continuing a turn because a hook objects could loop forever.
+      reportHookFailures(stopped.failures)
       // Model-written titles cost a request, so they are opt-in through `smallModel`.
       if (firstTurn && result.status !== 'aborted' && env.smallModel) this.startTitle(session, input.text, env.smallModel)
       return result
@@ -259,4 +279,8 @@ export class AgentService {
     else this.statuses.set(session.id, status)
     this.bus.publish('session:status', { sessionId: session.id, status }, session.projectId)
   }
+}
+
+function reportHookFailures(failures: { command: string; error: string }[]): void {
+  for (const failure of failures) log.warn(`[hooks] ${failure.command}: ${failure.error}`)
 }

@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { openDatabase, type Db, type OpenDatabaseOptions } from './database'
 import { ApprovalsRepo } from './approvals-repo'
+import { CheckpointsRepo } from './checkpoints-repo'
 import { KvRepo } from './kv-repo'
 import { ProjectsRepo } from './projects-repo'
 import { SessionsRepo } from './sessions-repo'
@@ -11,12 +12,14 @@ export class Storage {
   readonly kv: KvRepo
   readonly sessions: SessionsRepo
   readonly approvals: ApprovalsRepo
+  readonly checkpoints: CheckpointsRepo
 
   constructor(readonly db: Db) {
     this.projects = new ProjectsRepo(db)
     this.kv = new KvRepo(db)
     this.sessions = new SessionsRepo(db)
     this.approvals = new ApprovalsRepo(db)
+    this.checkpoints = new CheckpointsRepo(db)
   }
 
   static open(dataDir: string, options: OpenDatabaseOptions = {}): Storage {

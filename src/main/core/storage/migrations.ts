@@ -56,4 +56,18 @@ export const migrations: readonly string[] = [
     UNIQUE(project_id, permission, pattern)
   );
   `,
+  /* 3: checkpoints of the session timeline */ `
+  CREATE TABLE checkpoints (
+    id           TEXT PRIMARY KEY,
+    project_id   TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+    session_id   TEXT REFERENCES sessions(id) ON DELETE SET NULL,
+    message_id   TEXT,
+    snapshot_id  TEXT NOT NULL,
+    trigger      TEXT NOT NULL,
+    created_at   INTEGER NOT NULL,
+    summary      TEXT NOT NULL
+  );
+  CREATE INDEX checkpoints_project ON checkpoints(project_id, created_at, id);
+  CREATE INDEX checkpoints_session ON checkpoints(session_id, created_at, id);
+  `,
 ]

@@ -1,0 +1,159 @@
+import { createInterface } from 'node:readline/promises'
+import type { Checkpoint, RestoreMode, RestorePreview } from '@shared/schema/checkpoint'
+import { HotaruError } from '@shared/errors'
+import type { Services } from '../../main/core/services'
+import { parseCommandArgs, stringOption } from '../args'
+import { cliServices, findSession, formatTime, openProject } from '../context'
+import { CliError } from '../errors'
+
+const USAGE = `Usage:
+  hotaru checkpoints list [--dir PATH] [--session ID] [--json]
+  hotaru checkpoints diff ID [ID2] [--dir PATH] [--json]          (ID2 omitted: the working tree)
+  hotaru checkpoints restore ID [--dir PATH] [--mode code|conversation|both] [--dry-run] [--yes] [--json]
+                                [--include-user-created] [--overwrite-conflicts]
+
+A restore is always previewed first. Files you created or edited after the agent's last
+change are kept unless you opt in. Every restore can be undone: it first records the
+current state as a checkpoint (shown as "undo with …").`
+
+export async function runCheckpoints(argv: string[]): Promise<number> {
+  const [verb, ...rest] = argv
+  if (verb === undefined || verb === '--help' || verb === '-h') {
+    process.stdout.write(`${USAGE}\n`)
+    return verb === undefined ? 2 : 0
+  }
+  const handlers: Record<string, (args: string[]) => Promise<number>> = { list, diff, restore }
+  const handler = handlers[verb]
+  if (!handler) throw new CliError(`unknown checkpoints command "${verb}"\n\n${USAGE}`)
+  return handler(rest)
+}
+
+async function withServices<T>(fn: (services: Services) => Promise<T> | T): Promise<T> {
+  const services = cliServices()
+  try {
+    return await fn(services)
+  } catch (error) {
+    if (error instanceof HotaruError) throw new CliError(error.message, 1)
+    throw error
+  } finally {
+    await services.dispose()
+  }
+}
+
+function describe(c: Checkpoint): string {
+  const s = c.summary
+  const changes = s.added + s.modified + s.deleted === 0 ? 'no file changes' : `+${s.added} ~${s.modified} -${s.deleted} files (+${s.additions}/-${s.deletions} lines)`
+  const untracked = s.untracked.length > 0 ? `, ${s.untracked.length} too large to keep` : ''
+  return `${c.id}  ${formatTime(c.createdAt)}  ${c.trigger.padEnd(7)}  session ${c.sessionId ?? '-'}  message ${c.messageId ?? '-'}  ${changes}${untracked}`
+}
+
+async function list(argv: string[]): Promise<number> {
+  const { values } = parseCommandArgs(argv, { dir: { type: 'string' }, session: { type: 'string' }, json: { type: 'boolean' } }, USAGE)
+  return withServices((services) => {
+    const project = openProject(services, stringOption(values, 'dir'))
+    const sessionId = stringOption(values, 'session')
+    const checkpoints = services.checkpoints.list(project.id, sessionId ? findSession(services, sessionId).id : undefined)
+    if (values.json) process.stdout.write(`${JSON.stringify(checkpoints, null, 2)}\n`)
+    else if (checkpoints.length === 0) process.stdout.write('No checkpoints yet.\n')
+    else for (const c of checkpoints) process.stdout.write(`${describe(c)}\n`)
+    return 0
+  })
+}
+
+async function diff(argv: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs(argv, { dir: { type: 'string' }, json: { type: 'boolean' } }, USAGE, true)
+  const [from, to] = positionals
+  if (!from) throw new CliError(`a checkpoint id is required\n\n${USAGE}`)
+  return withServices((services) => {
+    openProject(services, stringOption(values, 'dir'))
+    const entries = services.checkpoints.diff(from, to)
+    if (values.json) {
+      process.stdout.write(`${JSON.stringify(entries, null, 2)}\n`)
+      return 0
+    }
+    if (entries.length === 0) process.stdout.write('No differences.\n')
+    for (const e of entries) {
+      const mark = e.status === 'added' ? 'A' : e.status === 'deleted' ? 'D' : 'M'
+      const lines = e.binary ? 'binary' : e.additions !== undefined ? `+${e.additions} -${e.deletions ?? 0}` : ''
+      process.stdout.write(`${mark} ${e.path}${lines ? `  ${lines}` : ''}\n`)
+    }
+    return 0
+  })
+}
+
+function printPreview(p: RestorePreview): void {
+  const out = (line: string): void => {
+    process.stdout.write(`${line}\n`)
+  }
+  out(`Restore ${p.checkpointId} (${p.mode}):`)
+  if (p.mode !== 'conversation') {
+    for (const w of p.writes) out(`  ${w.action === 'create' ? 'create' : 'write '} ${w.path}`)
+    for (const d of p.deletes) out(`  delete ${d}`)
+    for (const c of p.conflicts) out(`  conflict ${c.path} (${c.reason}): ${c.resolution === 'keep' ? 'kept as it is' : 'overwritten'}`)
+    for (const u of p.userCreated) out(`  your file ${u.path}: ${u.resolution === 'keep' ? 'kept' : 'deleted'}`)
+    for (const s of p.skipped) out(`  skipped ${s.path} (${s.reason})`)
+    for (const u of p.untracked) out(`  cannot restore ${u.path} (${u.size} bytes, too large to have been kept)`)
+    out(`  ${p.writes.length} to write, ${p.deletes.length} to delete, ${p.unchanged} unchanged`)
+  }
+  if (p.mode !== 'code') out(`  ${p.messagesRemoved} message(s) removed from the conversation`)
+}
+
+async function restore(argv: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs(
+    argv,
+    {
+      dir: { type: 'string' },
+      mode: { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      yes: { type: 'boolean', short: 'y' },
+      json: { type: 'boolean' },
+      'include-user-created': { type: 'boolean' },
+      'overwrite-conflicts': { type: 'boolean' },
+    },
+    USAGE,
+    true,
+  )
+  const [id] = positionals
+  if (!id) throw new CliError(`a checkpoint id is required\n\n${USAGE}`)
+  const mode = (stringOption(values, 'mode') ?? 'code') as RestoreMode
+  if (!['code', 'conversation', 'both'].includes(mode)) throw new CliError(`--mode must be code, conversation or both, got "${mode}"`)
+  const options = {
+    mode,
+    includeUserCreated: values['include-user-created'] === true,
+    overwriteConflicts: values['overwrite-conflicts'] === true,
+  }
+  return withServices(async (services) => {
+    openProject(services, stringOption(values, 'dir'))
+    const preview = services.checkpoints.preview(id, options)
+    const emitPreview = (): void => {
+      if (values.json) process.stdout.write(`${JSON.stringify({ preview }, null, 2)}\n`)
+      else printPreview(preview)
+    }
+    if (values['dry-run']) {
+      emitPreview()
+      return 0
+    }
+    if (!values.yes) {
+      emitPreview()
+      if (!process.stdin.isTTY) {
+        process.stderr.write('hotaru checkpoints restore: not applied; run again with --yes to apply this preview\n')
+        return 3
+      }
+      const rl = createInterface({ input: process.stdin, output: process.stderr })
+      const answer = (await rl.question('Apply this restore? [y/N] ')).trim().toLowerCase()
+      rl.close()
+      if (answer !== 'y' && answer !== 'yes') {
+        process.stderr.write('Not applied.\n')
+        return 1
+      }
+    }
+    const result = services.checkpoints.restore(id, { ...options, expectCurrentId: preview.currentId ?? undefined })
+    if (values.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`)
+    else {
+      if (values.yes) printPreview(result.preview)
+      process.stdout.write(`Restored: ${result.written} written, ${result.deleted} deleted, ${result.messagesRemoved} message(s) removed.\n`)
+      if (result.undoCheckpointId) process.stdout.write(`Undo with: hotaru checkpoints restore ${result.undoCheckpointId} --yes\n`)
+    }
+    return 0
+  })
+}

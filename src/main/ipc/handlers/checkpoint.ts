@@ -1,0 +1,13 @@
+import type { DomainHandlers } from '../router'
+
+export const checkpointHandlers: DomainHandlers<'checkpoint'> = {
+  list: ({ projectId, sessionId }, { services }) => {
+    services.projects.get(projectId)
+    return services.checkpoints.list(projectId, sessionId)
+  },
+  diff: ({ fromId, toId }, { services }) => services.checkpoints.diff(fromId, toId),
+  file: ({ fromId, toId, path }, { services }) => services.checkpoints.fileVersions(path, fromId, toId),
+  preview: ({ checkpointId, ...request }, { services }) => services.checkpoints.preview(checkpointId, request),
+  restore: ({ checkpointId, ...request }, { services }) => services.checkpoints.restore(checkpointId, request),
+  fork: ({ checkpointId, code }, { services }) => services.checkpoints.fork(checkpointId, { code }).session,
+}

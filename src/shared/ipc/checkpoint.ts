@@ -1,0 +1,45 @@
+import { z } from 'zod'
+import { Checkpoint, DiffEntry, FileVersions, RestoreMode, RestorePreview } from '../schema/checkpoint'
+import { ProjectId } from '../schema/project'
+import { Session, SessionId } from '../schema/session'
+import { RelativePath } from '../schema/fs'
+import type { DomainContract } from './define'
+
+const CheckpointId = z.string().regex(/^cp_[A-Za-z0-9]{6,40}$/, 'checkpoint id')
+
+const restoreOptions = {
+  mode: RestoreMode,
+  includeUserCreated: z.boolean().optional(),
+  overwriteConflicts: z.boolean().optional(),
+}
+
+export const checkpointContract = {
+  methods: {
+    /** Oldest first; one session's, or the whole project's. */
+    list: { input: z.object({ projectId: ProjectId, sessionId: SessionId.optional() }).strict(), output: z.array(Checkpoint) },
+    /** Files that differ between two checkpoints, or a checkpoint and the working tree (`toId` absent). */
+    diff: { input: z.object({ fromId: CheckpointId, toId: CheckpointId.optional() }).strict(), output: z.array(DiffEntry) },
+    /** Old and new text of one file, for the diff editor. */
+    file: {
+      input: z.object({ fromId: CheckpointId, toId: CheckpointId.optional(), path: RelativePath }).strict(),
+      output: FileVersions,
+    },
+    /** What a restore would do; nothing is touched. */
+    preview: { input: z.object({ checkpointId: CheckpointId, ...restoreOptions }).strict(), output: RestorePreview },
+    restore: {
+      input: z.object({ checkpointId: CheckpointId, ...restoreOptions, expectCurrentId: z.string().optional() }).strict(),
+      output: z.object({
+        preview: RestorePreview,
+        undoCheckpointId: z.string().nullable(),
+        written: z.number(),
+        deleted: z.number(),
+        messagesRemoved: z.number(),
+      }),
+    },
+    /** A new session with the conversation up to the checkpoint (and its files, with `code`). */
+    fork: { input: z.object({ checkpointId: CheckpointId, code: z.boolean().optional() }).strict(), output: Session },
+  },
+  events: {
+    created: Checkpoint,
+  },
+} satisfies DomainContract<'checkpoint'>

@@ -1,0 +1,67 @@
+import { z } from 'zod'
+
+export const CheckpointTrigger = z.enum(['message', 'step', 'restore', 'fork'])
+
+export const ChangeSummary = z.object({
+  added: z.number(),
+  modified: z.number(),
+  deleted: z.number(),
+  additions: z.number(),
+  deletions: z.number(),
+  files: z.array(z.object({ path: z.string(), status: z.enum(['added', 'modified', 'deleted']) })),
+  /** Files too large to keep (listed so the UI can warn; never silently dropped). */
+  untracked: z.array(z.object({ path: z.string(), size: z.number() })),
+})
+export type ChangeSummary = z.infer<typeof ChangeSummary>
+
+export const Checkpoint = z.object({
+  id: z.string(),
+  projectId: z.string(),
+  sessionId: z.string().nullable(),
+  /** The user message it precedes (trigger `message`) or the assistant message whose step made it. */
+  messageId: z.string().nullable(),
+  snapshotId: z.string(),
+  trigger: CheckpointTrigger,
+  createdAt: z.number(),
+  /** Changes since the previous checkpoint of the same session. */
+  summary: ChangeSummary,
+})
+export type Checkpoint = z.infer<typeof Checkpoint>
+
+export const DiffEntry = z.object({
+  path: z.string(),
+  status: z.enum(['added', 'modified', 'deleted']),
+  /** `untracked`: a file too large to keep (listed, content not stored). */
+  kind: z.enum(['file', 'symlink', 'untracked']),
+  oldKind: z.enum(['file', 'symlink', 'untracked']).optional(),
+  binary: z.boolean().optional(),
+  untracked: z.boolean().optional(),
+  tooLarge: z.boolean().optional(),
+  modeOnly: z.boolean().optional(),
+  additions: z.number().optional(),
+  deletions: z.number().optional(),
+})
+
+export const FileSide = z.object({ kind: z.enum(['file', 'symlink', 'untracked']), size: z.number(), text: z.string().nullable() })
+export const FileVersions = z.object({ path: z.string(), binary: z.boolean(), old: FileSide.nullable(), new: FileSide.nullable() })
+
+export const RestoreMode = z.enum(['code', 'conversation', 'both'])
+export type RestoreMode = z.infer<typeof RestoreMode>
+
+export const RestorePreview = z.object({
+  checkpointId: z.string(),
+  mode: RestoreMode,
+  /** The working tree as it is now; restoring it undoes the restore. */
+  currentId: z.string().nullable(),
+  writes: z.array(z.object({ path: z.string(), action: z.enum(['create', 'update']) })),
+  deletes: z.array(z.string()),
+  unchanged: z.number(),
+  conflicts: z.array(z.object({ path: z.string(), reason: z.string(), resolution: z.enum(['keep', 'overwrite']) })),
+  userCreated: z.array(z.object({ path: z.string(), resolution: z.enum(['keep', 'delete']) })),
+  skipped: z.array(z.object({ path: z.string(), reason: z.string() })),
+  /** Files too large to have been kept at that checkpoint: they cannot be restored. */
+  untracked: z.array(z.object({ path: z.string(), size: z.number() })),
+  /** Messages a conversation restore removes (that message and everything after it). */
+  messagesRemoved: z.number(),
+})
+export type RestorePreview = z.infer<typeof RestorePreview>

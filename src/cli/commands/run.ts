@@ -80,7 +80,8 @@ export async function runRun(argv: string[]): Promise<number> {
     const output = format === 'json' ? jsonOutput() : textOutput()
     const unsubscribe = services.bus.subscribe((event) => {
       const payload = event.envelope.payload as { sessionId?: string }
-      if (payload.sessionId === session.id || event.channel.startsWith('permission:')) output(event)
+      if (event.channel === 'project:notice') process.stderr.write(`warning: ${(payload as { message?: string }).message ?? ''}\n`)
+      else if (payload.sessionId === session.id || event.channel.startsWith('permission:')) output(event)
     })
     const stopAsking = answerPermissions(services, {
       sessionId: session.id,

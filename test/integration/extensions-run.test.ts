@@ -1,0 +1,85 @@
+import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { startFakeLlm, type FakeLlm, type FakeTurn } from '../fixtures/fake-llm'
+import { BIN } from '../support/cli'
+import { tempDir, writeTree } from '../support/temp'
+
+const servers: FakeLlm[] = []
+afterEach(async () => {
+  for (const s of servers.splice(0)) await s.close()
+})
+
+function hotaru(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+    child.on('close', (code) => resolve({ code, stdout, stderr }))
+  })
+}
+
+async function setup(turns: FakeTurn[]) {
+  const server = await startFakeLlm({ turns })
+  servers.push(server)
+  const home = tempDir()
+  return {
+    server,
+    env: {
+      ...process.env,
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, 'config'),
+      HOTARU_DATA_DIR: home,
+      ANTHROPIC_API_KEY: 'k',
+      ANTHROPIC_BASE_URL: server.anthropicBaseURL,
+    },
+  }
+}
+
+describe('extensions in a session', () => {
+  it('lists skills in the system prompt, loads one through the skill tool, and a PreToolUse hook blocks bash', async () => {
+    const { server, env } = await setup([
+      { toolCalls: [{ name: 'skill', args: { name: 'release-notes' } }] },
+      { toolCalls: [{ name: 'bash', args: { command: 'touch forbidden.txt', description: 'try it' } }] },
+      { text: 'Understood.' },
+    ])
+    const project = writeTree(tempDir(), {
+      '.hotaru/skills/release-notes/SKILL.md':
+        '---\nname: release-notes\ndescription: How to write release notes for this project\n---\nAlways group changes by component.\n',
+      'hotaru.json': JSON.stringify({
+        hooks: {
+          PreToolUse: [{ matcher: 'bash', hooks: [{ type: 'command', command: 'echo "no shell commands today" >&2; exit 2' }] }],
+        },
+      }),
+    })
+    const result = await hotaru(['run', '--dir', project, '--yes', 'write release notes'], env)
+    expect(result.code).toBe(0)
+    const first = JSON.stringify(server.requests[0]?.body)
+    expect(first).toContain('release-notes')
+    expect(first).toContain('How to write release notes for this project')
+    expect(JSON.stringify(server.requests[1]?.body)).toContain('Always group changes by component.')
+    expect(JSON.stringify(server.requests[2]?.body)).toContain('no shell commands today')
+    expect(existsSync(join(project, 'forbidden.txt'))).toBe(false)
+  })
+
+  it('uses a custom agent file: its body is the system prompt', async () => {
+    const { server, env } = await setup([{ text: 'Reviewed.' }])
+    const project = writeTree(tempDir(), {
+      '.hotaru/agents/reviewer.md': '---\ndescription: Reviews code strictly\nmode: primary\n---\nYou are a meticulous code reviewer named Quill.\n',
+    })
+    const result = await hotaru(['run', '--dir', project, '--agent', 'reviewer', 'review this'], env)
+    expect(result.code).toBe(0)
+    expect(JSON.stringify((server.requests[0]?.body as { system: unknown }).system)).toContain('meticulous code reviewer named Quill')
+  })
+
+  it('reports a broken custom tool file and still runs the turn', async () => {
+    const { env } = await setup([{ text: 'Fine.' }])
+    const project = writeTree(tempDir(), { '.hotaru/tools/broken.mjs': 'export default {' })
+    const result = await hotaru(['run', '--dir', project, 'hi'], env)
+    expect(result.code).toBe(0)
+    expect(result.stderr).toMatch(/warning: .*broken\.mjs/)
+  })
+})

@@ -26,7 +26,7 @@ export const channels = {
   permission: { methods: ['pending', 'reply'], events: ['asked', 'replied'] },
   question: { methods: ['pending', 'answer', 'dismiss'], events: ['asked', 'answered'] },
   mcp: { methods: ['list', 'restart', 'enable', 'disable', 'authenticate'], events: ['status', 'tools', 'warning'] },
-  checkpoint: { methods: ['list', 'diff', 'file', 'preview', 'restore', 'fork'], events: ['created'] },
+  checkpoint: { methods: ['list', 'diff', 'file', 'preview', 'restore', 'fork', 'usage'], events: ['created'] },
 } as const
 
 export type Channels = typeof channels

@@ -36,6 +36,11 @@ export const checkpointContract = {
         messagesRemoved: z.number(),
       }),
     },
+    /** Snapshot storage used by the project, against its quota. */
+    usage: {
+      input: z.object({ projectId: ProjectId }).strict(),
+      output: z.object({ totalBytes: z.number(), quotaBytes: z.number().nullable(), overQuota: z.boolean() }),
+    },
     /** A new session with the conversation up to the checkpoint (and its files, with `code`). */
     fork: { input: z.object({ checkpointId: CheckpointId, code: z.boolean().optional() }).strict(), output: Session },
   },

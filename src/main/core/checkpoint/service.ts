@@ -15,6 +15,11 @@ import { log } from '../util/log'
 
 const SERVICE_KEY = 'snapshots'
 
+/** Snapshot storage per project unless `snapshot.quotaBytes` says otherwise. */
+export const DEFAULT_QUOTA_BYTES = 2 * 1024 ** 3
+/** Over quota, the oldest checkpoints go first, but never the newest ones. */
+const MIN_KEPT_CHECKPOINTS = 50
+
 /** Tools whose steps can change files; a step with any of them gets a checkpoint if the tree changed. */
 const CHANGING_TOOLS = new Set(['write', 'edit', 'multiedit', 'apply_patch', 'bash', 'memory'])
 
@@ -63,7 +68,7 @@ export class CheckpointService {
         storeDir: join(this.dataDir, 'snapshots', project.id),
         maxFileBytes: config?.snapshot?.maxFileBytes,
         extraExcludes: config?.snapshot?.exclude,
-        quotaBytes: config?.snapshot?.quotaBytes,
+        quotaBytes: config?.snapshot?.quotaBytes ?? DEFAULT_QUOTA_BYTES,
       })
       // A restore interrupted by a crash is finished (or rolled back) before anything else.
       const recovered = engine.recover()
@@ -211,8 +216,29 @@ export class CheckpointService {
   /** Removes snapshot data no checkpoint refers to any more. */
   collectGarbage(projectId: string): { removedBytes: number } {
     const engine = this.engine(this.projects.get(projectId))
-    const result = engine.gc(this.repo.snapshotIds(projectId))
+    const live = [...this.repo.snapshotIds(projectId), ...this.baselineIds(projectId)]
+    const result = engine.gc(live)
     return { removedBytes: result.bytesFreed }
+  }
+
+  /** Storage used by the project's snapshots against its quota. */
+  usage(projectId: string) {
+    return this.engine(this.projects.get(projectId)).usage()
+  }
+
+  /** Keeps the store under its quota: the oldest checkpoints are dropped (never the newest 50) and their data collected. */
+  private enforceQuota(projectId: string, engine: SnapshotEngine): void {
+    if (!engine.usage().overQuota) return
+    const count = this.repo.count(projectId)
+    if (count <= MIN_KEPT_CHECKPOINTS) return
+    const dropped = this.repo.pruneOldest(projectId, Math.max(MIN_KEPT_CHECKPOINTS, Math.floor(count / 2)))
+    const freed = this.collectGarbage(projectId).removedBytes
+    log.warn(`[checkpoint] over the snapshot quota: dropped ${dropped} oldest checkpoint(s), freed ${freed} bytes`)
+  }
+
+  private baselineIds(projectId: string): string[] {
+    const id = this.kv.get<string>(`checkpoint.baseline.${projectId}`)
+    return id ? [id] : []
   }
 
   private capture(
@@ -237,6 +263,7 @@ export class CheckpointService {
     const previous = this.repo.latest(session.projectId, session.id) ?? this.repo.latest(session.projectId, null)
     this.setBaseline(session.projectId, snapshot.id)
     if (onlyIfChanged && previous?.snapshotId === snapshot.id) return undefined
+    if (snapshot.changed) this.enforceQuota(session.projectId, engine)
     return this.record({
       projectId: session.projectId,
       sessionId: session.id,

@@ -66,6 +66,20 @@ export class CheckpointsRepo {
     return row && toCheckpoint(row)
   }
 
+  /** Removes the oldest checkpoints of a project, keeping the newest `keep`; returns how many went. */
+  pruneOldest(projectId: string, keep: number): number {
+    return this.db
+      .prepare(
+        `DELETE FROM checkpoints WHERE project_id = ? AND id NOT IN
+           (SELECT id FROM checkpoints WHERE project_id = ? ORDER BY created_at DESC, id DESC LIMIT ?)`,
+      )
+      .run(projectId, projectId, keep).changes
+  }
+
+  count(projectId: string): number {
+    return (this.db.prepare('SELECT COUNT(*) AS n FROM checkpoints WHERE project_id = ?').get(projectId) as { n: number }).n
+  }
+
   /** Snapshot ids still referenced (for garbage collection of the store). */
   snapshotIds(projectId: string): string[] {
     return (this.db.prepare('SELECT DISTINCT snapshot_id AS id FROM checkpoints WHERE project_id = ?').all(projectId) as { id: string }[]).map(

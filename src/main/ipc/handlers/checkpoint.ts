@@ -10,4 +10,8 @@ export const checkpointHandlers: DomainHandlers<'checkpoint'> = {
   preview: ({ checkpointId, ...request }, { services }) => services.checkpoints.preview(checkpointId, request),
   restore: ({ checkpointId, ...request }, { services }) => services.checkpoints.restore(checkpointId, request),
   fork: ({ checkpointId, code }, { services }) => services.checkpoints.fork(checkpointId, { code }).session,
+  usage: ({ projectId }, { services }) => {
+    const { totalBytes, quotaBytes, overQuota } = services.checkpoints.usage(projectId)
+    return { totalBytes, quotaBytes, overQuota }
+  },
 }

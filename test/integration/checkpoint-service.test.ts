@@ -1,0 +1,69 @@
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { Config } from '../../src/main/core/config'
+import { testServices } from '../support/services'
+import { tempDir, writeTree } from '../support/temp'
+
+function setup(files: Record<string, string> = { 'a.txt': 'one\n' }) {
+  const services = testServices()
+  const root = writeTree(tempDir(), files)
+  const project = services.projects.openFolder(root)
+  const session = services.sessions.create({ projectId: project.id, agent: 'build', model: 'anthropic/claude-sonnet-4-6' })
+  const message = (text: string) => {
+    const m = services.sessions.addMessage({ sessionId: session.id, role: 'user', agent: 'build', model: session.model, completedAt: Date.now() })
+    services.sessions.addPart({ sessionId: session.id, messageId: m.id, type: 'text', text })
+    return m
+  }
+  return { services, root, project, session, message }
+}
+
+describe('checkpoint service', () => {
+  it('shows a file the user edited after the agent as a conflict and keeps it', () => {
+    const { services, root, session, message } = setup()
+    const first = services.checkpoints.beforeMessage(session, message('go').id)
+    writeFileSync(join(root, 'a.txt'), 'agent edit\n')
+    const step = services.checkpoints.afterStep(session, message('x').id, ['edit'])
+    expect(step?.summary.modified).toBe(1)
+    writeFileSync(join(root, 'a.txt'), 'user edit\n')
+    const preview = services.checkpoints.preview(first?.id ?? '', { mode: 'code' })
+    expect(preview.conflicts).toEqual([{ path: 'a.txt', reason: 'user-modified', resolution: 'keep' }])
+    services.checkpoints.restore(first?.id ?? '', { mode: 'code', expectCurrentId: preview.currentId ?? undefined })
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('user edit\n')
+    services.checkpoints.restore(first?.id ?? '', { mode: 'code', overwriteConflicts: true })
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('one\n')
+  })
+
+  it('records a step checkpoint only when the tree changed', () => {
+    const { services, session, message } = setup()
+    services.checkpoints.beforeMessage(session, message('go').id)
+    expect(services.checkpoints.afterStep(session, message('x').id, ['read', 'grep'])).toBeUndefined()
+    expect(services.checkpoints.afterStep(session, message('y').id, ['bash'])).toBeUndefined()
+  })
+
+  it('forks a session from a checkpoint with the conversation up to it', () => {
+    const { services, session, message } = setup()
+    message('before')
+    const second = message('second')
+    const cp = services.checkpoints.beforeMessage(session, second.id)
+    message('third')
+    const { session: forked } = services.checkpoints.fork(cp?.id ?? '')
+    const texts = services.sessions.messages(forked.id).flatMap((m) => m.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])))
+    expect(texts).toEqual(['before'])
+    expect(forked.title).toContain('(fork)')
+  })
+
+  it('keeps storage under the quota by dropping the oldest checkpoints, never the newest', () => {
+    const { services, root, session, message } = setup()
+    const config = { snapshot: { quotaBytes: 1 } } as Config
+    for (let i = 0; i < 70; i++) {
+      writeFileSync(join(root, 'a.txt'), `content ${i}\n`.repeat(50))
+      services.checkpoints.beforeMessage(session, message(`m${i}`).id, config)
+    }
+    const left = services.checkpoints.list(session.projectId)
+    expect(left.length).toBeLessThan(70)
+    expect(left.length).toBeGreaterThanOrEqual(50)
+    const newest = left.at(-1)
+    expect(services.checkpoints.preview(newest?.id ?? '', { mode: 'code' }).writes).toEqual([])
+  })
+})

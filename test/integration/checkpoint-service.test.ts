@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import type { PartOf } from '@shared/schema/session'
 import type { Config } from '../../src/main/core/config'
 import { testServices } from '../support/services'
 import { tempDir, writeTree } from '../support/temp'
@@ -12,7 +13,7 @@ function setup(files: Record<string, string> = { 'a.txt': 'one\n' }) {
   const session = services.sessions.create({ projectId: project.id, agent: 'build', model: 'anthropic/claude-sonnet-4-6' })
   const message = (text: string) => {
     const m = services.sessions.addMessage({ sessionId: session.id, role: 'user', agent: 'build', model: session.model, completedAt: Date.now() })
-    services.sessions.addPart({ sessionId: session.id, messageId: m.id, type: 'text', text })
+    services.sessions.addPart<PartOf<'text'>>({ sessionId: session.id, messageId: m.id, type: 'text', text })
     return m
   }
   return { services, root, project, session, message }

@@ -7,6 +7,7 @@ import { layoutHandlers } from './handlers/layout'
 import { mcpHandlers } from './handlers/mcp'
 import { ptyHandlers } from './handlers/pty'
 import { permissionHandlers } from './handlers/permission'
+import { processHandlers } from './handlers/process'
 import { projectHandlers } from './handlers/project'
 import { questionHandlers } from './handlers/question'
 import { sessionHandlers } from './handlers/session'
@@ -23,6 +24,7 @@ export const handlers: Handlers = {
   permission: permissionHandlers,
   question: questionHandlers,
   mcp: mcpHandlers,
+  process: processHandlers,
   checkpoint: checkpointHandlers,
 }
 

@@ -25,7 +25,8 @@ export const channels = {
   agent: { methods: ['prompt', 'abort', 'agents', 'models', 'compact'], events: ['turnEnded'] },
   permission: { methods: ['pending', 'reply'], events: ['asked', 'replied'] },
   question: { methods: ['pending', 'answer', 'dismiss'], events: ['asked', 'answered'] },
-  mcp: { methods: ['list', 'restart', 'enable', 'disable', 'authenticate'], events: ['status', 'tools', 'warning'] },
+  mcp: { methods: ['list', 'restart', 'enable', 'disable', 'authenticate', 'resources', 'readResource', 'prompts', 'getPrompt'], events: ['status', 'tools', 'warning'] },
+  process: { methods: ['list', 'output', 'kill'], events: ['changed'] },
   checkpoint: { methods: ['list', 'diff', 'file', 'preview', 'restore', 'fork', 'usage'], events: ['created'] },
 } as const
 

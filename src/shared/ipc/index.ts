@@ -7,6 +7,7 @@ import { layoutContract } from './layout'
 import { ptyContract } from './pty'
 import { mcpContract } from './mcp'
 import { permissionContract } from './permission'
+import { processContract } from './process'
 import { projectContract } from './project'
 import { questionContract } from './question'
 import { sessionContract } from './session'
@@ -24,6 +25,7 @@ export const contracts = {
   permission: permissionContract,
   question: questionContract,
   mcp: mcpContract,
+  process: processContract,
   checkpoint: checkpointContract,
 } as const satisfies { [D in Domain]: unknown }
 

@@ -30,6 +30,38 @@ export const mcpContract = {
     disable: { input: serverRef, output: McpServerStatus },
     /** Runs the OAuth sign-in of a remote server in the system browser. */
     authenticate: { input: serverRef, output: McpServerStatus },
+    /** Resources of every connected server (for `@server:resource` mentions); failures per server. */
+    resources: {
+      input: z.object({ projectId: ProjectId }).strict(),
+      output: z.object({
+        items: z.array(z.object({ server: z.string(), uri: z.string(), name: z.string(), description: z.string().optional(), mimeType: z.string().optional() })),
+        errors: z.array(z.object({ server: z.string(), message: z.string() })),
+      }),
+    },
+    /** A resource's text, to insert into a message. */
+    readResource: {
+      input: z.object({ projectId: ProjectId, server: z.string().min(1), uri: z.string().min(1).max(4096) }).strict(),
+      output: z.array(z.object({ uri: z.string(), mimeType: z.string().optional(), text: z.string().optional(), blob: z.string().optional() })),
+    },
+    prompts: {
+      input: z.object({ projectId: ProjectId }).strict(),
+      output: z.object({
+        items: z.array(
+          z.object({
+            server: z.string(),
+            name: z.string(),
+            description: z.string().optional(),
+            arguments: z.array(z.object({ name: z.string(), description: z.string().optional(), required: z.boolean().optional() })),
+          }),
+        ),
+        errors: z.array(z.object({ server: z.string(), message: z.string() })),
+      }),
+    },
+    /** A prompt's messages, rendered as text to insert into the chat. */
+    getPrompt: {
+      input: z.object({ projectId: ProjectId, server: z.string().min(1), name: z.string().min(1), args: z.record(z.string(), z.string()).optional() }).strict(),
+      output: z.object({ text: z.string() }),
+    },
   },
   events: {
     status: McpServerStatus,

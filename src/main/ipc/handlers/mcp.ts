@@ -18,4 +18,20 @@ export const mcpHandlers: DomainHandlers<'mcp'> = {
   enable: ({ projectId, name }, { services }) => managerOf(services, projectId).enable(name),
   disable: ({ projectId, name }, { services }) => managerOf(services, projectId).disable(name),
   authenticate: ({ projectId, name }, { services }) => managerOf(services, projectId).authenticate(name),
+  resources: async ({ projectId }, { services }) => {
+    services.projects.get(projectId)
+    return (await services.mcp.manager(projectId)?.listResources()) ?? { items: [], errors: [] }
+  },
+  readResource: ({ projectId, server, uri }, { services }) => managerOf(services, projectId).readResource(server, uri),
+  prompts: async ({ projectId }, { services }) => {
+    services.projects.get(projectId)
+    return (await services.mcp.manager(projectId)?.listPrompts()) ?? { items: [], errors: [] }
+  },
+  getPrompt: async ({ projectId, server, name, args }, { services }) => {
+    const result = await managerOf(services, projectId).getPrompt(server, name, args)
+    const text = result.messages
+      .map((m) => m.content.flatMap((c) => (c.type === 'text' ? [c.text] : ['[image]'])).join('\n'))
+      .join('\n\n')
+    return { text }
+  },
 }

@@ -206,3 +206,33 @@ describe('hotaru run', () => {
 })
 
 export { writeFileSync }
+
+describe('hotaru run in a terminal', () => {
+  it('asks permission at the prompt and runs the command after "once"', async () => {
+    const { spawn: spawnPty } = await import('node-pty')
+    const server = await fake([
+      { toolCalls: [{ name: 'bash', args: { command: 'touch approved.txt', description: 'make a file' } }] },
+      { text: 'Made it.' },
+    ])
+    const project = tempDir()
+    const pty = spawnPty(process.execPath, [BIN, 'run', '--dir', project, 'make a file'], {
+      cols: 120,
+      rows: 30,
+      env: envFor(server, tempDir()) as Record<string, string>,
+    })
+    let screen = ''
+    const exited = new Promise<number>((resolve) => pty.onExit(({ exitCode }) => resolve(exitCode)))
+    let answered = false
+    pty.onData((data) => {
+      screen += data
+      if (!answered && screen.includes('allow?')) {
+        answered = true
+        pty.write('o\r')
+      }
+    })
+    expect(await exited).toBe(0)
+    expect(screen).toContain('touch approved.txt')
+    expect(screen).toContain('Made it.')
+    expect(existsSync(join(project, 'approved.txt'))).toBe(true)
+  })
+})

@@ -1,6 +1,8 @@
 import { app, BrowserWindow } from 'electron'
 import { join } from 'node:path'
 import { createServices, type Services } from './core/services'
+import { FileSecretStore } from './core/secrets/file-store'
+import { safeStorageCodec } from './electron/safe-storage'
 import { createAppRouter } from './ipc'
 import { electronFolderPicker } from './electron/folder-picker'
 import { registerIpc } from './electron/ipc-bridge'
@@ -21,6 +23,20 @@ if (!app.requestSingleInstanceLock()) {
   void app.whenReady().then(start)
 }
 
+/** API keys encrypted with the OS keychain; without one, keys are refused rather than written in plain text. */
+function desktopSecrets(dataDir: string): { secrets: FileSecretStore; secretsProtection: string } {
+  const codec = safeStorageCodec() ?? {
+    protection: 'unavailable (no OS keychain)',
+    encode: (): string => {
+      throw new Error('no OS keychain is available to encrypt the key; set it in an environment variable instead')
+    },
+    decode: (): string => {
+      throw new Error('no OS keychain is available to decrypt the key')
+    },
+  }
+  return { secrets: new FileSecretStore(join(dataDir, 'secrets.bin.json'), codec), secretsProtection: codec.protection }
+}
+
 async function start(): Promise<void> {
   const services: Services = createServices({
     dataDir: app.getPath('userData'),
@@ -29,6 +45,7 @@ async function start(): Promise<void> {
     folderPicker: electronFolderPicker,
     dropPaths: true,
     revealer: electronRevealer,
+    ...desktopSecrets(app.getPath('userData')),
   })
   const router = createAppRouter(services)
   const ipc = registerIpc(services, router)

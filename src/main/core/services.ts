@@ -11,7 +11,8 @@ import { turnEnvironment } from './agent/environment'
 import { ToolRuntimes } from './agent/project-tools'
 import { QuestionService } from './agent/questions'
 import { PermissionService } from './permission'
-import { ProviderRegistry, type SecretStore } from './provider'
+import { ProviderRegistry } from './provider'
+import { FileSecretStore, PLAIN_CODEC, type SecretStore } from './secrets/file-store'
 import { SessionStore } from './session/store'
 import { McpRuntime } from './agent/mcp-runtime'
 import { CheckpointService } from './checkpoint/service'
@@ -32,8 +33,10 @@ export interface ServicesOptions {
   dropPaths?: boolean
   /** "Reveal in file manager" (Electron only). */
   revealer?: ItemRevealer
-  /** API keys kept by the app (safeStorage in the desktop app). */
+  /** API keys and tokens kept by the app; default: a 0600 file in the data dir (the desktop app encrypts with safeStorage). */
   secrets?: SecretStore
+  /** How `secrets` protects values, for the settings UI. */
+  secretsProtection?: string
   /** Environment for config placeholders and provider credentials (tests pass their own). */
   env?: NodeJS.ProcessEnv
 }
@@ -53,6 +56,8 @@ export interface Services {
   readonly agents: AgentService
   readonly mcp: McpRuntime
   readonly checkpoints: CheckpointService
+  readonly secrets: SecretStore
+  readonly secretsProtection: string
   /** MCP tools of a project, when an MCP manager is attached (set by the MCP layer). */
   extraTools: (projectId: string) => Tool[]
   /** The model new sessions start with (`HOTARU_MODEL`, else the built-in default). */
@@ -66,7 +71,8 @@ export function createServices(options: ServicesOptions): Services {
   const bus = new EventBus()
   const projects = new ProjectManager(storage, bus)
   const sessions = new SessionStore(storage.sessions, bus)
-  const providers = new ProviderRegistry({ env: options.env, secrets: options.secrets })
+  const secrets = options.secrets ?? new FileSecretStore(join(options.dataDir, 'secrets.json'))
+  const providers = new ProviderRegistry({ env: options.env, secrets })
   const permissions = new PermissionService({
     store: {
       list: (projectId) => storage.approvals.list(projectId),
@@ -128,6 +134,8 @@ export function createServices(options: ServicesOptions): Services {
     agents,
     mcp,
     checkpoints,
+    secrets,
+    secretsProtection: options.secretsProtection ?? PLAIN_CODEC.protection,
     defaultModel: () => (options.env ?? process.env).HOTARU_MODEL ?? DEFAULT_MODEL_ID,
     info: () => ({
       name: APP_NAME,

@@ -11,6 +11,7 @@ import { processHandlers } from './handlers/process'
 import { projectHandlers } from './handlers/project'
 import { questionHandlers } from './handlers/question'
 import { sessionHandlers } from './handlers/session'
+import { settingsHandlers } from './handlers/settings'
 import { createRouter, type Handlers, type Router } from './router'
 
 export const handlers: Handlers = {
@@ -25,6 +26,7 @@ export const handlers: Handlers = {
   question: questionHandlers,
   mcp: mcpHandlers,
   process: processHandlers,
+  settings: settingsHandlers,
   checkpoint: checkpointHandlers,
 }
 

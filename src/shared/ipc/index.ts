@@ -11,6 +11,7 @@ import { processContract } from './process'
 import { projectContract } from './project'
 import { questionContract } from './question'
 import { sessionContract } from './session'
+import { settingsContract } from './settings'
 import type { Channels, Domain } from './channels'
 import type { EventEnvelope, IpcResult } from './define'
 
@@ -26,6 +27,7 @@ export const contracts = {
   question: questionContract,
   mcp: mcpContract,
   process: processContract,
+  settings: settingsContract,
   checkpoint: checkpointContract,
 } as const satisfies { [D in Domain]: unknown }
 

@@ -1,0 +1,35 @@
+import { z } from 'zod'
+import type { DomainContract } from './define'
+
+export const ProviderSetting = z.object({
+  id: z.string(),
+  name: z.string(),
+  kind: z.string(),
+  baseURL: z.string(),
+  requiresKey: z.boolean(),
+  /** Where the key in use comes from; `none` when there is none. */
+  keySource: z.enum(['env', 'config', 'secret', 'placeholder', 'none']),
+  /** The environment variables read first. */
+  envKeys: z.array(z.string()),
+})
+export type ProviderSetting = z.infer<typeof ProviderSetting>
+
+const ProviderRef = z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'provider id')
+
+export const settingsContract = {
+  methods: {
+    providers: { input: z.object({}).strict(), output: z.array(ProviderSetting) },
+    /** Stores a key in the app's secret store (the OS keychain in the desktop app); never in config files. */
+    setApiKey: {
+      input: z.object({ providerId: ProviderRef, apiKey: z.string().trim().min(1).max(1000) }).strict(),
+      output: z.object({ protection: z.string() }),
+    },
+    deleteApiKey: { input: z.object({ providerId: ProviderRef }).strict(), output: z.object({ deleted: z.boolean() }) },
+    /** Sends a tiny request to the model to check key and endpoint. */
+    testConnection: {
+      input: z.object({ model: z.string().regex(/^[^/\s]+\/\S+$/, 'provider/model') }).strict(),
+      output: z.object({ ok: z.boolean(), latencyMs: z.number(), error: z.object({ name: z.string(), message: z.string() }).optional() }),
+    },
+  },
+  events: {},
+} satisfies DomainContract<'settings'>

@@ -6,7 +6,7 @@ export const settingsHandlers: DomainHandlers<'settings'> = {
   providers: async (_input, { services }) =>
     Promise.all(
       services.providers.presets().map(async (preset) => {
-        let keySource: 'env' | 'config' | 'secret' | 'placeholder' | 'none' = 'none'
+        let keySource: 'env' | 'config' | 'secret' | 'placeholder' | 'none'
         let baseURL = preset.baseURL
         try {
           const resolved = await services.providers.resolve(preset.id)

@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startFakeLlm, type FakeLlm, type FakeTurn } from '../fixtures/fake-llm'
-import { BIN } from '../support/cli'
+import { fakeProviderEnv, runHotaru as hotaru } from '../support/cli'
 import { tempDir, writeTree } from '../support/temp'
 
 const servers: FakeLlm[] = []
@@ -11,30 +10,11 @@ afterEach(async () => {
   for (const s of servers.splice(0)) await s.close()
 })
 
-function hotaru(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
 
 async function setup(turns: FakeTurn[]) {
   const server = await startFakeLlm({ turns })
   servers.push(server)
-  const dataDir = tempDir()
-  const env = {
-    ...process.env,
-    HOME: dataDir,
-    XDG_CONFIG_HOME: join(dataDir, 'config'),
-    HOTARU_DATA_DIR: dataDir,
-    ANTHROPIC_API_KEY: 'k',
-    ANTHROPIC_BASE_URL: server.anthropicBaseURL,
-  }
-  return { server, env }
+  return { server, env: fakeProviderEnv(server, tempDir()) }
 }
 
 interface Cp {

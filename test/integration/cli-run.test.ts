@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startFakeLlm, type FakeLlm, type FakeTurn } from '../fixtures/fake-llm'
-import { BIN } from '../support/cli'
+import { BIN, fakeProviderEnv, runHotaru } from '../support/cli'
 import { fixtureServer } from './mcp/helpers'
 import { tempDir, writeTree } from '../support/temp'
 
@@ -20,30 +20,10 @@ async function fake(turns: FakeTurn[]) {
 }
 
 function envFor(server: FakeLlm, dataDir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  return {
-    ...process.env,
-    HOME: dataDir,
-    XDG_CONFIG_HOME: join(dataDir, 'config'),
-    HOTARU_DATA_DIR: dataDir,
-    ANTHROPIC_API_KEY: 'sk-test',
-    ANTHROPIC_BASE_URL: server.anthropicBaseURL,
-    OPENAI_API_KEY: 'sk-test',
-    OPENAI_BASE_URL: server.openaiBaseURL,
-    ...extra,
-  }
+  return fakeProviderEnv(server, dataDir, extra)
 }
 
-/** Runs the real `hotaru` CLI asynchronously (the fake server lives in this process). */
-function hotaru(args: string[], env: NodeJS.ProcessEnv, cwd?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
+const hotaru = runHotaru
 
 for (const model of ['anthropic/claude-sonnet-4-6', 'openai/gpt-4.1']) {
   describe(`hotaru run over ${model}`, () => {

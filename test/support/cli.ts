@@ -40,3 +40,40 @@ export function startServe(args: string[], env: NodeJS.ProcessEnv): Promise<Serv
     })
   })
 }
+
+export interface CliResult {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+/** Runs the real `hotaru` CLI without blocking this process (a fake server may live here). */
+export function runHotaru(args: string[], env: NodeJS.ProcessEnv, cwd?: string): Promise<CliResult> {
+  return new Promise((resolvePromise) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+    child.on('close', (code) => resolvePromise({ code, stdout, stderr }))
+  })
+}
+
+/** An environment whose home, config and data live in `dataDir` and whose providers point at a fake server. */
+export function fakeProviderEnv(
+  server: { anthropicBaseURL: string; openaiBaseURL: string },
+  dataDir: string,
+  extra: NodeJS.ProcessEnv = {},
+): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    HOME: dataDir,
+    XDG_CONFIG_HOME: resolve(dataDir, 'config'),
+    HOTARU_DATA_DIR: dataDir,
+    ANTHROPIC_API_KEY: 'sk-test',
+    ANTHROPIC_BASE_URL: server.anthropicBaseURL,
+    OPENAI_API_KEY: 'sk-test',
+    OPENAI_BASE_URL: server.openaiBaseURL,
+    ...extra,
+  }
+}

@@ -1,48 +1,6 @@
 import { execFile, execFileSync } from 'node:child_process'
-import { readdirSync, readFileSync } from 'node:fs'
-
-interface ProcessRow {
-  pid: number
-  ppid: number
-  pgid: number
-  zombie: boolean
-}
-
-/** Linux: /proc/<pid>/stat is "pid (comm) state ppid pgrp …"; comm may hold spaces and parens. */
-function linuxProcesses(): ProcessRow[] {
-  const rows: ProcessRow[] = []
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue
-    let stat: string
-    try {
-      stat = readFileSync(`/proc/${name}/stat`, 'utf8')
-    } catch (error) {
-      // The process ended while we looked: nothing to find or kill.
-      const code = (error as NodeJS.ErrnoException).code
-      if (code === 'ENOENT' || code === 'ESRCH') continue
-      throw error
-    }
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    rows.push({ pid: Number(name), ppid: Number(fields[1]), pgid: Number(fields[2]), zombie: fields[0] === 'Z' })
-  }
-  return rows
-}
-
-function psProcesses(): ProcessRow[] {
-  const out = execFileSync('ps', ['-A', '-o', 'pid=,ppid=,pgid=,stat='], { encoding: 'utf8' })
-  const rows: ProcessRow[] = []
-  for (const line of out.split('\n')) {
-    const [pid, ppid, pgid, stat = ''] = line.trim().split(/\s+/)
-    if (pid === undefined || ppid === undefined || pgid === undefined) continue
-    const row = { pid: Number(pid), ppid: Number(ppid), pgid: Number(pgid), zombie: stat.startsWith('Z') }
-    if ([row.pid, row.ppid, row.pgid].every(Number.isFinite)) rows.push(row)
-  }
-  return rows
-}
-
-function processes(): ProcessRow[] {
-  return process.platform === 'linux' ? linuxProcesses() : psProcesses()
-}
+import { readFileSync } from 'node:fs'
+import { listProcesses, type ProcessRow } from '../util/processes'
 
 /**
  * Every live process below `pid`, found while `pid` still runs: once it exits its
@@ -51,7 +9,7 @@ function processes(): ProcessRow[] {
 export function descendants(pid: number): number[] {
   if (process.platform === 'win32') return []
   const children = new Map<number, ProcessRow[]>()
-  for (const row of processes()) {
+  for (const row of listProcesses()) {
     if (row.zombie) continue
     children.set(row.ppid, [...(children.get(row.ppid) ?? []), row])
   }
@@ -70,7 +28,7 @@ export function descendants(pid: number): number[] {
 /** Live (non-zombie) members of a process group. POSIX only. */
 export function groupMembers(pgid: number): number[] {
   if (process.platform === 'win32') return []
-  return processes()
+  return listProcesses()
     .filter((row) => row.pgid === pgid && !row.zombie)
     .map((row) => row.pid)
 }

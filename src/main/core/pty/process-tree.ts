@@ -1,39 +1,4 @@
-import { execFileSync } from 'node:child_process'
-import { readdirSync, readFileSync } from 'node:fs'
-
-interface ProcessRow {
-  pid: number
-  ppid: number
-  pgid: number
-}
-
-/** Linux: /proc/<pid>/stat holds "pid (comm) state ppid pgrp …"; comm may contain spaces and parens. */
-function linuxProcesses(): ProcessRow[] {
-  const rows: ProcessRow[] = []
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue
-    let stat: string
-    try {
-      stat = readFileSync(`/proc/${name}/stat`, 'utf8')
-    } catch (error) {
-      // The process ended while we looked: it needs no killing.
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ESRCH') continue
-      throw error
-    }
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    rows.push({ pid: Number(name), ppid: Number(fields[1]), pgid: Number(fields[2]) })
-  }
-  return rows
-}
-
-function psProcesses(): ProcessRow[] {
-  const out = execFileSync('ps', ['-A', '-o', 'pid=,ppid=,pgid='], { encoding: 'utf8' })
-  return out
-    .split('\n')
-    .map((line) => line.trim().split(/\s+/).map(Number))
-    .filter((f) => f.length === 3 && f.every(Number.isFinite))
-    .map(([pid, ppid, pgid]) => ({ pid: pid as number, ppid: ppid as number, pgid: pgid as number }))
-}
+import { listProcesses, type ProcessRow } from '../util/processes'
 
 /**
  * The process groups of everything started below `pid` (jobs of a shell), found
@@ -42,7 +7,7 @@ function psProcesses(): ProcessRow[] {
  */
 export function descendantGroups(pid: number): number[] {
   if (process.platform === 'win32') return []
-  const rows = process.platform === 'linux' ? linuxProcesses() : psProcesses()
+  const rows = listProcesses()
   const children = new Map<number, ProcessRow[]>()
   for (const row of rows) children.set(row.ppid, [...(children.get(row.ppid) ?? []), row])
   const groups = new Set<number>()

@@ -1,4 +1,6 @@
-import type { ReactNode } from 'react'
+import { useEffect, type ReactNode } from 'react'
+import { ChatPanel, installChatCommands } from './features/chat'
+import { SettingsDialog } from './features/settings'
 import { ProjectTabs } from './features/tabs'
 import { Workspace } from './features/workspace'
 import { useWorkspace, workspace } from './stores/workspace'
@@ -10,11 +12,7 @@ import { useWorkspace, workspace } from './stores/workspace'
  * (Mod+Alt+B toggles it). Returning null removes the panel.
  */
 function renderRightPanel(projectId: string): ReactNode {
-  return (
-    <div className="right-panel-empty muted" data-project-id={projectId}>
-      The agent chat appears here.
-    </div>
-  )
+  return <ChatPanel key={projectId} />
 }
 
 function StatusBar() {
@@ -48,6 +46,7 @@ function ErrorBanner() {
 }
 
 export function App() {
+  useEffect(() => installChatCommands(), [])
   return (
     <div className="app">
       <ProjectTabs />
@@ -56,6 +55,7 @@ export function App() {
         <Workspace renderRight={renderRightPanel} />
       </div>
       <StatusBar />
+      <SettingsDialog />
     </div>
   )
 }

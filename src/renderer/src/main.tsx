@@ -3,9 +3,11 @@ import { createRoot } from 'react-dom/client'
 import { App } from './App'
 import { installInspector } from './inspect'
 import { connect } from './ipc'
+import { installTheme } from './lib/theme'
 import { workspace } from './stores/workspace'
 import './styles.css'
 
+installTheme()
 const transport = connect((state, detail) => workspace.setConnection(state, detail))
 void workspace.init(transport.bridge)
 installInspector()

@@ -28,7 +28,7 @@ export const sessionContract = {
     messages: { input: z.object({ sessionId: SessionId }).strict(), output: z.array(MessageWithParts) },
     rename: { input: z.object({ sessionId: SessionId, title: z.string().trim().min(1).max(200) }).strict(), output: Session },
     delete: { input: z.object({ sessionId: SessionId }).strict(), output: z.object({ deleted: z.boolean() }) },
-    /** The session's current status plus its latest `seq` (to resume after a reload). */
+    /** The session's current status (idle, busy, retrying). */
     status: { input: z.object({ sessionId: SessionId }).strict(), output: z.object({ status: SessionStatus }) },
   },
   events: {

@@ -94,8 +94,9 @@ export class CheckpointService {
   afterStep(session: Session, messageId: string, tools: readonly string[], config?: Config): Checkpoint | undefined {
     if (config?.snapshot?.enabled === false) return undefined
     if (!tools.some((t) => CHANGING_TOOLS.has(t) || t.includes('__'))) return undefined
-    // A shell command can touch anything, anywhere in the tree: rescan fully.
-    return this.capture(session, messageId, 'step', config, tools.includes('bash'), true)
+    // The change feed reports edits asynchronously and may not have seen this step's writes yet; a
+    // shell command can touch anything anywhere. Rescan (unchanged files are not re-hashed).
+    return this.capture(session, messageId, 'step', config, true, true)
   }
 
   list(projectId: string, sessionId?: string): Checkpoint[] {

@@ -5,10 +5,12 @@ interface ModalProps {
   children: ReactNode
   onCancel(): void
   testId?: string
+  /** Extra class for the panel (e.g. a wider dialog). */
+  className?: string
 }
 
 /** A centred dialog over a dimmed window; Escape or a click outside cancels. */
-export function Modal({ title, children, onCancel, testId }: ModalProps) {
+export function Modal({ title, children, onCancel, testId, className }: ModalProps) {
   const panel = useRef<HTMLDivElement>(null)
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null
@@ -25,7 +27,7 @@ export function Modal({ title, children, onCancel, testId }: ModalProps) {
     >
       <div
         ref={panel}
-        className="modal"
+        className={className ? `modal ${className}` : 'modal'}
         role="dialog"
         aria-modal="true"
         aria-label={title}

@@ -1,5 +1,6 @@
 import * as monaco from 'monaco-editor'
 import { cssHexVar } from '../../lib/css-color'
+import { isDarkTheme, onThemeChange } from '../../lib/theme'
 // Workers are bundled with the app (no CDN): the app works offline and under a CSP without remote scripts.
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker'
 import CssWorker from 'monaco-editor/languages/features/css/css.worker?worker'
@@ -47,7 +48,7 @@ function defineThemes(): void {
     'editorWidget.border': cssVar('--border', dark ? '#2e2e33' : '#d9d9de'),
     'editor.lineHighlightBorder': '#00000000',
   })
-  const dark = matchMedia('(prefers-color-scheme: dark)').matches
+  const dark = isDarkTheme()
   monaco.editor.defineTheme(dark ? 'hotaru-dark' : 'hotaru-light', {
     base: dark ? 'vs-dark' : 'vs',
     inherit: true,
@@ -58,6 +59,6 @@ function defineThemes(): void {
 }
 
 defineThemes()
-matchMedia('(prefers-color-scheme: dark)').addEventListener('change', defineThemes)
+onThemeChange(defineThemes)
 
 export { monaco }

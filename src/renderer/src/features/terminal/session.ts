@@ -4,6 +4,7 @@ import type { WebglAddon } from '@xterm/addon-webgl'
 import type { Terminal } from '@xterm/xterm'
 import type { HotaruBridge } from '@shared/ipc'
 import { isMac, matches } from '../../lib/keys'
+import { onThemeChange } from '../../lib/theme'
 import { hasHardwareWebgl } from './gpu'
 import { terminalTheme } from './theme'
 import type { XtermModules } from './xterm'
@@ -82,10 +83,11 @@ export class TerminalSession {
     this.term.onResize(({ cols, rows }) => this.resized(cols, rows))
     this.term.attachCustomKeyEventHandler((e) => this.keyFilter(e))
     this.webglFactory = () => new modules.WebglAddon()
-    matchMedia('(prefers-color-scheme: dark)').addEventListener('change', this.onScheme)
+    this.offTheme = onThemeChange(this.onScheme)
   }
 
   private readonly webglFactory: () => WebglAddon
+  private readonly offTheme: () => void
 
   private readonly onScheme = (): void => {
     this.term.options.theme = terminalTheme()
@@ -290,7 +292,7 @@ export class TerminalSession {
     if (this.frame !== null) cancelAnimationFrame(this.frame)
     if (this.resizeFrame !== null) cancelAnimationFrame(this.resizeFrame)
     if (this.timer !== null) clearTimeout(this.timer)
-    matchMedia('(prefers-color-scheme: dark)').removeEventListener('change', this.onScheme)
+    this.offTheme()
     this.webgl?.dispose()
     this.term.dispose()
     this.container.remove()

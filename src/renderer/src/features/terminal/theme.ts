@@ -1,5 +1,6 @@
 import type { ITheme } from '@xterm/xterm'
 import { cssHexVar } from '../../lib/css-color'
+import { isDarkTheme } from '../../lib/theme'
 
 const cssVar = (name: string): string => cssHexVar(name, '')
 
@@ -41,9 +42,9 @@ const LIGHT_ANSI: Partial<ITheme> = {
   brightWhite: '#8c959f',
 }
 
-/** The terminal's colours follow the app's (and so the OS's) light or dark scheme. */
+/** The terminal's colours follow the app's light or dark theme (Settings, or the OS). */
 export function terminalTheme(): ITheme {
-  const dark = matchMedia('(prefers-color-scheme: dark)').matches
+  const dark = isDarkTheme()
   return {
     ...(dark ? DARK_ANSI : LIGHT_ANSI),
     background: cssVar('--bg-panel') || cssVar('--bg') || (dark ? '#1e1e20' : '#ffffff'),

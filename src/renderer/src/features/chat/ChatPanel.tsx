@@ -1,0 +1,61 @@
+import { useChat, useChatController, useCheckpoints } from '../../stores/chat'
+import { ChangesOverlay, RestoreBanner, RestoreDialog, Timeline } from '../checkpoints'
+import { PermissionDock } from '../permissions'
+import { SessionList } from '../sessions'
+import { ChatHeader } from './ChatHeader'
+import { Composer } from './composer/Composer'
+import { MessageList } from './messages/MessageList'
+import { TodoPanel } from './TodoPanel'
+
+function Transcript({ sessionId }: { sessionId: string }) {
+  const status = useChat((s) => s.transcripts[sessionId]?.status ?? 'loading')
+  const error = useChat((s) => s.transcripts[sessionId]?.error)
+  const empty = useChat((s) => (s.transcripts[sessionId]?.order.length ?? 0) === 0 && !(s.pending[sessionId]?.length ?? 0))
+  if (status === 'error') return <div className="chat-empty error">Could not load this session: {error}</div>
+  if (status === 'loading' && empty) return <div className="chat-empty muted">Loading…</div>
+  return (
+    <div className="chat-transcript">
+      <TodoPanel sessionId={sessionId} />
+      {empty ? <EmptyChat /> : <MessageList sessionId={sessionId} />}
+    </div>
+  )
+}
+
+function EmptyChat() {
+  return (
+    <div className="chat-empty" data-testid="chat-empty">
+      <p className="chat-empty-title">What should we build?</p>
+      <p className="muted">
+        The agent reads, edits and runs things in this project and asks before it changes files or runs commands. Type <kbd>@</kbd> to mention a file, <kbd>/</kbd> for commands.
+      </p>
+    </div>
+  )
+}
+
+/** The agent panel of a project: sessions, the transcript, permission asks and the input. */
+export function ChatPanel() {
+  const chat = useChatController()
+  const activeId = useChat((s) => s.activeSessionId)
+  const showSessions = useChat((s) => s.showSessions)
+  const showTimeline = useCheckpoints((s) => s.showTimeline)
+  const main = showSessions ? (
+    <SessionList />
+  ) : activeId && showTimeline ? (
+    <Timeline key={`timeline-${activeId}`} sessionId={activeId} />
+  ) : activeId ? (
+    <Transcript key={`transcript-${activeId}`} sessionId={activeId} />
+  ) : (
+    <EmptyChat />
+  )
+  return (
+    <div className="chat" data-testid="chat-panel" data-project-id={chat.projectId} data-session-id={activeId ?? ''}>
+      <ChatHeader />
+      {main}
+      <RestoreBanner />
+      <PermissionDock />
+      {!showSessions && <Composer key={`composer-${activeId ?? ''}`} sessionId={activeId} />}
+      <ChangesOverlay />
+      <RestoreDialog />
+    </div>
+  )
+}

@@ -1,0 +1,154 @@
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { SuggestList, type Suggestion } from '../../../components/SuggestList'
+import { useChat, useChatController } from '../../../stores/chat'
+import { useProject } from '../../../stores/project'
+import { fileSuggestions, slashSuggestions, triggerAt, type Trigger } from './completions'
+import { ContextMeter } from './ContextMeter'
+import { fileIndexFor } from './file-index'
+import { AgentPicker, ModelPicker, usePicked } from './Pickers'
+import { parseSlash, SLASH_COMMANDS } from './slash'
+
+/** Unsent text per project and session, kept while switching sessions or tabs. */
+const drafts = new Map<string, string>()
+const MAX_HEIGHT = 260
+
+/**
+ * The message input: Enter sends (queued while a turn runs), Shift+Enter adds
+ * a line, `@` completes project files, `/` completes commands, Esc stops.
+ */
+export function Composer({ sessionId }: { sessionId: string | null }) {
+  const chat = useChatController()
+  const projectId = useProject((s) => s.projectId)
+  const bridge = useProject((s) => s.bridge)
+  const openFiles = useProject((s) => s.openFiles)
+  const busy = useChat((s) => (sessionId ? (s.statuses[sessionId]?.type ?? 'idle') !== 'idle' : false))
+  const draftKey = `${projectId}:${sessionId ?? ''}`
+  const [text, setText] = useState(() => drafts.get(draftKey) ?? '')
+  const [trigger, setTrigger] = useState<Trigger | null>(null)
+  const [active, setActive] = useState(0)
+  const [files, setFiles] = useState<string[]>([])
+  const input = useRef<HTMLTextAreaElement>(null)
+  const { model } = usePicked(sessionId)
+
+  useEffect(() => {
+    drafts.set(draftKey, text)
+  }, [draftKey, text])
+
+  useEffect(() => {
+    const el = input.current
+    if (!el) return
+    el.style.height = 'auto'
+    el.style.height = `${Math.min(MAX_HEIGHT, el.scrollHeight)}px`
+  }, [text])
+
+  const suggestions: Suggestion[] = useMemo(() => {
+    if (!trigger) return []
+    return trigger.kind === 'slash' ? slashSuggestions(trigger.query) : fileSuggestions(files, trigger.query, openFiles)
+  }, [trigger, files, openFiles])
+
+  const updateTrigger = (value: string, caret: number): void => {
+    const next = triggerAt(value, caret)
+    if (next?.kind === 'mention') setFiles(fileIndexFor(bridge, projectId).get(setFiles))
+    setTrigger(next)
+    if (next?.query !== trigger?.query || next?.kind !== trigger?.kind) setActive(0)
+  }
+
+  const replaceTrigger = (replacement: string): void => {
+    const el = input.current
+    if (!el || !trigger) return
+    const caret = el.selectionStart
+    const value = `${text.slice(0, trigger.start)}${replacement}${text.slice(caret)}`
+    setText(value)
+    setTrigger(null)
+    const at = trigger.start + replacement.length
+    requestAnimationFrame(() => el.setSelectionRange(at, at))
+  }
+
+  const accept = (item: Suggestion | undefined): void => {
+    if (!item || !trigger) return
+    if (trigger.kind === 'mention') return replaceTrigger(`@${item.id} `)
+    const command = SLASH_COMMANDS.find((c) => c.name === item.id)
+    if (command?.name === 'rename') return replaceTrigger(`/${item.id} `)
+    setText('')
+    setTrigger(null)
+    if (command) void command.run(chat, '')
+  }
+
+  const submit = (): void => {
+    const value = text.trim()
+    if (!value) return
+    setText('')
+    setTrigger(null)
+    const slash = parseSlash(value)
+    if (slash) void slash.command.run(chat, slash.args)
+    else void chat.send(value)
+  }
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>): void => {
+    if (e.nativeEvent.isComposing) return
+    if (trigger && suggestions.length > 0) {
+      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+        const step = e.key === 'ArrowDown' ? 1 : -1
+        setActive((a) => (a + step + suggestions.length) % suggestions.length)
+      } else if (e.key === 'Enter' || e.key === 'Tab') accept(suggestions[active])
+      else if (e.key === 'Escape') setTrigger(null)
+      else return
+      e.preventDefault()
+      return
+    }
+    if (e.key === 'Enter' && !e.shiftKey && !e.altKey) {
+      e.preventDefault()
+      submit()
+    } else if (e.key === 'Escape' && busy) {
+      e.preventDefault()
+      void chat.abort(sessionId)
+    }
+  }
+
+  return (
+    <div className="composer" data-testid="composer">
+      {trigger && (
+        <SuggestList
+          items={suggestions}
+          active={active}
+          label={trigger.kind === 'slash' ? 'Commands' : 'Files'}
+          testId={trigger.kind === 'slash' ? 'slash-suggestions' : 'mention-suggestions'}
+          empty={trigger.kind === 'mention' ? (files.length ? 'No matching file' : 'Listing files…') : undefined}
+          onPick={accept}
+          onHover={setActive}
+        />
+      )}
+      <textarea
+        ref={input}
+        className="composer-input"
+        rows={2}
+        value={text}
+        placeholder={busy ? 'The agent is working — a message sent now is queued' : 'Ask the agent… (@ file, / command)'}
+        onChange={(e) => {
+          setText(e.target.value)
+          updateTrigger(e.target.value, e.target.selectionStart)
+        }}
+        onSelect={(e) => updateTrigger(e.currentTarget.value, e.currentTarget.selectionStart)}
+        onKeyDown={onKeyDown}
+        onBlur={() => setTrigger(null)}
+        spellCheck
+        aria-label="Message to the agent"
+        data-testid="chat-input"
+      />
+      <div className="composer-bar">
+        <AgentPicker sessionId={sessionId} />
+        <ModelPicker sessionId={sessionId} />
+        <span className="spacer" />
+        {sessionId && <ContextMeter sessionId={sessionId} model={model} />}
+        {busy && (
+          <button type="button" className="stop" onClick={() => void chat.abort(sessionId)} title="Stop (Esc)" data-testid="stop-button">
+            ■ Stop
+          </button>
+        )}
+        <button type="button" className="primary send" onClick={submit} disabled={!text.trim()} title={busy ? 'Queue (Enter)' : 'Send (Enter)'} data-testid="send-button">
+          {busy ? 'Queue' : 'Send'}
+        </button>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,65 @@
+import { useMemo } from 'react'
+import { useShallow } from 'zustand/react/shallow'
+import { useChat, useChatController } from '../../../stores/chat'
+import { usePreferences } from '../../../stores/preferences'
+
+/** Agent and model of the next prompt: the session's, unless the user picks others here. */
+export function usePicked(sessionId: string | null): { agent: string; model: string } {
+  const choice = useChat((s) => s.choices[sessionId ?? ''])
+  const session = useChat((s) => (sessionId ? s.sessions[sessionId] : undefined))
+  const prefs = usePreferences()
+  return {
+    agent: choice?.agent ?? session?.agent ?? prefs.defaultAgent ?? 'build',
+    model: choice?.model ?? session?.model ?? prefs.defaultModel ?? '',
+  }
+}
+
+export function AgentPicker({ sessionId }: { sessionId: string | null }) {
+  const chat = useChatController()
+  const agents = useChat(useShallow((s) => s.agents.filter((a) => a.mode === 'primary')))
+  const { agent } = usePicked(sessionId)
+  const names = agents.some((a) => a.name === agent) ? agents : [...agents, { name: agent, description: '', mode: 'primary' as const }]
+  return (
+    <select
+      className="picker picker-agent"
+      value={agent}
+      onChange={(e) => chat.setChoice(sessionId, { agent: e.target.value })}
+      aria-label="Agent"
+      title={agents.find((a) => a.name === agent)?.description}
+      data-testid="agent-picker"
+    >
+      {names.map((a) => (
+        <option key={a.name} value={a.name}>
+          {a.name}
+        </option>
+      ))}
+    </select>
+  )
+}
+
+export function ModelPicker({ sessionId }: { sessionId: string | null }) {
+  const chat = useChatController()
+  const models = useChat((s) => s.models)
+  const { model } = usePicked(sessionId)
+  const groups = useMemo(() => {
+    const byProvider = new Map<string, { id: string; name: string }[]>()
+    for (const m of models) byProvider.set(m.providerId, [...(byProvider.get(m.providerId) ?? []), { id: m.id, name: m.name }])
+    return [...byProvider.entries()]
+  }, [models])
+  const known = model === '' || models.some((m) => m.id === model)
+  return (
+    <select className="picker" value={model} onChange={(e) => chat.setChoice(sessionId, { model: e.target.value || undefined })} aria-label="Model" data-testid="model-picker">
+      {model === '' && <option value="">Default model</option>}
+      {!known && <option value={model}>{model}</option>}
+      {groups.map(([provider, list]) => (
+        <optgroup key={provider} label={provider}>
+          {list.map((m) => (
+            <option key={m.id} value={m.id}>
+              {m.name}
+            </option>
+          ))}
+        </optgroup>
+      ))}
+    </select>
+  )
+}

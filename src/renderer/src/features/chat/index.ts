@@ -1,0 +1,3 @@
+export { ChatPanel } from './ChatPanel'
+export { installChatCommands } from './commands'
+import './chat.css'

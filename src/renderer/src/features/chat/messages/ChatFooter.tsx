@@ -1,0 +1,43 @@
+import { useShallow } from 'zustand/react/shallow'
+import { useChat } from '../../../stores/chat'
+import { QuestionPrompt } from '../../permissions'
+
+/** Retry countdown or a quiet "working" line while the agent runs. */
+function Activity({ sessionId }: { sessionId: string }) {
+  const status = useChat((s) => s.statuses[sessionId])
+  if (!status || status.type === 'idle') return null
+  return (
+    <div className="activity muted" data-testid="agent-activity" aria-live="polite">
+      <span className="glyph glyph-running" aria-hidden />
+      {status.type === 'retry' ? `Retrying (attempt ${status.attempt}): ${status.message}` : 'Working…'}
+    </div>
+  )
+}
+
+/** What follows the transcript: prompts on their way, questions for the user, the last error. */
+export function ChatFooter({ sessionId }: { sessionId: string }) {
+  const pending = useChat((s) => s.pending[sessionId])
+  const error = useChat((s) => s.turnErrors[sessionId])
+  const questions = useChat(
+    useShallow((s) => s.questions.filter((q) => q.sessionId === sessionId || s.sessions[q.sessionId]?.parentId === sessionId)),
+  )
+  return (
+    <div className="chat-footer">
+      <Activity sessionId={sessionId} />
+      {pending?.map((p) => (
+        <div key={p.id} className="msg msg-user pending" data-testid="queued-message" data-queued={p.queued}>
+          <div className="msg-user-text">{p.text}</div>
+          <span className="badge-pill">{p.queued ? 'Queued' : 'Sending…'}</span>
+        </div>
+      ))}
+      {questions.map((q) => (
+        <QuestionPrompt key={q.id} question={q} />
+      ))}
+      {error && (
+        <div className="msg-error" role="alert" data-testid="turn-error">
+          {error}
+        </div>
+      )}
+    </div>
+  )
+}

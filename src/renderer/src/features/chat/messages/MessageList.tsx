@@ -1,0 +1,101 @@
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
+import { useVirtualizer } from '@tanstack/react-virtual'
+import type { Message } from '@shared/schema/session'
+import { useChat } from '../../../stores/chat'
+import { useProject } from '../../../stores/project'
+import { ChatFooter } from './ChatFooter'
+import { MessageRow } from './MessageRow'
+import { layoutTurns } from './turns'
+
+const NO_IDS: string[] = []
+const NO_INFOS: Record<string, Message> = {}
+/** Within this many pixels of the end counts as "at the bottom": new output keeps it in view. */
+const PIN_SLACK = 48
+
+/**
+ * The transcript as a virtual list (only rows near the viewport exist in the
+ * DOM, measured as they render), pinned to the bottom while the user is there.
+ */
+export function MessageList({ sessionId }: { sessionId: string }) {
+  const root = useProject((s) => s.root)
+  const order = useChat((s) => s.transcripts[sessionId]?.order) ?? NO_IDS
+  const infos = useChat((s) => s.transcripts[sessionId]?.infos) ?? NO_INFOS
+  const layout = useMemo(() => layoutTurns(order, infos), [order, infos])
+  const scroller = useRef<HTMLDivElement>(null)
+  const content = useRef<HTMLDivElement>(null)
+  const pinned = useRef(true)
+  const [atBottom, setAtBottom] = useState(true)
+
+  // The React Compiler is not used here; useVirtualizer's unmemoizable functions are its intended API.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: order.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: (i) => (infos[order[i] ?? '']?.role === 'user' ? 56 : 140),
+    getItemKey: (i) => order[i] ?? i,
+    overscan: 6,
+  })
+
+  const toBottom = useCallback(() => {
+    const el = scroller.current
+    if (el) el.scrollTop = el.scrollHeight
+  }, [])
+
+  // Growth (streaming text, a new row, a measured row) keeps the end in view while pinned.
+  useEffect(() => {
+    const el = content.current
+    if (!el) return
+    const observer = new ResizeObserver(() => {
+      if (pinned.current) toBottom()
+    })
+    observer.observe(el)
+    return () => observer.disconnect()
+  }, [toBottom])
+
+  useLayoutEffect(() => {
+    if (pinned.current) toBottom()
+  }, [order.length, toBottom])
+
+  const onScroll = (): void => {
+    const el = scroller.current
+    if (!el) return
+    const bottom = el.scrollHeight - el.scrollTop - el.clientHeight < PIN_SLACK
+    pinned.current = bottom
+    if (bottom !== atBottom) setAtBottom(bottom)
+  }
+
+  const items = virtualizer.getVirtualItems()
+  return (
+    <div className="chat-list-wrap">
+      <div ref={scroller} className="chat-scroll" onScroll={onScroll} data-testid="message-list" tabIndex={-1}>
+        <div ref={content} className="chat-content">
+          <div className="chat-virtual" style={{ height: virtualizer.getTotalSize() }}>
+            {items.map((item) => {
+              const id = order[item.index] ?? ''
+              return (
+                <div key={item.key} data-index={item.index} ref={virtualizer.measureElement} className="chat-row" style={{ transform: `translateY(${item.start}px)` }}>
+                  <MessageRow sessionId={sessionId} messageId={id} root={root} recent={item.index >= layout.lastTurnStart} summary={layout.summaries.get(id)} />
+                </div>
+              )
+            })}
+          </div>
+          <ChatFooter sessionId={sessionId} />
+        </div>
+      </div>
+      {!atBottom && (
+        <button
+          type="button"
+          className="jump-bottom"
+          aria-label="Scroll to the latest message"
+          onClick={() => {
+            pinned.current = true
+            setAtBottom(true)
+            toBottom()
+          }}
+        >
+          ↓
+        </button>
+      )}
+    </div>
+  )
+}

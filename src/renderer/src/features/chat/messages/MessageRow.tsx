@@ -1,0 +1,123 @@
+import { memo, type ReactNode } from 'react'
+import type { Message, Part } from '@shared/schema/session'
+import { formatDuration } from '../../../components/Elapsed'
+import { REVIEW_NOTE_END, useChat } from '../../../stores/chat'
+import { TurnChanges } from '../../checkpoints'
+import { formatCost, formatTokens } from '../format'
+import { Markdown } from '../markdown/Markdown'
+import { ToolCard } from '../tools/ToolCard'
+import { Compaction, PatchSummary, Reasoning, Retry } from './parts'
+import type { TurnSummary } from './turns'
+
+const EMPTY: Part[] = []
+
+function renderPart(part: Part, streaming: boolean, root: string, recent: boolean): ReactNode {
+  switch (part.type) {
+    case 'text':
+      if (!part.text) return null
+      return part.synthetic ? (
+        <div key={part.id} className="synthetic muted">
+          {part.text}
+        </div>
+      ) : (
+        <Markdown key={part.id} text={part.text} streaming={streaming} />
+      )
+    case 'reasoning':
+      return <Reasoning key={part.id} part={part} streaming={streaming} />
+    case 'tool':
+      return <ToolCard key={part.id} part={part} root={root} recent={recent} />
+    case 'compaction':
+      return <Compaction key={part.id} part={part} />
+    case 'retry':
+      return <Retry key={part.id} part={part} />
+    case 'patch':
+      return <PatchSummary key={part.id} part={part} />
+    case 'step-start':
+    case 'step-finish':
+      return null
+  }
+}
+
+function MessageError({ error }: { error: NonNullable<Message['error']> }) {
+  if (error.name === 'Aborted') return <div className="msg-stopped muted" data-testid="turn-stopped">Stopped</div>
+  return (
+    <div className="msg-error" role="alert" data-testid="message-error">
+      {error.name}: {error.data.message}
+    </div>
+  )
+}
+
+export function TurnFooter({ sessionId, summary }: { sessionId: string; summary: TurnSummary }) {
+  const { usage } = summary
+  const cache = usage.cacheRead + usage.cacheWrite
+  return (
+    <div className="turn-footer muted" title={`${summary.steps} step${summary.steps === 1 ? '' : 's'} · ${summary.model}`}>
+      {/* A turn stopped before the model reported usage shows its time only. */}
+      {summary.steps > 0 && (
+        <span className="turn-usage" data-testid="turn-usage">
+          <span>↑ {formatTokens(usage.input + cache)}</span>
+          {cache > 0 && <span>({formatTokens(usage.cacheRead)} cached)</span>}
+          <span>↓ {formatTokens(usage.output)}</span>
+          <span>{formatCost(summary.cost)}</span>
+        </span>
+      )}
+      <span>{formatDuration(summary.durationMs)}</span>
+      <TurnChanges sessionId={sessionId} userMessageId={summary.userMessageId} messageIds={summary.messageIds} />
+    </div>
+  )
+}
+
+function UserText({ text }: { text: string }) {
+  // A review note sent ahead of the message is the app's, not the user's: it shows as a chip.
+  const end = text.indexOf(REVIEW_NOTE_END)
+  const own = end >= 0 ? text.slice(end + REVIEW_NOTE_END.length).trimStart() : text
+  // @mentions stand out; everything else is shown exactly as typed.
+  const pieces = own.split(/(@[^\s@]+)/g)
+  return (
+    <>
+      {end >= 0 && (
+        <span className="badge-pill review-note" title={text.slice(0, end)}>
+          reverted hunks reported
+        </span>
+      )}
+      {pieces.map((piece, i) => (piece.startsWith('@') && i % 2 === 1 ? <span key={i} className="mention">{piece}</span> : piece))}
+    </>
+  )
+}
+
+interface MessageRowProps {
+  sessionId: string
+  messageId: string
+  root: string
+  /** Part of the latest turn (edit diffs start open there). */
+  recent: boolean
+  summary?: TurnSummary
+}
+
+/** One message of a transcript; re-renders only when its own parts change. */
+export const MessageRow = memo(function MessageRow({ sessionId, messageId, root, recent, summary }: MessageRowProps) {
+  const info = useChat((s) => s.transcripts[sessionId]?.infos[messageId])
+  const parts = useChat((s) => s.transcripts[sessionId]?.parts[messageId]) ?? EMPTY
+  if (!info) return null
+  if (info.role === 'user') {
+    const text = parts
+      .filter((p): p is Extract<Part, { type: 'text' }> => p.type === 'text' && !p.synthetic)
+      .map((p) => p.text)
+      .join('\n')
+    return (
+      <div className="msg msg-user" data-testid="user-message" data-message-id={messageId}>
+        <div className="msg-user-text">
+          <UserText text={text} />
+        </div>
+      </div>
+    )
+  }
+  const streaming = info.completedAt === undefined
+  return (
+    <div className="msg msg-assistant" data-testid="assistant-message" data-message-id={messageId} data-complete={!streaming}>
+      {parts.map((p) => renderPart(p, streaming, root, recent))}
+      {info.error && <MessageError error={info.error} />}
+      {summary && <TurnFooter sessionId={sessionId} summary={summary} />}
+    </div>
+  )
+})

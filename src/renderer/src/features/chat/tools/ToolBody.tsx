@@ -1,0 +1,132 @@
+import { useEffect, useRef, useState, type ReactNode } from 'react'
+import { DiffView } from '../../editor'
+import { editDiffs, EDIT_TOOLS, num, record, str, type ToolPart } from './describe'
+import { SubagentRun } from './SubagentRun'
+
+const OUTPUT_LIMIT = 20_000
+const DIFF_LINE_PX = 19
+
+function Section({ title, children, initiallyOpen }: { title: string; children: ReactNode; initiallyOpen: boolean }) {
+  const [open, setOpen] = useState(initiallyOpen)
+  return (
+    <div className="tool-section">
+      <button type="button" className="tool-section-head" aria-expanded={open} onClick={() => setOpen(!open)}>
+        {open ? '▾' : '▸'} {title}
+      </button>
+      {open && children}
+    </div>
+  )
+}
+
+/** Long output is cut to its end (where the result usually is) until asked for all of it. */
+function Output({ text, testId, follow = false }: { text: string; testId?: string; follow?: boolean }) {
+  const [all, setAll] = useState(false)
+  const ref = useRef<HTMLPreElement>(null)
+  const cut = !all && text.length > OUTPUT_LIMIT
+  const shown = cut ? text.slice(-OUTPUT_LIMIT) : text
+  useEffect(() => {
+    if (follow && ref.current) ref.current.scrollTop = ref.current.scrollHeight
+  }, [shown, follow])
+  return (
+    <>
+      {cut && (
+        <button type="button" className="ghost small" onClick={() => setAll(true)}>
+          Show all {Math.round(text.length / 1000)}k characters
+        </button>
+      )}
+      <pre ref={ref} className="tool-output" data-testid={testId}>
+        {shown}
+      </pre>
+    </>
+  )
+}
+
+function EditDiffs({ part, root }: { part: ToolPart; root: string }) {
+  const diffs = editDiffs(part, root)
+  if (diffs.length === 0) return null
+  return (
+    <>
+      {diffs.map((d) => (
+        <div className="tool-diff" key={d.path} data-testid="tool-diff" data-path={d.path}>
+          <DiffView
+            original={d.original}
+            modified={d.modified}
+            path={d.path}
+            // A narrow chat panel reads better inline; side by side is for the editor area.
+            sideBySide={false}
+            originalLabel={d.path}
+            modifiedLabel="after"
+            height={Math.min(360, Math.max(80, d.lines * DIFF_LINE_PX + 40))}
+          />
+        </div>
+      ))}
+    </>
+  )
+}
+
+function BashBody({ part }: { part: ToolPart }) {
+  const meta = record(part.state.metadata)
+  const running = part.state.status === 'running' || part.state.status === 'pending'
+  const text = running ? (str(meta.output) ?? '') : (part.state.output ?? str(meta.output) ?? '')
+  const exitCode = num(meta.exitCode)
+  return (
+    <>
+      <pre className="tool-command mono">$ {str(record(part.state.input).command)}</pre>
+      {(text || running) && <Output text={text || '…'} testId="bash-output" follow={running} />}
+      {exitCode !== undefined && (
+        <div className={`tool-exit ${exitCode === 0 ? 'ok' : 'bad'}`} data-testid="bash-exit">
+          exit {exitCode}
+        </div>
+      )}
+    </>
+  )
+}
+
+function TodoBody({ part }: { part: ToolPart }) {
+  const todos = record(part.state.metadata).todos ?? record(part.state.input).todos
+  if (!Array.isArray(todos)) return null
+  return (
+    <ul className="todo-list compact">
+      {todos.map(record).map((t, i) => (
+        <li key={i} className={`todo todo-${str(t.status) ?? 'pending'}`}>
+          {str(t.content)}
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+/** What an opened tool card shows: per-tool details, then input, output and error. */
+export function ToolBody({ part, root }: { part: ToolPart; root: string }) {
+  const { state } = part
+  const special =
+    part.tool === 'bash' ? (
+      <BashBody part={part} />
+    ) : EDIT_TOOLS.has(part.tool) ? (
+      <EditDiffs part={part} root={root} />
+    ) : part.tool === 'task' ? (
+      <SubagentRun part={part} root={root} />
+    ) : part.tool === 'todowrite' || part.tool === 'todoread' ? (
+      <TodoBody part={part} />
+    ) : null
+  const showOutput = part.tool !== 'bash' && part.tool !== 'task' && state.output
+  return (
+    <>
+      {special}
+      {state.error && (
+        <pre className="tool-error" role="alert" data-testid="tool-error">
+          {state.error}
+        </pre>
+      )}
+      {state.status === 'pending' && state.raw && <pre className="tool-output muted">{state.raw}</pre>}
+      <Section title="Input" initiallyOpen={special === null && !state.output}>
+        <pre className="tool-output">{JSON.stringify(state.input, null, 2)}</pre>
+      </Section>
+      {showOutput && (
+        <Section title="Output" initiallyOpen={special === null}>
+          <Output text={state.output ?? ''} testId="tool-output" />
+        </Section>
+      )}
+    </>
+  )
+}

@@ -1,0 +1,58 @@
+import { memo } from 'react'
+import { Elapsed } from '../../../components/Elapsed'
+import { StatusGlyph } from '../../../components/StatusGlyph'
+import { Twisty } from '../../../components/Twisty'
+import { useChat, useChatController } from '../../../stores/chat'
+import { EDIT_TOOLS, keyArgument, lineCounts, type ToolPart } from './describe'
+import { ToolBody } from './ToolBody'
+
+interface ToolCardProps {
+  part: ToolPart
+  root: string
+  /** In the latest turn: edits open with their diff (older ones stay closed to keep scrolling light). */
+  recent: boolean
+}
+
+function openByDefault(part: ToolPart, recent: boolean): boolean {
+  const { status } = part.state
+  if (status === 'error') return true
+  if (part.tool === 'task') return true
+  if (part.tool === 'bash') return status === 'running' || recent
+  if (EDIT_TOOLS.has(part.tool)) return recent && status === 'completed'
+  return false
+}
+
+/** One tool call: name, key argument, status and time in a row; details below when opened. */
+export const ToolCard = memo(function ToolCard({ part, root, recent }: ToolCardProps) {
+  const chat = useChatController()
+  const fallback = openByDefault(part, recent)
+  const open = useChat((s) => s.expanded[part.id] ?? fallback)
+  const { status } = part.state
+  // A call held by a permission ask waits for the user, not for the tool.
+  const asking = useChat((s) => s.permissions.some((p) => p.callId === part.callId))
+  const counts = lineCounts(part)
+  const arg = keyArgument(part, root)
+  return (
+    <div className={`tool-card tool-${status}`} data-testid="tool-card" data-tool={part.tool} data-status={status} data-call-id={part.callId}>
+      <button type="button" className="tool-head" aria-expanded={open} onClick={() => chat.toggleExpanded(part.id, fallback)}>
+        <Twisty open={open} />
+        <StatusGlyph state={asking ? 'waiting' : status} />
+        <span className="tool-name">{part.tool}</span>
+        <span className="tool-arg mono" title={arg}>
+          {arg}
+        </span>
+        {counts && (
+          <span className="tool-counts mono">
+            <span className="add">+{counts.additions}</span> <span className="del">−{counts.deletions}</span>
+          </span>
+        )}
+        <Elapsed start={part.state.startedAt} end={part.state.endedAt ?? (status === 'running' || status === 'pending' ? undefined : part.state.startedAt)} />
+      </button>
+      {open && (
+        <div className="tool-body">
+          <ToolBody part={part} root={root} />
+        </div>
+      )}
+    </div>
+  )
+})

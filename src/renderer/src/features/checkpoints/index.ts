@@ -1,0 +1,5 @@
+export { ChangesOverlay } from './ChangesOverlay'
+export { RestoreBanner, RestoreDialog } from './RestoreDialog'
+export { Timeline } from './Timeline'
+export { TurnChanges } from './TurnChanges'
+import './checkpoints.css'

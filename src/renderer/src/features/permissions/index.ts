@@ -1,0 +1,3 @@
+export { PermissionDock } from './PermissionDock'
+export { QuestionPrompt } from './QuestionPrompt'
+import './permissions.css'

@@ -1,0 +1,3 @@
+export { SessionList } from './SessionList'
+export { confirmDeleteSession, renameSessionDialog } from './actions'
+import './sessions.css'

@@ -1,0 +1,92 @@
+import { useState } from 'react'
+import { useStore } from 'zustand'
+import type { McpServerStatus } from '@shared/ipc/mcp'
+import type { ChatController } from '../../stores/chat'
+
+const STATE_LABEL: Record<McpServerStatus['state'], string> = {
+  starting: 'starting',
+  connected: 'connected',
+  failed: 'failed',
+  disabled: 'disabled',
+}
+
+function ServerRow({ server, chat }: { server: McpServerStatus; chat: ChatController }) {
+  const [busy, setBusy] = useState(false)
+  const [log, setLog] = useState(false)
+  const run = (action: 'restart' | 'enable' | 'disable' | 'authenticate'): void => {
+    setBusy(true)
+    void chat.mcpAction(server.name, action).finally(() => setBusy(false))
+  }
+  return (
+    <li className="mcp-server" data-testid="mcp-server" data-name={server.name} data-state={server.state}>
+      <div className="mcp-row">
+        <span className={`mcp-state mcp-${server.state}`}>{STATE_LABEL[server.state]}</span>
+        <span className="mcp-name">{server.name}</span>
+        <span className="muted mcp-meta">
+          {server.transport ?? server.type} · {server.toolCount} tool{server.toolCount === 1 ? '' : 's'}
+          {server.restarts > 0 ? ` · ${server.restarts} restart${server.restarts === 1 ? '' : 's'}` : ''}
+          {server.source === 'mcp.json' ? ' · mcp.json' : ''}
+        </span>
+        <span className="mcp-actions">
+          {server.state === 'disabled' ? (
+            <button type="button" className="small" disabled={busy} onClick={() => run('enable')}>
+              Enable
+            </button>
+          ) : (
+            <>
+              <button type="button" className="small" disabled={busy} onClick={() => run('restart')}>
+                Restart
+              </button>
+              <button type="button" className="small ghost" disabled={busy} onClick={() => run('disable')}>
+                Disable
+              </button>
+            </>
+          )}
+        </span>
+      </div>
+      {server.error && <div className="mcp-error error">{server.error}</div>}
+      {server.needsAuth && (
+        <div className="mcp-row">
+          <span className="muted">This server needs you to sign in.</span>
+          <button type="button" className="small" disabled={busy} onClick={() => run('authenticate')}>
+            Sign in
+          </button>
+        </div>
+      )}
+      {server.stderr && server.stderr.length > 0 && (
+        <>
+          <button type="button" className="link small muted" onClick={() => setLog(!log)}>
+            {log ? 'Hide' : 'Show'} server output
+          </button>
+          {log && <pre className="mcp-log">{server.stderr.join('\n')}</pre>}
+        </>
+      )}
+    </li>
+  )
+}
+
+/** The active project's MCP servers: health, last error, and restart / enable / disable. */
+export function McpServers({ chat }: { chat: ChatController }) {
+  const servers = useStore(chat.store, (s) => s.mcp)
+  return (
+    <div className="settings-section" data-testid="settings-mcp">
+      <div className="settings-row">
+        <p className="muted">
+          Servers come from the <code>mcp</code> key of hotaru.json and from <code>.mcp.json</code>; they start with the project.
+        </p>
+        <button type="button" className="small" onClick={() => void chat.refreshMcp()}>
+          Refresh
+        </button>
+      </div>
+      {servers.length === 0 ? (
+        <p className="muted">No MCP servers are configured for this project.</p>
+      ) : (
+        <ul className="mcp-list">
+          {servers.map((s) => (
+            <ServerRow key={s.name} server={s} chat={chat} />
+          ))}
+        </ul>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,116 @@
+import { useCallback, useEffect, useState } from 'react'
+import type { HotaruBridge, MethodOutput } from '@shared/ipc'
+import type { ModelSummary } from '@shared/ipc/agent'
+import { errorMessage, unwrap } from '../../ipc'
+
+type Provider = MethodOutput<'settings', 'providers'>[number]
+
+const SOURCE: Record<Provider['keySource'], string> = {
+  env: 'from the environment',
+  config: 'from hotaru.json',
+  secret: 'stored in the app',
+  placeholder: 'placeholder (local server)',
+  none: 'no key',
+}
+
+function ProviderRow({ bridge, provider, models, onChanged }: { bridge: HotaruBridge; provider: Provider; models: ModelSummary[]; onChanged(): void }) {
+  const [key, setKey] = useState('')
+  const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null)
+  const [busy, setBusy] = useState(false)
+  const model = models.find((m) => m.providerId === provider.id)?.id
+  const run = async (action: () => Promise<string>): Promise<void> => {
+    setBusy(true)
+    try {
+      setNote({ ok: true, text: await action() })
+    } catch (error) {
+      setNote({ ok: false, text: errorMessage(error) })
+    } finally {
+      setBusy(false)
+    }
+  }
+  const save = (): Promise<void> =>
+    run(async () => {
+      const { protection } = await unwrap(bridge.settings.setApiKey({ providerId: provider.id, apiKey: key }))
+      setKey('')
+      onChanged()
+      return `Saved (${protection}).`
+    })
+  const remove = (): Promise<void> =>
+    run(async () => {
+      const { deleted } = await unwrap(bridge.settings.deleteApiKey({ providerId: provider.id }))
+      onChanged()
+      return deleted ? 'Removed the stored key.' : 'No key was stored.'
+    })
+  const test = (): Promise<void> =>
+    run(async () => {
+      if (!model) throw new Error('no model of this provider to test with')
+      const result = await unwrap(bridge.settings.testConnection({ model }))
+      if (!result.ok) throw new Error(`${result.error?.name ?? 'Error'}: ${result.error?.message ?? 'failed'}`)
+      return `Connected to ${model} in ${result.latencyMs} ms.`
+    })
+  return (
+    <li className="provider" data-testid="provider" data-provider={provider.id} data-key-source={provider.keySource}>
+      <div className="mcp-row">
+        <span className="mcp-name">{provider.name}</span>
+        <span className={`mcp-state ${provider.keySource === 'none' && provider.requiresKey ? 'mcp-failed' : 'mcp-connected'}`}>{SOURCE[provider.keySource]}</span>
+        <span className="muted mcp-meta mono" title={provider.baseURL}>
+          {provider.baseURL}
+        </span>
+      </div>
+      {provider.envKeys.length > 0 && <div className="muted provider-env">Environment: {provider.envKeys.map((k) => <code key={k}>{k}</code>)}</div>}
+      {provider.requiresKey && (
+        <form
+          className="mcp-row"
+          onSubmit={(e) => {
+            e.preventDefault()
+            if (key.trim()) void save()
+          }}
+        >
+          <input type="password" className="provider-key" placeholder="API key" value={key} onChange={(e) => setKey(e.target.value)} autoComplete="off" aria-label={`${provider.name} API key`} />
+          <button type="submit" className="small" disabled={busy || !key.trim()}>
+            Save
+          </button>
+          {provider.keySource === 'secret' && (
+            <button type="button" className="small ghost" disabled={busy} onClick={() => void remove()}>
+              Remove
+            </button>
+          )}
+          <button type="button" className="small ghost" disabled={busy || !model} onClick={() => void test()} title={model ? `Send a tiny request to ${model}` : undefined}>
+            Test
+          </button>
+        </form>
+      )}
+      {note && <div className={note.ok ? 'muted' : 'error'}>{note.text}</div>}
+    </li>
+  )
+}
+
+/** Providers: where each key comes from, storing a key in the app's secret store, and a test request. */
+export function Providers({ bridge, models }: { bridge: HotaruBridge | null; models: ModelSummary[] }) {
+  const [providers, setProviders] = useState<Provider[] | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const load = useCallback(() => {
+    if (!bridge) return
+    bridge.settings.providers({}).then((result) => {
+      if (result.ok) setProviders(result.value)
+      else setError(result.error.data.message)
+    })
+  }, [bridge])
+  useEffect(load, [load])
+  return (
+    <div className="settings-section" data-testid="settings-providers">
+      <p className="muted">
+        A key is taken from the environment first, then hotaru.json, then the app's secret store (the OS keychain in the desktop app). Keys stored here never go into a config file.
+      </p>
+      {error && <p className="error">{error}</p>}
+      {!providers && !error && <p className="muted">Loading…</p>}
+      {providers && bridge && (
+        <ul className="mcp-list">
+          {providers.map((p) => (
+            <ProviderRow key={p.id} bridge={bridge} provider={p} models={models} onChanged={load} />
+          ))}
+        </ul>
+      )}
+    </div>
+  )
+}

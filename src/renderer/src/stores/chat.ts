@@ -1,0 +1,55 @@
+import { useStore } from 'zustand'
+import type { HotaruBridge } from '@shared/ipc'
+import { ChatController } from './chat-controller'
+import { onProjectDropped, useProject } from './project'
+import type { CheckpointState } from './checkpoints'
+import type { ChatState } from './project-chat'
+import { useWorkspace } from './workspace'
+
+const controllers = new Map<string, ChatController>()
+
+onProjectDropped((projectId) => {
+  controllers.get(projectId)?.dispose()
+  controllers.delete(projectId)
+})
+
+/** The chat of a project, created on first use; it ends when the project tab closes. */
+export function chatFor(bridge: HotaruBridge, projectId: string): ChatController {
+  let controller = controllers.get(projectId)
+  if (!controller) {
+    controller = new ChatController(bridge, projectId)
+    controllers.set(projectId, controller)
+  }
+  return controller
+}
+
+export function existingChat(projectId: string): ChatController | undefined {
+  return controllers.get(projectId)
+}
+
+/** The chat of the project whose tab this component renders in. */
+export function useChatController(): ChatController {
+  const projectId = useProject((s) => s.projectId)
+  const bridge = useProject((s) => s.bridge)
+  return chatFor(bridge, projectId)
+}
+
+export function useChat<T>(selector: (state: ChatState) => T): T {
+  return useStore(useChatController().store, selector)
+}
+
+export function useCheckpoints<T>(selector: (state: CheckpointState) => T): T {
+  return useStore(useChatController().checkpoints.store, selector)
+}
+
+/** The chat of the active project tab, for commands run from the palette. */
+export function activeChat(): ChatController | undefined {
+  const { activeId, bridge } = useWorkspace.getState()
+  return activeId && bridge ? chatFor(bridge, activeId) : undefined
+}
+
+export type { ChatController, PermissionReply } from './chat-controller'
+export type { ChatState, PendingPrompt, Todo } from './project-chat'
+export type { Transcript } from './chat-model'
+export { REVIEW_NOTE_END } from './checkpoints'
+export type { ChangesView, CheckpointsController, CheckpointState, RejectedHunk, RestoreResult } from './checkpoints'

@@ -1,0 +1,153 @@
+import { createStore, type StoreApi } from 'zustand'
+import type { HotaruBridge, MethodOutput } from '@shared/ipc'
+import type { Checkpoint } from '@shared/schema/checkpoint'
+import { errorMessage, unwrap } from '../ipc'
+import { onResync } from './resync'
+
+/** A hunk the user reverted in a turn review; the model hears of it with the next prompt. */
+export interface RejectedHunk {
+  path: string
+  /** The hunk as a unified diff (what the agent had changed). */
+  diff: string
+}
+
+/** What the changes overlay shows: one turn's changes, or one checkpoint against the tree or its predecessor. */
+export type ChangesView =
+  | { kind: 'turn'; sessionId: string; fromId: string; toId?: string; title: string }
+  | { kind: 'checkpoint'; sessionId: string; checkpointId: string; against: 'working' | 'previous' }
+
+export type RestoreResult = MethodOutput<'checkpoint', 'restore'>
+
+export interface CheckpointState {
+  /** Oldest first, per session; absent until loaded. */
+  bySession: Record<string, Checkpoint[]>
+  showTimeline: boolean
+  view: ChangesView | null
+  /** The checkpoint whose restore is being previewed. */
+  restoring: string | null
+  /** The last restore of this project, until undone or dismissed (offers "Undo"). */
+  lastRestore: (RestoreResult & { checkpointId: string }) | null
+  rejected: Record<string, RejectedHunk[]>
+}
+
+export type CheckpointStore = StoreApi<CheckpointState>
+
+/**
+ * A project's checkpoint timeline as the UI holds it: per-session lists
+ * (loaded on demand, extended by `checkpoint:created`), which review or
+ * restore is open, and the hunks the user reverted.
+ */
+export class CheckpointsController {
+  readonly store: CheckpointStore
+  private readonly unsubscribers: (() => void)[]
+  private readonly loading = new Set<string>()
+  /** Created while a list was being fetched: it may or may not be in the answer. */
+  private early: Checkpoint[] = []
+
+  constructor(
+    readonly bridge: HotaruBridge,
+    readonly projectId: string,
+  ) {
+    this.store = createStore<CheckpointState>(() => ({
+      bySession: {},
+      showTimeline: false,
+      view: null,
+      restoring: null,
+      lastRestore: null,
+      rejected: {},
+    }))
+    this.unsubscribers = [
+      bridge.checkpoint.onCreated(({ projectId: id, payload }) => {
+        const sessionId = payload.sessionId
+        if (id !== projectId || !sessionId) return
+        if (this.loading.has(sessionId)) this.early.push(payload)
+        this.store.setState((s) => {
+          const list = s.bySession[sessionId]
+          // Sessions never opened load their whole list when shown.
+          if (!list || list.some((c) => c.id === payload.id)) return s
+          return { bySession: { ...s.bySession, [sessionId]: [...list, payload] } }
+        })
+      }),
+      onResync(() => {
+        for (const sessionId of Object.keys(this.store.getState().bySession)) void this.load(sessionId)
+      }),
+    ]
+  }
+
+  dispose(): void {
+    for (const off of this.unsubscribers) off()
+  }
+
+  ensure(sessionId: string): void {
+    if (!this.store.getState().bySession[sessionId] && !this.loading.has(sessionId)) void this.load(sessionId)
+  }
+
+  async load(sessionId: string): Promise<void> {
+    this.loading.add(sessionId)
+    const result = await this.bridge.checkpoint.list({ projectId: this.projectId, sessionId })
+    this.loading.delete(sessionId)
+    const early = this.early.filter((c) => c.sessionId === sessionId)
+    this.early = this.early.filter((c) => c.sessionId !== sessionId)
+    if (result.ok) {
+      const list = [...result.value, ...early.filter((c) => !result.value.some((r) => r.id === c.id))].sort((a, b) => (a.id < b.id ? -1 : 1))
+      this.store.setState((s) => ({ bySession: { ...s.bySession, [sessionId]: list } }))
+    }
+    else console.warn('[checkpoints] not listed:', result.error.data.message)
+  }
+
+  setShowTimeline(show: boolean): void {
+    this.store.setState({ showTimeline: show })
+  }
+
+  open(view: ChangesView | null): void {
+    this.store.setState({ view })
+  }
+
+  openRestore(checkpointId: string | null): void {
+    this.store.setState({ restoring: checkpointId })
+  }
+
+  async restore(checkpointId: string, request: Omit<Parameters<HotaruBridge['checkpoint']['restore']>[0], 'checkpointId'>): Promise<RestoreResult> {
+    const result = await unwrap(this.bridge.checkpoint.restore({ checkpointId, ...request }))
+    this.store.setState({ lastRestore: { ...result, checkpointId }, restoring: null })
+    return result
+  }
+
+  /** Restores the state before the last restore (its code; the conversation cannot come back). */
+  async undoRestore(): Promise<string | null> {
+    const last = this.store.getState().lastRestore
+    if (!last?.undoCheckpointId) return null
+    try {
+      await unwrap(this.bridge.checkpoint.restore({ checkpointId: last.undoCheckpointId, mode: 'code', overwriteConflicts: true, includeUserCreated: true }))
+      this.store.setState({ lastRestore: null })
+      return null
+    } catch (error) {
+      return errorMessage(error)
+    }
+  }
+
+  dismissRestore(): void {
+    this.store.setState({ lastRestore: null })
+  }
+
+  addRejected(sessionId: string, hunk: RejectedHunk): void {
+    this.store.setState((s) => ({ rejected: { ...s.rejected, [sessionId]: [...(s.rejected[sessionId] ?? []), hunk] } }))
+  }
+
+  /** The rejections to report with the next prompt of a session; cleared once taken. */
+  takeRejected(sessionId: string): RejectedHunk[] {
+    const list = this.store.getState().rejected[sessionId] ?? []
+    if (list.length > 0) this.store.setState((s) => ({ rejected: { ...s.rejected, [sessionId]: [] } }))
+    return list
+  }
+}
+
+/** Closes the review note in a user message; the chat shows what follows it as the user's own text. */
+export const REVIEW_NOTE_END = '[End of review note]'
+
+/** The note the model gets about reverted hunks, ahead of the user's next message. */
+export function rejectionNote(hunks: readonly RejectedHunk[]): string {
+  const one = hunks.length === 1
+  const body = hunks.map((h) => `${h.path}:\n\`\`\`diff\n${h.diff.trimEnd()}\n\`\`\``).join('\n\n')
+  return `[Review note: the user rejected ${one ? 'this change' : 'these changes'} you made, and ${one ? 'it was' : 'they were'} reverted on disk. Do not re-apply ${one ? 'it' : 'them'} unless asked.]\n\n${body}\n${REVIEW_NOTE_END}`
+}

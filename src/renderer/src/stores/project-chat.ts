@@ -1,0 +1,193 @@
+import type { StoreApi } from 'zustand'
+import type { EventPayload, HotaruBridge } from '@shared/ipc'
+import type { AgentSummary, ModelSummary } from '@shared/ipc/agent'
+import type { McpServerStatus } from '@shared/ipc/mcp'
+import type { PendingPermission } from '@shared/ipc/permission'
+import type { PendingQuestion } from '@shared/ipc/question'
+import type { Session, SessionStatus } from '@shared/schema/session'
+import { applyBatch, type SeqEvent, type Transcript } from './chat-model'
+import { onResync } from './resync'
+import { workspace, type ProjectStatus } from './workspace'
+
+export type Todo = EventPayload<'session', 'todos'>['todos'][number]
+
+/** A prompt sent but not yet in the transcript: shown under the messages ("queued" while a turn runs). */
+export interface PendingPrompt {
+  id: string
+  text: string
+  queued: boolean
+}
+
+export interface ChatState {
+  projectId: string
+  /** Every known session of the project, subagent runs included (they have a parentId). */
+  sessions: Record<string, Session>
+  listState: 'loading' | 'ready' | 'error'
+  transcripts: Record<string, Transcript>
+  statuses: Record<string, SessionStatus>
+  todos: Record<string, Todo[]>
+  /** The last failed turn of a session, until the next one starts. */
+  turnErrors: Record<string, string>
+  activeSessionId: string | null
+  showSessions: boolean
+  pending: Record<string, PendingPrompt[]>
+  /** Open/closed state of cards (tool calls, reasoning, subagent runs) by part id; survives virtualization. */
+  expanded: Record<string, boolean>
+  permissions: PendingPermission[]
+  questions: PendingQuestion[]
+  agents: AgentSummary[]
+  models: ModelSummary[]
+  mcp: McpServerStatus[]
+  /** Agent/model picked for a session (or '' before one exists); sent with the next prompt. */
+  choices: Record<string, { agent?: string; model?: string }>
+}
+
+export type ChatStore = StoreApi<ChatState>
+
+export function initialChatState(projectId: string): ChatState {
+  return {
+    projectId,
+    sessions: {},
+    listState: 'loading',
+    transcripts: {},
+    statuses: {},
+    todos: {},
+    turnErrors: {},
+    activeSessionId: null,
+    showSessions: false,
+    pending: {},
+    expanded: {},
+    permissions: [],
+    questions: [],
+    agents: [],
+    models: [],
+    mcp: [],
+    choices: {},
+  }
+}
+
+/** What the tab's status dot shows: a question for the user beats work in progress beats a failure. */
+export function projectStatusOf(s: ChatState): ProjectStatus {
+  if (s.permissions.length > 0 || s.questions.length > 0) return 'waiting'
+  if (Object.values(s.statuses).some((st) => st.type !== 'idle')) return 'running'
+  if (Object.keys(s.turnErrors).length > 0) return 'error'
+  return 'idle'
+}
+
+/**
+ * Receives a project's session events and applies them once per animation
+ * frame, in order (a timer stands in when frames do not run, e.g. a hidden
+ * window). `flush()` applies what is queued at once, before a snapshot lands.
+ */
+export class EventQueue {
+  private queue: SeqEvent[] = []
+  private frame: number | null = null
+  private timer: ReturnType<typeof setTimeout> | null = null
+
+  constructor(private readonly store: ChatStore, private readonly resync: (sessionId: string) => void, private readonly onUserText: (sessionId: string, text: string) => void) {}
+
+  push(event: SeqEvent): void {
+    this.queue.push(event)
+    if (this.frame === null) this.frame = requestAnimationFrame(() => this.flush())
+    if (this.timer === null) this.timer = setTimeout(() => this.flush(), 250)
+  }
+
+  flush(): void {
+    if (this.frame !== null) cancelAnimationFrame(this.frame)
+    if (this.timer !== null) clearTimeout(this.timer)
+    this.frame = null
+    this.timer = null
+    if (this.queue.length === 0) return
+    const events = this.queue
+    this.queue = []
+    const s = this.store.getState()
+    const result = applyBatch({ sessions: s.sessions, transcripts: s.transcripts }, events)
+    if (result.sessions !== s.sessions || result.transcripts !== s.transcripts) {
+      this.store.setState({ sessions: result.sessions, transcripts: result.transcripts })
+    }
+    for (const { sessionId, text } of result.userTexts) this.onUserText(sessionId, text)
+    for (const sessionId of new Set(result.resync)) this.resync(sessionId)
+  }
+
+  dispose(): void {
+    this.queue = []
+    if (this.frame !== null) cancelAnimationFrame(this.frame)
+    if (this.timer !== null) clearTimeout(this.timer)
+  }
+}
+
+/** Subscribes the store to the project's events; returns the unsubscribers. */
+export function wireChatEvents(
+  bridge: HotaruBridge,
+  store: ChatStore,
+  queue: EventQueue,
+  hooks: { onTurnEnded(payload: EventPayload<'agent', 'turnEnded'>): void; onResync(): void },
+): (() => void)[] {
+  const { projectId } = store.getState()
+  const mine = (envelope: { projectId?: string }): boolean => envelope.projectId === projectId
+  const seq =
+    <K extends SeqEvent['kind']>(kind: K) =>
+    (envelope: { projectId?: string; payload: Extract<SeqEvent, { kind: K }>['payload'] }) => {
+      if (mine(envelope)) queue.push({ kind, payload: envelope.payload } as SeqEvent)
+    }
+  const set = store.setState
+  return [
+    bridge.session.onUpdated(seq('updated')),
+    bridge.session.onDeleted(seq('deleted')),
+    bridge.session.onMessage(seq('message')),
+    bridge.session.onPart(seq('part')),
+    bridge.session.onDelta(seq('delta')),
+    bridge.session.onPartRemoved(seq('partRemoved')),
+    bridge.session.onTruncated(seq('truncated')),
+    bridge.session.onStatus((e) => {
+      if (!mine(e)) return
+      const { sessionId, status } = e.payload
+      set((s) => {
+        const statuses = { ...s.statuses }
+        if (status.type === 'idle') delete statuses[sessionId]
+        else statuses[sessionId] = status
+        const turnErrors = { ...s.turnErrors }
+        if (status.type === 'busy') delete turnErrors[sessionId]
+        return { statuses, turnErrors }
+      })
+    }),
+    bridge.session.onTodos((e) => {
+      if (mine(e)) set((s) => ({ todos: { ...s.todos, [e.payload.sessionId]: e.payload.todos } }))
+    }),
+    bridge.agent.onTurnEnded((e) => {
+      if (!mine(e)) return
+      // Events queued before the turn's end belong before it (the user message of a queued prompt).
+      queue.flush()
+      hooks.onTurnEnded(e.payload)
+    }),
+    bridge.permission.onAsked((e) => {
+      if (!mine(e)) return
+      const request = e.payload.request
+      set((s) => (s.permissions.some((p) => p.id === request.id) ? s : { permissions: [...s.permissions, request] }))
+    }),
+    bridge.permission.onReplied((e) => {
+      if (mine(e)) set((s) => ({ permissions: s.permissions.filter((p) => p.id !== e.payload.id) }))
+    }),
+    bridge.question.onAsked((e) => {
+      if (!mine(e)) return
+      const question = e.payload.question
+      set((s) => (s.questions.some((q) => q.id === question.id) ? s : { questions: [...s.questions, question] }))
+    }),
+    bridge.question.onAnswered((e) => {
+      if (mine(e)) set((s) => ({ questions: s.questions.filter((q) => q.id !== e.payload.id) }))
+    }),
+    bridge.mcp.onStatus((e) => {
+      if (!mine(e)) return
+      const status = e.payload
+      set((s) => {
+        const index = s.mcp.findIndex((m) => m.name === status.name)
+        const mcp = [...s.mcp]
+        if (index >= 0) mcp[index] = status
+        else mcp.push(status)
+        return { mcp }
+      })
+    }),
+    onResync(hooks.onResync),
+    store.subscribe((s) => workspace.setProjectStatus(projectId, projectStatusOf(s))),
+  ]
+}

@@ -1,4 +1,4 @@
-import { app, BrowserWindow } from 'electron'
+import { app, BrowserWindow, dialog } from 'electron'
 import { join } from 'node:path'
 import { createServices, type Services } from './core/services'
 import { FileSecretStore } from './core/secrets/file-store'
@@ -55,9 +55,12 @@ async function start(): Promise<void> {
   let window = createMainWindow(services.storage.kv)
   installMenu({
     openFolder: () => {
-      void electronFolderPicker.pickFolder().then((path) => {
-        if (path) services.projects.openFolder(path)
-      })
+      electronFolderPicker
+        .pickFolder()
+        .then((path) => {
+          if (path) services.projects.openFolder(path)
+        })
+        .catch((error: unknown) => dialog.showErrorBox('Cannot open the folder', (error as Error).message))
     },
   })
 

@@ -37,6 +37,8 @@ export interface ServicesOptions {
   secrets?: SecretStore
   /** How `secrets` protects values, for the settings UI. */
   secretsProtection?: string
+  /** Opens a URL in the system browser (MCP sign-in); the desktop app passes shell.openExternal. */
+  openUrl?: (url: URL) => void | Promise<void>
   /** Environment for config placeholders and provider credentials (tests pass their own). */
   env?: NodeJS.ProcessEnv
 }
@@ -84,7 +86,7 @@ export function createServices(options: ServicesOptions): Services {
   questions.onEvent((event) =>
     bus.publish(`question:${event.type}`, event, event.type === 'asked' ? event.question.projectId : event.projectId),
   )
-  const mcp = new McpRuntime(bus)
+  const mcp = new McpRuntime(bus, secrets, options.openUrl)
   const services: { extraTools: (projectId: string) => Tool[] } = { extraTools: (projectId) => mcp.toolsOf(projectId) }
   // MCP servers start when a project opens, in the background; a turn waits for them to settle.
   bus.subscribe((event) => {

@@ -4,6 +4,7 @@ import { z } from 'zod'
 import type { EventBus } from '../bus/bus'
 import type { Config } from '../config'
 import type { McpManager, McpServerStatus } from '../mcp'
+import type { SecretStore } from '../secrets/file-store'
 import type { ProjectInstance } from '../project/instance'
 import { defineTool, type Tool, type ToolAttachment } from '../tools'
 
@@ -25,7 +26,13 @@ export class McpRuntime {
   private readonly tools = new Map<string, Tool[]>()
   private readonly managers = new Map<string, McpManager>()
 
-  constructor(private readonly bus: EventBus) {}
+  constructor(
+    private readonly bus: EventBus,
+    /** Where OAuth tokens of remote servers are kept (the app's secret store). */
+    private readonly secrets?: SecretStore,
+    /** Opens the sign-in page; without one the URL is shown to the user as a notice. */
+    private readonly openUrl?: (url: URL) => void | Promise<void>,
+  ) {}
 
   /** Starts the project's servers (once); resolves when each is connected or failed. */
   async ensure(project: ProjectInstance, config: Config): Promise<McpManager | undefined> {
@@ -43,6 +50,12 @@ export class McpRuntime {
         onStatus: (status) => this.bus.publish('mcp:status', status, project.id),
         onToolsChanged: () => this.refresh(project.id, created),
         onWarning: (message) => this.bus.publish('mcp:warning', { message }, project.id),
+        secrets: this.secrets,
+        openUrl:
+          this.openUrl ??
+          ((url) => {
+            this.bus.publish('project:notice', { projectId: project.id, level: 'info', message: `Sign in to the MCP server: ${url.href}` }, project.id)
+          }),
       })
       return {
         manager: created,

@@ -5,11 +5,11 @@
  *    screen and the main thread is free again, long tasks, JS heap.
  * Prints progress on stderr and one JSON object as the last line of stdout. Needs `npm run build` first.
  */
-import { spawnSync } from 'node:child_process'
+import './support/app-modules'
+
 import { mkdtempSync, rmSync } from 'node:fs'
-import { register } from 'node:module'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { startFakeLlm } from '../test/fixtures/fake-llm'
 import { launchBrowser } from '../test/support/browser'
@@ -17,25 +17,6 @@ import { startServe } from '../test/support/cli'
 
 type PartOf<T extends string> = Extract<import('../src/shared/schema/session').Part, { type: T }>
 
-if (!process.env.TSX_TSCONFIG_PATH) {
-  // The core (used to seed the history) imports `@shared/*`; tsx resolves that alias from tsconfig.node.json.
-  const child = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
-    stdio: 'inherit',
-    env: { ...process.env, TSX_TSCONFIG_PATH: join(resolve(import.meta.dirname, '..'), 'tsconfig.node.json') },
-  })
-  process.exit(child.status ?? 1)
-}
-
-// Prompts are `.txt?raw` imports, which Vite resolves in the app; here a loader does the same.
-const RAW_LOADER = `
-import { readFileSync } from 'node:fs'
-export async function load(url, context, next) {
-  if (url.startsWith('file:') && url.endsWith('?raw')) {
-    return { format: 'module', shortCircuit: true, source: 'export default ' + JSON.stringify(readFileSync(new URL(url), 'utf8')) }
-  }
-  return next(url, context)
-}`
-register(`data:text/javascript,${encodeURIComponent(RAW_LOADER)}`)
 const { createServices } = await import('../src/main/core/services')
 
 const DELTAS = Number(process.env.BENCH_CHAT_DELTAS ?? 5_000)

@@ -4,33 +4,13 @@
  * for a 2,000-message session, and the memory the built request holds.
  * Prints one JSON object as the last line. Run: node --import tsx bench/context.bench.ts
  */
-import { spawnSync } from 'node:child_process'
+import './support/app-modules'
+
 import { mkdtempSync, rmSync } from 'node:fs'
-import { register } from 'node:module'
 import { loadavg, tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
-
-if (!process.env.TSX_TSCONFIG_PATH) {
-  // The core imports `@shared/*`; tsx resolves that alias from tsconfig.node.json.
-  const child = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
-    stdio: 'inherit',
-    env: { ...process.env, TSX_TSCONFIG_PATH: join(resolve(import.meta.dirname, '..'), 'tsconfig.node.json') },
-  })
-  process.exit(child.status ?? 1)
-}
-
-// Prompts are `.txt?raw` imports, which Vite resolves in the app; here a loader does the same.
-const RAW_LOADER = `
-import { readFileSync } from 'node:fs'
-export async function load(url, context, next) {
-  if (url.startsWith('file:') && url.endsWith('?raw')) {
-    return { format: 'module', shortCircuit: true, source: 'export default ' + JSON.stringify(readFileSync(new URL(url), 'utf8')) }
-  }
-  return next(url, context)
-}`
-register(`data:text/javascript,${encodeURIComponent(RAW_LOADER)}`)
 
 setFlagsFromString('--expose-gc')
 const gc = runInNewContext('gc') as () => void

@@ -11,21 +11,13 @@
  * `feature.manyFiles`, `diff-tree --numstat`, and `read-tree && checkout-index -a -f`.
  * Prints one JSON object on stdout; progress goes to stderr.
  */
-import { execFileSync, spawnSync } from 'node:child_process'
+import './support/app-modules'
+import { execFileSync } from 'node:child_process'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 
-const repoRoot = resolve(import.meta.dirname, '..')
 
-if (!process.env.TSX_TSCONFIG_PATH) {
-  // The engine imports `@shared/*`; tsx resolves that alias from tsconfig.node.json.
-  const child = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
-    stdio: 'inherit',
-    env: { ...process.env, TSX_TSCONFIG_PATH: join(repoRoot, 'tsconfig.node.json') },
-  })
-  process.exit(child.status ?? 1)
-}
 
 const { SnapshotEngine } = await import('../src/main/core/snapshot/index')
 type Engine = InstanceType<typeof SnapshotEngine>

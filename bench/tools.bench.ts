@@ -5,29 +5,13 @@
  *
  * Run: node --import tsx bench/tools.bench.ts
  */
+import './support/app-modules'
 import { execFile } from 'node:child_process'
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
-import { register } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 
-// Tool descriptions are imported as `./x.txt?raw` and shared code as `@shared/…` (vite features and
-// aliases); teach Node's loader the same. tsx alone reads neither from the root tsconfig.json.
-const sharedDir = new URL('../src/shared/', import.meta.url).href
-const rawHook = `
-export async function resolve(specifier, context, next) {
-  if (specifier.endsWith('?raw')) return { url: new URL(specifier, context.parentURL).href, shortCircuit: true }
-  if (specifier.startsWith('@shared/')) return next(${JSON.stringify(sharedDir)} + specifier.slice(8) + '.ts', context)
-  return next(specifier, context)
-}
-export async function load(url, context, next) {
-  if (!url.endsWith('?raw')) return next(url, context)
-  const { readFile } = await import('node:fs/promises')
-  const text = await readFile(new URL(url.slice(0, -4)), 'utf8')
-  return { format: 'module', source: 'export default ' + JSON.stringify(text), shortCircuit: true }
-}`
-register(`data:text/javascript,${encodeURIComponent(rawHook)}`)
 
 const FILES = 50_000
 const RUNS = 5

@@ -1,11 +1,10 @@
 import type Anthropic from '@anthropic-ai/sdk'
-import { type FailureContext, streamInterrupted } from '../error-mapping'
+import type { FailureContext } from '../error-mapping'
 import type { AnthropicParams } from '../transform/anthropic-request'
 import type { Completion, StreamEvent } from '../types'
 import { anthropicError } from './anthropic-errors'
 import { anthropicCompletion, mapAnthropicStream } from './anthropic-stream'
-import { convertErrors } from './convert-errors'
-import { IdleGuard, touching } from './idle-guard'
+import { guardedStream } from './idle-guard'
 
 /** One streamed attempt against the Messages API. */
 export async function* streamAnthropic(
@@ -15,24 +14,14 @@ export async function* streamAnthropic(
   ctx: FailureContext,
   idleMs: number,
 ): AsyncGenerator<StreamEvent, void, undefined> {
-  const guard = new IdleGuard(signal, idleMs)
-  try {
-    let stream
-    try {
-      stream = await client.messages.create({ ...params, stream: true }, { signal: guard.signal })
-    } catch (error) {
-      throw guard.timedOut ? streamInterrupted(error, ctx, `no response for ${idleMs} ms`) : anthropicError(error, ctx)
-    }
-    const events = convertErrors(touching(stream, guard), (error) => anthropicError(error, ctx))
-    try {
-      yield* mapAnthropicStream(events, ctx, signal)
-    } catch (error) {
-      if (guard.timedOut) throw streamInterrupted(error, ctx, `no data for ${idleMs} ms`)
-      throw error
-    }
-  } finally {
-    guard.dispose()
-  }
+  yield* guardedStream({
+    signal,
+    idleMs,
+    ctx,
+    open: (guarded) => client.messages.create({ ...params, stream: true }, { signal: guarded }),
+    map: (events) => mapAnthropicStream(events, ctx, signal),
+    toError: (error) => anthropicError(error, ctx),
+  })
 }
 
 /** One non-streamed attempt against the Messages API. */

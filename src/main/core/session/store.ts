@@ -23,6 +23,7 @@ interface LivePart {
  */
 export class SessionStore {
   private readonly seqs = new Map<string, number>()
+  private readonly projects = new Map<string, string>()
   /** Text and reasoning parts that are still streaming. */
   private readonly live = new Map<string, LivePart>()
   private flushTimer: NodeJS.Timeout | undefined
@@ -45,7 +46,8 @@ export class SessionStore {
       updatedAt: now,
     }
     this.repo.insertSession(session)
-    this.emit(session, 'session:updated', { session })
+    this.projects.set(session.id, session.projectId)
+    this.emit(session.id, 'session:updated', { session })
     return session
   }
 
@@ -66,7 +68,7 @@ export class SessionStore {
   update(id: string, changes: Partial<Pick<Session, 'title' | 'agent' | 'model'>>): Session {
     const session = { ...this.get(id), ...changes, updatedAt: Date.now() }
     this.repo.updateSession(session)
-    this.emit(session, 'session:updated', { session })
+    this.emit(session.id, 'session:updated', { session })
     return session
   }
 
@@ -80,7 +82,9 @@ export class SessionStore {
     this.flush()
     for (const [partId, live] of this.live) if (live.part.sessionId === id) this.live.delete(partId)
     const deleted = this.repo.deleteSession(id)
-    this.emit(session, 'session:deleted', { sessionId: id })
+    this.projects.set(id, session.projectId) // the row is gone: the event's project comes from here
+    this.emit(session.id, 'session:deleted', { sessionId: id })
+    this.projects.delete(id)
     return deleted
   }
 
@@ -100,13 +104,13 @@ export class SessionStore {
   addMessage(message: Omit<Message, 'id' | 'createdAt'> & { id?: string; createdAt?: number }): Message {
     const full: Message = { ...message, id: message.id ?? ascendingId('msg'), createdAt: message.createdAt ?? Date.now() }
     this.repo.upsertMessage(full)
-    this.emit(this.get(full.sessionId), 'session:message', { message: full })
+    this.emit(full.sessionId, 'session:message', { message: full })
     return full
   }
 
   updateMessage(message: Message): Message {
     this.repo.upsertMessage(message)
-    this.emit(this.get(message.sessionId), 'session:message', { message })
+    this.emit(message.sessionId, 'session:message', { message })
     return message
   }
 
@@ -115,7 +119,7 @@ export class SessionStore {
     const full = { ...part, id: part.id ?? ascendingId('prt') } as P
     this.repo.upsertPart(full, this.repo.nextPartPosition(full.messageId))
     if (full.type === 'text' || full.type === 'reasoning') this.live.set(full.id, { part: full, dirty: false })
-    this.emit(this.get(full.sessionId), 'session:part', { part: full })
+    this.emit(full.sessionId, 'session:part', { part: full })
     return full
   }
 
@@ -124,7 +128,7 @@ export class SessionStore {
     const live = this.live.get(part.id)
     if (live && (part.type === 'text' || part.type === 'reasoning')) this.live.set(part.id, { part, dirty: false })
     if (!this.repo.updatePartData(part)) this.repo.upsertPart(part, this.repo.nextPartPosition(part.messageId))
-    this.emit(this.get(part.sessionId), 'session:part', { part })
+    this.emit(part.sessionId, 'session:part', { part })
     return part
   }
 
@@ -134,8 +138,7 @@ export class SessionStore {
     if (!live) throw new Error(`part ${partId} is not streaming`)
     live.part = { ...live.part, text: live.part.text + delta }
     live.dirty = true
-    const session = this.get(live.part.sessionId)
-    this.emit(session, 'session:delta', { messageId: live.part.messageId, partId, field: 'text', delta })
+    this.emit(live.part.sessionId, 'session:delta', { messageId: live.part.messageId, partId, field: 'text', delta })
     this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_INTERVAL_MS)
   }
 
@@ -148,7 +151,7 @@ export class SessionStore {
   removePart(part: Part): void {
     this.live.delete(part.id)
     this.repo.deletePart(part.id)
-    this.emit(this.get(part.sessionId), 'session:partRemoved', { partId: part.id, messageId: part.messageId })
+    this.emit(part.sessionId, 'session:partRemoved', { partId: part.id, messageId: part.messageId })
   }
 
   /** Ends a part's live state: its final text is written now. */
@@ -176,7 +179,7 @@ export class SessionStore {
   truncateFrom(sessionId: string, messageId: string): number {
     this.flush()
     const removed = this.repo.deleteMessagesFrom(sessionId, messageId)
-    this.emit(this.get(sessionId), 'session:truncated', { fromMessageId: messageId })
+    this.emit(sessionId, 'session:truncated', { fromMessageId: messageId })
     return removed
   }
 
@@ -212,11 +215,22 @@ export class SessionStore {
     this.flush()
   }
 
-  private emit(session: Session, channel: string, payload: Record<string, unknown>): void {
-    const seq = (this.seqs.get(session.id) ?? 0) + 1
-    this.seqs.set(session.id, seq)
-    this.bus.publish(channel, { sessionId: session.id, seq, ...payload }, session.projectId)
+  /** A session's project never changes: remembered so events (one per streamed delta) cost no query. */
+  private projectOf(sessionId: string): string {
+    let projectId = this.projects.get(sessionId)
+    if (projectId === undefined) {
+      projectId = this.get(sessionId).projectId
+      this.projects.set(sessionId, projectId)
+    }
+    return projectId
   }
+
+  private emit(sessionId: string, channel: string, payload: Record<string, unknown>): void {
+    const seq = (this.seqs.get(sessionId) ?? 0) + 1
+    this.seqs.set(sessionId, seq)
+    this.bus.publish(channel, { sessionId, seq, ...payload }, this.projectOf(sessionId))
+  }
+
 }
 
 function defaultTitle(now: number): string {

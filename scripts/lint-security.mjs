@@ -7,7 +7,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 if (!existsSync(join(root, 'out', 'main', 'index.js'))) {
@@ -31,7 +31,7 @@ const excluded = [
   'PreloadJSCheck',
 ]
 try {
-  execFileSync(process.execPath, [bin, '-i', work, '-o', report, '-r', '-x', excluded.join(','), '-v', 'false'], {
+  execFileSync(process.execPath, ['--import', pathToFileURL(join(root, 'scripts', 'electronegativity-offline.mjs')).href, bin, '-i', work, '-o', report, '-r', '-x', excluded.join(','), '-v', 'false'], {
     stdio: ['ignore', 'pipe', 'pipe'],
     cwd: work,
   })

@@ -8,7 +8,6 @@ import { electronFolderPicker } from './electron/folder-picker'
 import { registerIpc } from './electron/ipc-bridge'
 import { electronRevealer } from './electron/revealer'
 import { installMenu } from './electron/menu'
-import { electronSqliteBinding } from './electron/native-binding'
 import { registerAppScheme, serveRenderer } from './electron/protocol'
 import { createMainWindow } from './electron/window'
 
@@ -41,7 +40,6 @@ async function start(): Promise<void> {
   const services: Services = createServices({
     dataDir: app.getPath('userData'),
     transport: 'electron',
-    nativeBinding: electronSqliteBinding(app.getAppPath(), process.resourcesPath),
     folderPicker: electronFolderPicker,
     dropPaths: true,
     revealer: electronRevealer,

@@ -8,7 +8,6 @@ const read = (p: string) => JSON.parse(readFileSync(join(ROOT, p), 'utf8')) as R
 const config = read('electron-builder.json') as Record<string, never> & {
   electronFuses: Record<string, boolean>
   asarUnpack: string[]
-  extraResources: { from: string; to: string }[]
   linux: { target: string[]; icon: string }
   mac: { target: string[]; entitlements: string }
   win: { target: string[] }
@@ -45,12 +44,19 @@ describe('packaging config', () => {
     })
   })
 
-  it('unpacks native modules and ships the Electron-ABI sqlite build without rebuilding node_modules', () => {
+  it('unpacks native modules and ships the same N-API builds Node loads, without rebuilding node_modules', () => {
     expect(config.asarUnpack).toContain('**/*.node')
     expect(config.asarUnpack.some((p) => p.includes('node-pty'))).toBe(true)
-    // npmRebuild would rebuild better-sqlite3 in place for Electron and break the Node build tests and the CLI use.
+    // The N-API addons load in Electron as they are; a rebuild would only add a compiler to the release machine.
     expect(config.npmRebuild).toBe(false)
-    expect(config.extraResources).toContainEqual(expect.objectContaining({ from: 'build/native/electron', to: 'native' }))
+    expect(config).not.toHaveProperty('extraResources')
+  })
+
+  it('needs no per-runtime native build step before start or dist', () => {
+    const pkg = read('package.json') as { scripts: Record<string, string> }
+    expect(pkg.scripts.start).toBe('npm run build && electron .')
+    expect(pkg.scripts.dist).not.toMatch(/electron-native|rebuild/)
+    expect(existsSync(join(ROOT, 'scripts/electron-native.mjs'))).toBe(false)
   })
 
   it('points package.json at the built main and the hotaru bin', () => {

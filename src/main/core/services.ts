@@ -26,8 +26,6 @@ export const DEFAULT_MODEL_ID = 'anthropic/claude-sonnet-4-6'
 export interface ServicesOptions {
   dataDir: string
   transport: AppInfo['transport']
-  /** better-sqlite3 addon for a non-Node ABI (the desktop app's Electron build). */
-  nativeBinding?: string
   folderPicker?: FolderPicker
   /** Whether dropped files carry filesystem paths (Electron only). */
   dropPaths?: boolean
@@ -69,7 +67,7 @@ export interface Services {
 }
 
 export function createServices(options: ServicesOptions): Services {
-  const storage = Storage.open(options.dataDir, { nativeBinding: options.nativeBinding })
+  const storage = Storage.open(options.dataDir)
   const bus = new EventBus()
   const projects = new ProjectManager(storage, bus)
   const sessions = new SessionStore(storage.sessions, bus)

@@ -1,6 +1,7 @@
 import Ajv from 'ajv'
 import { existsSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'
 
 const ROOT = resolve(import.meta.dirname, '../..')
@@ -8,8 +9,10 @@ const read = (p: string) => JSON.parse(readFileSync(join(ROOT, p), 'utf8')) as R
 const config = read('electron-builder.json') as Record<string, never> & {
   electronFuses: Record<string, boolean>
   asarUnpack: string[]
-  linux: { target: string[]; icon: string }
-  mac: { target: string[]; entitlements: string }
+  linux: { target: string[]; icon: string; maintainer: string; syncDesktopName: boolean; executableName: string }
+  deb: { depends: string[] }
+  mac: { target: string[]; entitlements: string; identity: string }
+  afterPack: string
   win: { target: string[] }
   npmRebuild: boolean
   files: string[]
@@ -64,5 +67,26 @@ describe('packaging config', () => {
     expect(pkg.main).toBe('./out/main/index.js')
     expect(pkg.bin.hotaru).toBe('./bin/hotaru.js')
     expect(pkg.allowScripts).toMatchObject({ 'better-sqlite3': true, 'node-pty': true })
+  })
+
+  it('carries the deb metadata dpkg requires and extends electron-builder’s default dependencies', () => {
+    const pkg = read('package.json') as { homepage: string; author: { name: string; email: string }; desktopName: string }
+    expect(pkg.homepage).toMatch(/^https:\/\//)
+    expect(pkg.author.email).toMatch(/@/)
+    expect(config.linux.maintainer).toMatch(/^.+ <.+@.+>$/)
+    // Electron uses desktopName as the Wayland app_id / WM_CLASS; the .desktop file must carry the same name.
+    expect(pkg.desktopName).toBe(`${config.linux.executableName}.desktop`)
+    expect(config.linux.syncDesktopName).toBe(true)
+    const require = createRequire(join(ROOT, 'package.json'))
+    const FpmTarget = (require('app-builder-lib/out/targets/FpmTarget') as { default: { prototype: { getDefaultDepends(t: string): string[] } } }).default
+    const defaults = FpmTarget.prototype.getDefaultDepends('deb')
+    expect(defaults).toContain('libsecret-1-0')
+    for (const dependency of defaults) expect(config.deb.depends).toContain(dependency)
+  })
+
+  it('signs macOS builds ad hoc and restores exec bits after packing', () => {
+    expect(config.mac.identity).toBe('-')
+    expect(config.electronFuses).toMatchObject({ resetAdHocDarwinSignature: true })
+    expect(existsSync(join(ROOT, config.afterPack))).toBe(true)
   })
 })

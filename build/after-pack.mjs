@@ -3,8 +3,8 @@
 // exec bit (node-pty 1.1.0's prebuilds/darwin-*/spawn-helper is 0644, which makes
 // every macOS terminal fail with `posix_spawnp failed`), and packaging keeps the
 // mode it finds. Every binary the app spawns gets 0755 here.
-const { chmodSync, existsSync, readdirSync, statSync } = require('node:fs')
-const { basename, join } = require('node:path')
+import { chmodSync, existsSync, readdirSync, statSync } from 'node:fs'
+import { basename, join } from 'node:path'
 
 /** File names of the binaries the app spawns from app.asar.unpacked. */
 const SPAWNED = new Set(['spawn-helper', 'rg', 'esbuild'])
@@ -26,7 +26,7 @@ function* files(dir) {
 }
 
 /** Sets 0755 on every spawned binary under `unpackedDir`; returns the files it changed or checked. */
-function restoreExecBits(unpackedDir) {
+export function restoreExecBits(unpackedDir) {
   const marked = []
   for (const file of files(unpackedDir)) {
     if (!SPAWNED.has(basename(file))) continue
@@ -36,14 +36,10 @@ function restoreExecBits(unpackedDir) {
   return marked
 }
 
-async function afterPack(context) {
+export default async function afterPack(context) {
   if (context.electronPlatformName === 'win32') return
   const unpacked = join(resourcesDir(context), 'app.asar.unpacked')
   if (!existsSync(unpacked)) throw new Error(`after-pack: ${unpacked} is missing; check asarUnpack in electron-builder.json`)
   const marked = restoreExecBits(unpacked)
   if (marked.length === 0) throw new Error(`after-pack: no spawned binary (${[...SPAWNED].join(', ')}) under ${unpacked}`)
 }
-
-module.exports = afterPack
-module.exports.default = afterPack
-module.exports.restoreExecBits = restoreExecBits

@@ -1,6 +1,7 @@
 import type { AppInfo } from '@shared/ipc/app'
 import { APP_NAME, APP_VERSION } from './app/meta'
 import type { FolderPicker } from './app/folder-picker'
+import type { UrlOpener } from './app/url-opener'
 import { EventBus } from './bus/bus'
 import { ProjectManager } from './project/manager'
 import type { ItemRevealer } from './project/reveal'
@@ -35,8 +36,8 @@ export interface ServicesOptions {
   secrets?: SecretStore
   /** How `secrets` protects values, for the settings UI. */
   secretsProtection?: string
-  /** Opens a URL in the system browser (MCP sign-in); the desktop app passes shell.openExternal. */
-  openUrl?: (url: URL) => void | Promise<void>
+  /** Opens a URL in the system browser (MCP sign-in; the desktop app's shell.openExternal). Without one the link is shown. */
+  urlOpener?: UrlOpener
   /** Environment for config placeholders and provider credentials (tests pass their own). */
   env?: NodeJS.ProcessEnv
 }
@@ -84,7 +85,8 @@ export function createServices(options: ServicesOptions): Services {
   questions.onEvent((event) =>
     bus.publish(`question:${event.type}`, event, event.type === 'asked' ? event.question.projectId : event.projectId),
   )
-  const mcp = new McpRuntime(bus, secrets, options.openUrl)
+  const urlOpener = options.urlOpener
+  const mcp = new McpRuntime(bus, secrets, urlOpener ? (url) => urlOpener.openExternal(url) : undefined)
   const services: { extraTools: (projectId: string) => Tool[] } = { extraTools: (projectId) => mcp.toolsOf(projectId) }
   // MCP servers start when a project opens, in the background; a turn waits for them to settle.
   bus.subscribe((event) => {

@@ -2,25 +2,60 @@ import { app, BrowserWindow, dialog } from 'electron'
 import { join } from 'node:path'
 import { createServices, type Services } from './core/services'
 import { FileSecretStore } from './core/secrets/file-store'
+import { log } from './core/util/log'
 import { safeStorageCodec } from './electron/safe-storage'
 import { createAppRouter } from './ipc'
+import { pointEsbuildOutsideAsar } from './electron/binaries'
 import { electronFolderPicker } from './electron/folder-picker'
+import { folderArguments, isFolder } from './electron/folder-args'
 import { registerIpc } from './electron/ipc-bridge'
 import { electronRevealer } from './electron/revealer'
 import { installMenu } from './electron/menu'
-import { electronSqliteBinding } from './electron/native-binding'
 import { registerAppScheme, serveRenderer } from './electron/protocol'
+import { electronUrlOpener } from './electron/url-opener'
 import { createMainWindow } from './electron/window'
 
 // The composition root of the desktop app: everything below `core` is shared
 // with the CLI and `hotaru serve`; this file only wires Electron to it.
 if (process.env.HOTARU_DATA_DIR) app.setPath('userData', process.env.HOTARU_DATA_DIR)
+pointEsbuildOutsideAsar()
+
+/** Folders to open once the services exist: the first launch's arguments and early macOS `open-file` events. */
+const pendingFolders: string[] = []
+let openFolder = (path: string): void => {
+  pendingFolders.push(path)
+}
 
 if (!app.requestSingleInstanceLock()) {
+  // Another instance runs: it gets our arguments through `second-instance`.
   app.quit()
 } else {
   registerAppScheme()
-  void app.whenReady().then(start)
+  // macOS delivers folders dropped on the dock icon or opened from Finder here, possibly before `ready`.
+  app.on('open-file', (event, path) => {
+    if (!isFolder(path)) return
+    event.preventDefault()
+    openFolder(path)
+  })
+  pendingFolders.push(...folderArguments(process.argv, process.cwd(), process.defaultApp === true))
+  app
+    .whenReady()
+    .then(start)
+    .catch((error: unknown) => failed('Hotaru could not start', error))
+}
+
+let failing = false
+/**
+ * A start that cannot complete ends the process: a windowless instance would hold
+ * the single-instance lock, and every later launch would exit without a word.
+ */
+function failed(title: string, error: unknown): void {
+  if (failing) return
+  failing = true
+  const message = error instanceof Error ? (error.stack ?? error.message) : String(error)
+  log.error(`[main] ${title}: ${message}`)
+  dialog.showErrorBox(title, message)
+  app.exit(1)
 }
 
 /** API keys encrypted with the OS keychain; without one, keys are refused rather than written in plain text. */
@@ -37,14 +72,14 @@ function desktopSecrets(dataDir: string): { secrets: FileSecretStore; secretsPro
   return { secrets: new FileSecretStore(join(dataDir, 'secrets.bin.json'), codec), secretsProtection: codec.protection }
 }
 
-async function start(): Promise<void> {
+function start(): void {
   const services: Services = createServices({
     dataDir: app.getPath('userData'),
     transport: 'electron',
-    nativeBinding: electronSqliteBinding(app.getAppPath(), process.resourcesPath),
     folderPicker: electronFolderPicker,
     dropPaths: true,
     revealer: electronRevealer,
+    urlOpener: electronUrlOpener,
     ...desktopSecrets(app.getPath('userData')),
   })
   const router = createAppRouter(services)
@@ -52,25 +87,42 @@ async function start(): Promise<void> {
   serveRenderer(join(__dirname, '../renderer'))
   services.projects.restore()
 
-  let window = createMainWindow(services.storage.kv)
+  const windowOptions = { onLoadFailure: (message: string) => failed('Hotaru could not load its window', message) }
+  let window = createMainWindow(services.storage.kv, windowOptions)
+  const showWindow = (): void => {
+    if (window.isDestroyed()) window = createMainWindow(services.storage.kv, windowOptions)
+    if (window.isMinimized()) window.restore()
+    window.focus()
+  }
+  openFolder = (path) => {
+    try {
+      services.projects.openFolder(path)
+      showWindow()
+    } catch (error) {
+      dialog.showErrorBox('Cannot open the folder', `${path}: ${(error as Error).message}`)
+    }
+  }
+  for (const path of pendingFolders.splice(0)) openFolder(path)
+
   installMenu({
     openFolder: () => {
       electronFolderPicker
         .pickFolder()
         .then((path) => {
-          if (path) services.projects.openFolder(path)
+          if (path) openFolder(path)
         })
         .catch((error: unknown) => dialog.showErrorBox('Cannot open the folder', (error as Error).message))
     },
   })
 
-  app.on('second-instance', () => {
-    if (window.isDestroyed()) return
-    if (window.isMinimized()) window.restore()
-    window.focus()
+  // A second launch (`hotaru ~/projects/app`, "Open with"): its folders open as tabs here.
+  app.on('second-instance', (_event, argv, workingDirectory) => {
+    const folders = folderArguments(argv, workingDirectory, process.defaultApp === true)
+    for (const path of folders) openFolder(path)
+    if (folders.length === 0) showWindow()
   })
   app.on('activate', () => {
-    if (BrowserWindow.getAllWindows().length === 0) window = createMainWindow(services.storage.kv)
+    if (BrowserWindow.getAllWindows().length === 0) window = createMainWindow(services.storage.kv, windowOptions)
   })
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit()
@@ -81,6 +133,12 @@ async function start(): Promise<void> {
     quitting = true
     event.preventDefault()
     ipc.dispose()
-    void services.dispose().finally(() => app.exit(0))
+    services
+      .dispose()
+      .then(() => app.exit(0))
+      .catch((error: unknown) => {
+        log.error(`[main] shutdown: ${(error as Error).message}`)
+        app.exit(1)
+      })
   })
 }

@@ -1,6 +1,7 @@
 import Ajv from 'ajv'
 import { existsSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { createRequire } from 'node:module'
 import { describe, expect, it } from 'vitest'
 
 const ROOT = resolve(import.meta.dirname, '../..')
@@ -8,9 +9,10 @@ const read = (p: string) => JSON.parse(readFileSync(join(ROOT, p), 'utf8')) as R
 const config = read('electron-builder.json') as Record<string, never> & {
   electronFuses: Record<string, boolean>
   asarUnpack: string[]
-  extraResources: { from: string; to: string }[]
-  linux: { target: string[]; icon: string }
-  mac: { target: string[]; entitlements: string }
+  linux: { target: string[]; icon: string; maintainer: string; syncDesktopName: boolean; executableName: string }
+  deb: { depends: string[] }
+  mac: { target: string[]; entitlements: string; identity: string }
+  afterPack: string
   win: { target: string[] }
   npmRebuild: boolean
   files: string[]
@@ -45,12 +47,19 @@ describe('packaging config', () => {
     })
   })
 
-  it('unpacks native modules and ships the Electron-ABI sqlite build without rebuilding node_modules', () => {
+  it('unpacks native modules and ships the same N-API builds Node loads, without rebuilding node_modules', () => {
     expect(config.asarUnpack).toContain('**/*.node')
     expect(config.asarUnpack.some((p) => p.includes('node-pty'))).toBe(true)
-    // npmRebuild would rebuild better-sqlite3 in place for Electron and break the Node build tests and the CLI use.
+    // The N-API addons load in Electron as they are; a rebuild would only add a compiler to the release machine.
     expect(config.npmRebuild).toBe(false)
-    expect(config.extraResources).toContainEqual(expect.objectContaining({ from: 'build/native/electron', to: 'native' }))
+    expect(config).not.toHaveProperty('extraResources')
+  })
+
+  it('needs no per-runtime native build step before start or dist', () => {
+    const pkg = read('package.json') as { scripts: Record<string, string> }
+    expect(pkg.scripts.start).toBe('npm run build && electron .')
+    expect(pkg.scripts.dist).not.toMatch(/electron-native|rebuild/)
+    expect(existsSync(join(ROOT, 'scripts/electron-native.mjs'))).toBe(false)
   })
 
   it('points package.json at the built main and the hotaru bin', () => {
@@ -58,5 +67,26 @@ describe('packaging config', () => {
     expect(pkg.main).toBe('./out/main/index.js')
     expect(pkg.bin.hotaru).toBe('./bin/hotaru.js')
     expect(pkg.allowScripts).toMatchObject({ 'better-sqlite3': true, 'node-pty': true })
+  })
+
+  it('carries the deb metadata dpkg requires and extends electron-builder’s default dependencies', () => {
+    const pkg = read('package.json') as { homepage: string; author: { name: string; email: string }; desktopName: string }
+    expect(pkg.homepage).toMatch(/^https:\/\//)
+    expect(pkg.author.email).toMatch(/@/)
+    expect(config.linux.maintainer).toMatch(/^.+ <.+@.+>$/)
+    // Electron uses desktopName as the Wayland app_id / WM_CLASS; the .desktop file must carry the same name.
+    expect(pkg.desktopName).toBe(`${config.linux.executableName}.desktop`)
+    expect(config.linux.syncDesktopName).toBe(true)
+    const require = createRequire(join(ROOT, 'package.json'))
+    const FpmTarget = (require('app-builder-lib/out/targets/FpmTarget') as { default: { prototype: { getDefaultDepends(t: string): string[] } } }).default
+    const defaults = FpmTarget.prototype.getDefaultDepends('deb')
+    expect(defaults).toContain('libsecret-1-0')
+    for (const dependency of defaults) expect(config.deb.depends).toContain(dependency)
+  })
+
+  it('signs macOS builds ad hoc and restores exec bits after packing', () => {
+    expect(config.mac.identity).toBe('-')
+    expect(config.electronFuses).toMatchObject({ resetAdHocDarwinSignature: true })
+    expect(existsSync(join(ROOT, config.afterPack))).toBe(true)
   })
 })

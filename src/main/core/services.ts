@@ -1,6 +1,7 @@
 import type { AppInfo } from '@shared/ipc/app'
 import { APP_NAME, APP_VERSION } from './app/meta'
 import type { FolderPicker } from './app/folder-picker'
+import type { UrlOpener } from './app/url-opener'
 import { EventBus } from './bus/bus'
 import { ProjectManager } from './project/manager'
 import type { ItemRevealer } from './project/reveal'
@@ -26,8 +27,6 @@ export const DEFAULT_MODEL_ID = 'anthropic/claude-sonnet-4-6'
 export interface ServicesOptions {
   dataDir: string
   transport: AppInfo['transport']
-  /** better-sqlite3 addon for a non-Node ABI (the desktop app's Electron build). */
-  nativeBinding?: string
   folderPicker?: FolderPicker
   /** Whether dropped files carry filesystem paths (Electron only). */
   dropPaths?: boolean
@@ -37,8 +36,8 @@ export interface ServicesOptions {
   secrets?: SecretStore
   /** How `secrets` protects values, for the settings UI. */
   secretsProtection?: string
-  /** Opens a URL in the system browser (MCP sign-in); the desktop app passes shell.openExternal. */
-  openUrl?: (url: URL) => void | Promise<void>
+  /** Opens a URL in the system browser (MCP sign-in; the desktop app's shell.openExternal). Without one the link is shown. */
+  urlOpener?: UrlOpener
   /** Environment for config placeholders and provider credentials (tests pass their own). */
   env?: NodeJS.ProcessEnv
 }
@@ -69,7 +68,7 @@ export interface Services {
 }
 
 export function createServices(options: ServicesOptions): Services {
-  const storage = Storage.open(options.dataDir, { nativeBinding: options.nativeBinding })
+  const storage = Storage.open(options.dataDir)
   const bus = new EventBus()
   const projects = new ProjectManager(storage, bus)
   const sessions = new SessionStore(storage.sessions, bus)
@@ -86,7 +85,8 @@ export function createServices(options: ServicesOptions): Services {
   questions.onEvent((event) =>
     bus.publish(`question:${event.type}`, event, event.type === 'asked' ? event.question.projectId : event.projectId),
   )
-  const mcp = new McpRuntime(bus, secrets, options.openUrl)
+  const urlOpener = options.urlOpener
+  const mcp = new McpRuntime(bus, secrets, urlOpener ? (url) => urlOpener.openExternal(url) : undefined)
   const services: { extraTools: (projectId: string) => Tool[] } = { extraTools: (projectId) => mcp.toolsOf(projectId) }
   // MCP servers start when a project opens, in the background; a turn waits for them to settle.
   bus.subscribe((event) => {

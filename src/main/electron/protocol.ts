@@ -1,8 +1,8 @@
 import { net, protocol } from 'electron'
-import { join, normalize, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { contentSecurityPolicy } from '@shared/csp'
-import { APP_HOST, APP_SCHEME } from '../ipc/sender'
+import { APP_SCHEME } from '../ipc/sender'
+import { rendererFile } from './renderer-files'
 
 /** Must run before `app.whenReady()`. */
 export function registerAppScheme(): void {
@@ -16,16 +16,16 @@ export function registerAppScheme(): void {
  * origin (unlike file://) that the IPC sender check can pin down.
  */
 export function serveRenderer(rendererDir: string): void {
-  const root = normalize(rendererDir + sep)
   const csp = contentSecurityPolicy()
+  const securityHeaders = { 'Content-Security-Policy': csp, 'X-Content-Type-Options': 'nosniff' }
   protocol.handle(APP_SCHEME, async (request) => {
-    const url = new URL(request.url)
-    const file = normalize(join(root, url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname)))
-    if (url.host !== APP_HOST || !file.startsWith(root)) return new Response('forbidden', { status: 403 })
-    const response = await net.fetch(pathToFileURL(file).toString())
+    const target = rendererFile(rendererDir, request.url)
+    if (target.status !== 200) {
+      return new Response(target.reason, { status: target.status, headers: { ...securityHeaders, 'Content-Type': 'text/plain' } })
+    }
+    const response = await net.fetch(pathToFileURL(target.file).toString())
     const headers = new Headers(response.headers)
-    headers.set('Content-Security-Policy', csp)
-    headers.set('X-Content-Type-Options', 'nosniff')
+    for (const [name, value] of Object.entries(securityHeaders)) headers.set(name, value)
     return new Response(response.body, { status: response.status, headers })
   })
 }

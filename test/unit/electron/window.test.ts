@@ -18,7 +18,18 @@ class FakeContents {
     setPermissionCheckHandler: () => undefined,
   }
 }
+const opened: string[] = []
+const failures: string[] = []
+const onLoadFailure = (message: string): void => {
+  failures.push(message)
+}
 vi.mock('electron', () => ({
+  shell: {
+    openExternal: (url: string) => {
+      opened.push(url)
+      return Promise.resolve()
+    },
+  },
   screen: { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }] },
   BrowserWindow: class {
     webContents = new FakeContents()
@@ -44,7 +55,7 @@ const { createMainWindow } = await import('../../../src/main/electron/window')
 describe('main window', () => {
   it('is isolated, sandboxed, and loads our own origin', () => {
     const services = testServices()
-    createMainWindow(services.storage.kv)
+    createMainWindow(services.storage.kv, { onLoadFailure })
     const { options, url } = created.at(-1) ?? { options: {} as Record<string, unknown>, url: undefined }
     expect(options.webPreferences).toMatchObject({
       contextIsolation: true,
@@ -59,14 +70,18 @@ describe('main window', () => {
 
   it('blocks navigation away, new windows and permission requests', () => {
     const services = testServices()
-    createMainWindow(services.storage.kv)
+    createMainWindow(services.storage.kv, { onLoadFailure })
     const { contents } = created.at(-1) as { contents: FakeContents }
     let prevented = 0
     const event = { preventDefault: () => prevented++ }
     contents.handlers.get('will-navigate')?.(event, 'https://evil.example/')
     contents.handlers.get('will-navigate')?.(event, 'app://hotaru/index.html')
     expect(prevented).toBe(1)
-    expect(contents.openHandler?.({ url: 'https://example.com' })).toEqual({ action: 'deny' })
+    expect(contents.openHandler?.({ url: 'https://example.com/docs' })).toEqual({ action: 'deny' })
+    expect(contents.openHandler?.({ url: 'file:///etc/passwd' })).toEqual({ action: 'deny' })
+    expect(contents.openHandler?.({ url: 'vscode://run' })).toEqual({ action: 'deny' })
+    // Only the web links reach the OS browser (the navigation away included), nothing else.
+    expect(opened).toEqual(['https://evil.example/', 'https://example.com/docs'])
     const answers: boolean[] = []
     contents.permissionHandler?.(null, 'media', (ok) => answers.push(ok))
     contents.permissionHandler?.(null, 'geolocation', (ok) => answers.push(ok))
@@ -76,10 +91,10 @@ describe('main window', () => {
   it('restores saved bounds that are still on screen', () => {
     const services = testServices()
     services.storage.kv.set('window.main', { bounds: { x: 10, y: 20, width: 900, height: 700 }, maximized: false })
-    createMainWindow(services.storage.kv)
+    createMainWindow(services.storage.kv, { onLoadFailure })
     expect(created.at(-1)?.options).toMatchObject({ x: 10, y: 20, width: 900, height: 700 })
     services.storage.kv.set('window.main', { bounds: { x: 5000, y: 5000, width: 900, height: 700 }, maximized: false })
-    createMainWindow(services.storage.kv)
+    createMainWindow(services.storage.kv, { onLoadFailure })
     expect(created.at(-1)?.options).toMatchObject({ width: 1400, height: 900 })
     expect(created.at(-1)?.options.x).toBeUndefined()
   })

@@ -5,17 +5,10 @@ import { migrations } from './migrations'
 
 export type Db = Database.Database
 
-export interface OpenDatabaseOptions {
-  /**
-   * Path of a better-sqlite3 addon built for another ABI. The desktop app passes
-   * its Electron build here; Node (tests, CLI, serve) uses the package's own build.
-   */
-  nativeBinding?: string
-}
-
-export function openDatabase(file: string, options: OpenDatabaseOptions = {}): Db {
+// better-sqlite3's N-API addon loads in Node and in Electron alike: one build, no per-runtime binding.
+export function openDatabase(file: string): Db {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
-  const db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
+  const db = new Database(file)
   db.pragma('journal_mode = WAL')
   db.pragma('synchronous = NORMAL')
   db.pragma('foreign_keys = ON')

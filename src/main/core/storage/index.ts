@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { openDatabase, type Db, type OpenDatabaseOptions } from './database'
+import { openDatabase, type Db } from './database'
 import { ApprovalsRepo } from './approvals-repo'
 import { CheckpointsRepo } from './checkpoints-repo'
 import { KvRepo } from './kv-repo'
@@ -22,8 +22,8 @@ export class Storage {
     this.checkpoints = new CheckpointsRepo(db)
   }
 
-  static open(dataDir: string, options: OpenDatabaseOptions = {}): Storage {
-    return new Storage(openDatabase(join(dataDir, 'hotaru.db'), options))
+  static open(dataDir: string): Storage {
+    return new Storage(openDatabase(join(dataDir, 'hotaru.db')))
   }
 
   close(): void {

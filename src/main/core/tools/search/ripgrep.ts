@@ -1,10 +1,27 @@
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { rgPath } from '@vscode/ripgrep'
+import { log } from '../../util/log'
+import { resolvePackagedBinary } from '../../util/unpacked-binary'
 
-/** The ripgrep binary shipped in `@vscode/ripgrep`, or null when it is missing (then the JS search is used). */
+let cached: { rg: string | null } | undefined
+
+/**
+ * The ripgrep binary of `@vscode/ripgrep`'s platform package (outside `app.asar`
+ * in a packaged app), or null when that package is missing; then the JS search is
+ * used and the tool results say `engine: javascript`. Resolved here, on first use,
+ * instead of importing `@vscode/ripgrep`, which throws at import time without it.
+ */
 export function bundledRipgrep(): string | null {
-  return rgPath && existsSync(rgPath) ? rgPath : null
+  cached ??= { rg: findRipgrep(process.platform, process.arch) }
+  return cached.rg
+}
+
+export function findRipgrep(platform: NodeJS.Platform, arch: string): string | null {
+  const binary = platform === 'win32' ? 'rg.exe' : 'rg'
+  const rg = resolvePackagedBinary(`@vscode/ripgrep-${platform}-${arch}/bin/${binary}`)
+  if (rg && existsSync(rg)) return rg
+  log.warn(`[search] no ripgrep binary for ${platform}-${arch} (@vscode/ripgrep-${platform}-${arch}); grep and glob search in JavaScript`)
+  return null
 }
 
 /** Flags shared by grep and glob: hidden files included, .gitignore honoured even outside a git repo, .git skipped. */

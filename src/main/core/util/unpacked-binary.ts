@@ -1,0 +1,43 @@
+import { createRequire } from 'node:module'
+import { sep } from 'node:path'
+
+const require = createRequire(import.meta.url)
+
+const ASAR = `${sep}app.asar${sep}`
+const UNPACKED = `${sep}app.asar.unpacked${sep}`
+
+/**
+ * The path a binary can be executed from. Inside a packaged desktop app, modules
+ * resolve into `app.asar`, which Electron can read but the OS cannot execute; the
+ * packager copies every binary to `app.asar.unpacked` (see `asarUnpack`).
+ */
+export function unpackedPath(path: string): string {
+  return path.includes(ASAR) ? path.replace(ASAR, UNPACKED) : path
+}
+
+/**
+ * A binary shipped in an npm package (`@scope/pkg/bin/tool`), resolved from `from`
+ * and rewritten for asar, or null when the package is not installed (optional
+ * platform packages are left out on other platforms or by `--omit=optional`).
+ */
+export function resolvePackagedBinary(specifier: string, from: string = import.meta.url): string | null {
+  try {
+    return unpackedPath(createRequire(from).resolve(specifier))
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') return null
+    throw error
+  }
+}
+
+/** The esbuild binary that tsx drives (TypeScript custom tools), or null when its platform package is missing. */
+export function esbuildBinary(platform: NodeJS.Platform = process.platform, arch: string = process.arch): string | null {
+  const subpath = platform === 'win32' ? 'esbuild.exe' : 'bin/esbuild'
+  let esbuildMain: string
+  try {
+    esbuildMain = require.resolve('esbuild')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') return null
+    throw error
+  }
+  return resolvePackagedBinary(`@esbuild/${platform}-${arch}/${subpath}`, esbuildMain)
+}

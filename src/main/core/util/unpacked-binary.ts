@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module'
 import { sep } from 'node:path'
 
-const require = createRequire(import.meta.url)
+// Not named `require`: electron-vite's ESM shim declares one at the top of the bundle.
+const localRequire = createRequire(import.meta.url)
 
 const ASAR = `${sep}app.asar${sep}`
 const UNPACKED = `${sep}app.asar.unpacked${sep}`
@@ -34,7 +35,7 @@ export function esbuildBinary(platform: NodeJS.Platform = process.platform, arch
   const subpath = platform === 'win32' ? 'esbuild.exe' : 'bin/esbuild'
   let esbuildMain: string
   try {
-    esbuildMain = require.resolve('esbuild')
+    esbuildMain = localRequire.resolve('esbuild')
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') return null
     throw error

@@ -20,7 +20,13 @@ if (!app.requestSingleInstanceLock()) {
   app.quit()
 } else {
   registerAppScheme()
-  void app.whenReady().then(start)
+  app
+    .whenReady()
+    .then(start)
+    .catch((error: unknown) => {
+      dialog.showErrorBox('Hotaru could not start', error instanceof Error ? error.message : String(error))
+      app.exit(1)
+    })
 }
 
 /** API keys encrypted with the OS keychain; without one, keys are refused rather than written in plain text. */
@@ -81,6 +87,9 @@ async function start(): Promise<void> {
     quitting = true
     event.preventDefault()
     ipc.dispose()
-    void services.dispose().finally(() => app.exit(0))
+    services
+      .dispose()
+      .catch((error: unknown) => console.error('[quit] some resources failed to close:', error))
+      .finally(() => app.exit(0))
   })
 }

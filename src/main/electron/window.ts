@@ -37,7 +37,9 @@ export function createMainWindow(kv: KvRepo): BrowserWindow {
   trackWindowState(window, kv)
   guardContents(window)
   window.once('ready-to-show', () => window.show())
-  void window.loadURL(`${APP_ORIGIN}/index.html`)
+  window.loadURL(`${APP_ORIGIN}/index.html`).catch((error: unknown) => {
+    console.error('[window] the app page did not load:', error)
+  })
   return window
 }
 

@@ -29,6 +29,17 @@ export default tseslint.config(
       'no-empty': ['error', { allowEmptyCatch: false }],
     },
   },
+  {
+    // Type-aware rules: a promise nobody awaits or catches is an unhandled rejection waiting to crash `hotaru serve`.
+    files: ['**/*.{ts,tsx,mts}'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': ['error', { ignoreVoid: false }],
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
   { files: ['src/main/core/**/*.ts', 'src/cli/**/*.ts', 'src/shared/**/*.ts'], rules: noElectron },
   {
     files: ['src/renderer/**/*.{ts,tsx}'],

@@ -19,6 +19,7 @@ import { McpRuntime } from './agent/mcp-runtime'
 import { CheckpointService } from './checkpoint/service'
 import { loadConfig } from './config'
 import { log } from './util/log'
+import { detached } from './util/detached'
 import type { Tool } from './tools'
 
 /** The model new sessions use unless config or the user picks another. */
@@ -92,7 +93,7 @@ export function createServices(options: ServicesOptions): Services {
   bus.subscribe((event) => {
     if (event.channel !== 'project:opened') return
     const { id } = event.envelope.payload as { id: string }
-    void startMcp(id)
+    detached('mcp start', startMcp(id))
   })
   const startMcp = async (projectId: string): Promise<void> => {
     try {

@@ -8,6 +8,7 @@ import type { Services } from '../core/services'
 import { Connection, type Router } from '../ipc'
 import { CallMessage, CLOSE_UNAUTHORIZED, type ServerMessage } from './protocol'
 import { createStaticHandler } from './static'
+import { detached } from '../core/util/detached'
 
 export interface ServeOptions {
   services: Services
@@ -76,7 +77,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       res.writeHead(421, { 'Content-Type': 'text/plain' }).end('unexpected Host header')
       return
     }
-    void serveStatic(req, res)
+    detached('serve static file', serveStatic(req, res), () => {
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' })
+      res.end()
+    })
   })
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES })
@@ -117,7 +121,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     ws.on('close', () => connections.delete(connection))
     ws.on('error', (error) => console.error(`[serve] ${connection.id}:`, error.message))
     ws.on('message', (data, isBinary) => {
-      void onMessage(connection, ws, isBinary ? null : data.toString())
+      detached(`serve ${connection.id} message`, onMessage(connection, ws, isBinary ? null : data.toString()))
     })
   }
 

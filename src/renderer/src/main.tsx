@@ -6,10 +6,11 @@ import { connect } from './ipc'
 import { installTheme } from './lib/theme'
 import { workspace } from './stores/workspace'
 import './styles.css'
+import { background } from './lib/background'
 
 installTheme()
 const transport = connect((state, detail) => workspace.setConnection(state, detail))
-void workspace.init(transport.bridge)
+background('workspace.init', workspace.init(transport.bridge))
 installInspector()
 
 const root = document.getElementById('root')

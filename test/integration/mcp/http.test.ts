@@ -126,7 +126,7 @@ describe('remote MCP servers', () => {
       // The "browser": follows the authorization redirect back to the loopback listener.
       openUrl: (url) => {
         opened.push(url.href)
-        void fetch(url)
+        fetch(url).catch((error: unknown) => opened.push(`failed: ${String(error)}`))
       },
     })
     await manager.start()

@@ -84,9 +84,12 @@ export class AgentService {
     const previous = this.queues.get(input.sessionId) ?? Promise.resolve()
     const next = previous.catch(() => undefined).then(() => this.runPrompt(input))
     this.queues.set(input.sessionId, next)
-    void next.finally(() => {
-      if (this.queues.get(input.sessionId) === next) this.queues.delete(input.sessionId)
-    })
+    // The queue entry is released however the turn ends; the caller gets (and owns) the turn's own outcome.
+    next
+      .catch(() => undefined)
+      .finally(() => {
+        if (this.queues.get(input.sessionId) === next) this.queues.delete(input.sessionId)
+      })
     return next
   }
 

@@ -18,6 +18,7 @@ import { McpOAuthProvider } from './oauth-provider'
 import { type Closable, connectRemote } from './remote-connect'
 import type { LoginShellPath } from './shell-path'
 import { StdioProcessTransport } from './stdio-transport'
+import { detached } from '../util/detached'
 import type { McpServerSource, McpServerState, McpServerStatus, McpToolResult, McpTransportKind, SecretStore } from './types'
 
 type Env = Readonly<Record<string, string | undefined>>
@@ -167,7 +168,7 @@ export class McpServerConnection {
       const closed = isConnectionClosed(error) && current
       const reason = closed ? (this.exitSummary() ?? 'the connection to the server closed') : describeError(error)
       if (current && this.state === 'connected' && this.config.type === 'remote' && isRemoteConnectionLost(error)) {
-        void this.onCrash(generation, `the connection to the server was lost: ${reason}`)
+        this.background('crash handling', this.onCrash(generation, `the connection to the server was lost: ${reason}`))
       }
       return { output: `MCP server "${this.name}" could not run ${tool}: ${reason}`, isError: true }
     }
@@ -286,7 +287,7 @@ export class McpServerConnection {
       return
     }
     if (this.closedEarly) {
-      void this.onCrash(generation)
+      this.background('crash handling', this.onCrash(generation))
       return
     }
     this.set({ state: 'connected' })
@@ -366,11 +367,16 @@ export class McpServerConnection {
 
   private onClosed(generation: number, client: Client): void {
     if (generation !== this.generation || !this.handshaken.has(client)) return
-    if (this.state === 'connected') void this.onCrash(generation)
+    if (this.state === 'connected') this.background('crash handling', this.onCrash(generation))
     else if (this.state === 'starting') this.closedEarly = true
   }
 
   /** The connection ended while in use: failed with the reason, then restarted while the budget lasts. */
+  /** Work started from a callback or timer: its failure reaches the project's warnings, not the process. */
+  private background(what: string, task: Promise<unknown>): void {
+    detached(`mcp ${this.name}: ${what}`, task, (error) => this.deps.onWarning(`MCP server "${this.name}": ${what} failed: ${describeError(error)}`))
+  }
+
   private async onCrash(generation: number, why?: string): Promise<void> {
     const reason = why ?? this.exitSummary() ?? this.withDiagnostics('the connection to the server closed')
     if (this.stableTimer) clearTimeout(this.stableTimer)
@@ -402,7 +408,7 @@ export class McpServerConnection {
     this.restarts += 1
     this.restartTimer = setTimeout(() => {
       this.restartTimer = undefined
-      void this.start('auto')
+      this.background('automatic restart', this.start('auto'))
     }, delay)
     this.restartTimer.unref()
     this.set({ state: 'failed', error: reason })

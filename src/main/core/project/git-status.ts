@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process'
 import { watch, type FSWatcher } from 'chokidar'
 import { basename } from 'node:path'
 import type { GitFileStatus, GitStatus } from '@shared/schema/fs-events'
+import { detached } from '../util/detached'
 
 const GIT_TIMEOUT_MS = 30_000
 /** Status of a huge work tree can be large; beyond this it is reported as an error, not cut short. */
@@ -117,7 +118,8 @@ export class GitStatusTracker {
     if (this.timer) clearTimeout(this.timer)
     this.timer = setTimeout(() => {
       this.timer = null
-      void this.run()
+      // A failed `git status` leaves the last status shown; the next change tries again.
+      detached('git status', this.run())
     }, this.debounceMs)
   }
 
@@ -146,6 +148,9 @@ export class GitStatusTracker {
         this.schedule()
       }
       return status
+    }, (error: unknown) => {
+      this.running = null
+      throw error
     })
   }
 

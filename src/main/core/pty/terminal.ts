@@ -160,9 +160,16 @@ export class Terminal {
 function settles(promise: Promise<void>, ms: number): Promise<boolean> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve(false), ms)
-    void promise.then(() => {
-      clearTimeout(timer)
-      resolve(true)
-    })
+    promise.then(
+      () => {
+        clearTimeout(timer)
+        resolve(true)
+      },
+      () => {
+        // An exit that failed to be observed is not an exit: the caller escalates.
+        clearTimeout(timer)
+        resolve(false)
+      },
+    )
   })
 }

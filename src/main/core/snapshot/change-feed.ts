@@ -125,7 +125,7 @@ export class ChangeFeed {
     if (FATAL_CODES.has(errnoCode(err) ?? '')) {
       // The OS will not report everything any more (watch limit, permissions): stop trusting the feed.
       this.sink.setLive(false)
-      void this.stopAfterFailure()
+      this.stopAfterFailure().catch((stopError: unknown) => this.onError(stopError instanceof Error ? stopError : new Error(String(stopError))))
     }
   }
 

@@ -17,7 +17,10 @@ export class DisposableStore implements Disposable {
 
   add<T extends Disposable>(item: T): T {
     if (this.disposed) {
-      void item.dispose()
+      // Disposed at once so nothing leaks; its own failure is secondary to the misuse reported below.
+      Promise.resolve()
+        .then(() => item.dispose())
+        .catch((error: unknown) => console.error('[dispose] a resource added after disposal failed to dispose:', error))
       throw new Error('DisposableStore is already disposed')
     }
     this.items.push(item)

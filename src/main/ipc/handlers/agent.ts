@@ -2,6 +2,7 @@ import { loadConfig } from '../../core/config'
 import { resolveAgents } from '../../core/agent/agents'
 import { MODEL_CATALOG } from '../../core/provider'
 import type { DomainHandlers } from '../router'
+import { detached } from '../../core/util/detached'
 
 export const agentHandlers: DomainHandlers<'agent'> = {
   prompt: ({ sessionId, text, agent, model }, { services }) => {
@@ -9,7 +10,7 @@ export const agentHandlers: DomainHandlers<'agent'> = {
     services.projects.get(session.projectId)
     const queued = services.agents.isBusy(sessionId)
     // The turn runs on; its progress and end arrive as session and agent events.
-    void services.agents.prompt({ sessionId, text, agent, model })
+    detached('agent.prompt', services.agents.prompt({ sessionId, text, agent, model }))
     return { queued }
   },
   abort: ({ sessionId }, { services }) => ({ aborted: services.agents.abort(sessionId) }),

@@ -6,6 +6,7 @@ import { CheckpointsController, rejectionNote } from './checkpoints'
 import { usePreferences } from './preferences'
 import { EventQueue, initialChatState, wireChatEvents, type ChatState, type ChatStore, type PendingPrompt } from './project-chat'
 import { workspace } from './workspace'
+import { background } from '../lib/background'
 
 /** once / always (with its scope) / reject (with optional feedback to the model). */
 export type PermissionReply = Omit<MethodInput<'permission', 'reply'>, 'id'>
@@ -34,14 +35,14 @@ export class ChatController {
     this.checkpoints = new CheckpointsController(bridge, projectId)
     this.queue = new EventQueue(
       this.store,
-      (id) => void this.loadTranscript(id),
+      (id) => background('loadTranscript', this.loadTranscript(id)),
       (id, text) => this.promptArrived(id, text),
     )
     this.unsubscribers = wireChatEvents(bridge, this.store, this.queue, {
       onTurnEnded: (payload) => this.turnEnded(payload),
-      onResync: () => void this.resync(),
+      onResync: () => background('resync', this.resync()),
     })
-    void this.start()
+    background('start', this.start())
   }
 
   private get state(): ChatState {
@@ -122,7 +123,7 @@ export class ChatController {
   /** Loads a session's messages once (or again after a gap in its events). */
   ensureTranscript(sessionId: string): void {
     const t = this.state.transcripts[sessionId]
-    if (!t || t.status === 'error') void this.loadTranscript(sessionId)
+    if (!t || t.status === 'error') background('loadTranscript', this.loadTranscript(sessionId))
   }
 
   private async loadTranscript(sessionId: string): Promise<void> {

@@ -3,6 +3,7 @@ import type { HotaruBridge, MethodOutput } from '@shared/ipc'
 import type { Checkpoint } from '@shared/schema/checkpoint'
 import { errorMessage, unwrap } from '../ipc'
 import { onResync } from './resync'
+import { background } from '../lib/background'
 
 /** A hunk the user reverted in a turn review; the model hears of it with the next prompt. */
 export interface RejectedHunk {
@@ -69,7 +70,7 @@ export class CheckpointsController {
         })
       }),
       onResync(() => {
-        for (const sessionId of Object.keys(this.store.getState().bySession)) void this.load(sessionId)
+        for (const sessionId of Object.keys(this.store.getState().bySession)) background('load', this.load(sessionId))
       }),
     ]
   }
@@ -79,7 +80,7 @@ export class CheckpointsController {
   }
 
   ensure(sessionId: string): void {
-    if (!this.store.getState().bySession[sessionId] && !this.loading.has(sessionId)) void this.load(sessionId)
+    if (!this.store.getState().bySession[sessionId] && !this.loading.has(sessionId)) background('load', this.load(sessionId))
   }
 
   async load(sessionId: string): Promise<void> {

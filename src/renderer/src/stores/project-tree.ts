@@ -5,6 +5,7 @@ import type { FsChanged, GitFileStatus, GitStatus } from '@shared/schema/fs-even
 import { errorMessage, unwrap } from '../ipc'
 import { upsertEntry } from '../lib/collate'
 import { ancestorsOf, baseName, isSameOrBelow, parentOf } from '../lib/paths'
+import { background } from '../lib/background'
 
 export interface DirState {
   entries?: DirEntry[]
@@ -82,7 +83,7 @@ export function createTreeSlice(
         else delete expanded[path]
         return { expanded }
       })
-      if (open && !get().dirs[path]?.entries) void get().load(path)
+      if (open && !get().dirs[path]?.entries) background('load', get().load(path))
     },
     collapseAll() {
       set({ expanded: { '': true } })
@@ -128,7 +129,7 @@ export function createTreeSlice(
         for (const [parent, entries] of touched) dirs[parent] = { ...dirs[parent], entries, loading: false }
         return { dirs, expanded }
       })
-      for (const dir of batch.invalidated) void get().reloadLoaded(dir)
+      for (const dir of batch.invalidated) background('reloadLoaded', get().reloadLoaded(dir))
     },
     setFocused(path) {
       set({ focused: path })

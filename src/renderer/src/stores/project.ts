@@ -8,6 +8,7 @@ import { createLayoutSlice, DEFAULT_VIEW, type LayoutSlice } from './project-lay
 import { createTerminalsSlice, type TerminalsSlice } from './project-terminals'
 import { createTreeSlice, type TreeSlice } from './project-tree'
 import { onResync } from './resync'
+import { background } from '../lib/background'
 
 export interface ProjectBase {
   projectId: string
@@ -55,15 +56,15 @@ export function createProjectStore(bridge: HotaruBridge, projectId: string, root
       if (id === projectId) state().setGit(payload)
     }),
     onResync(() => {
-      void state().reloadLoaded()
-      void state().refreshGit()
+      background('reloadLoaded', state().reloadLoaded())
+      background('refreshGit', state().refreshGit())
     }),
   ]
 
   const save = debounce((layout: ProjectLayout) => {
-    void bridge.layout.set({ projectId, layout }).then((result) => {
+    background('bridge.layout.set', bridge.layout.set({ projectId, layout }).then((result) => {
       if (!result.ok) console.warn(`[layout] not saved for ${projectId}:`, result.error.data.message)
-    })
+    }))
   }, SAVE_LAYOUT_MS)
   let savedKey = ''
   unsubscribers.push(
@@ -77,7 +78,7 @@ export function createProjectStore(bridge: HotaruBridge, projectId: string, root
     }),
   )
 
-  void (async () => {
+  background('project load', (async () => {
     const saved = await bridge.layout.get({ projectId })
     if (!saved.ok) console.warn(`[layout] cannot read the saved layout of ${projectId}:`, saved.error.data.message)
     const layout = saved.ok ? saved.value : null
@@ -97,7 +98,7 @@ export function createProjectStore(bridge: HotaruBridge, projectId: string, root
     for (const path of Object.keys(state().expanded).sort((a, b) => a.split('/').length - b.split('/').length)) {
       if (path && !state().dirs[path]) await state().load(path)
     }
-  })()
+  })())
 
   return {
     store,

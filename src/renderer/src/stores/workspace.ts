@@ -6,6 +6,7 @@ import { errorMessage, IpcError, unwrap, type ConnectionState } from '../ipc'
 import { absoluteParent, relativeInside } from '../lib/paths'
 import { dropProjectStore } from './project'
 import { emitResync, onResync } from './resync'
+import { background } from '../lib/background'
 
 /** What a tab's status dot shows; set by the features that know (agent, permissions). */
 export type ProjectStatus = 'idle' | 'running' | 'waiting' | 'error'
@@ -64,9 +65,9 @@ async function attempt(action: () => Promise<void>): Promise<void> {
 function persistTabs(): void {
   const { projects, activeId, bridge: b } = get()
   if (!b) return
-  void b.layout.setTabs({ order: projects.map((p) => p.id), activeId }).then((result) => {
+  background('b.layout.setTabs', b.layout.setTabs({ order: projects.map((p) => p.id), activeId }).then((result) => {
     if (!result.ok) console.warn('[workspace] could not save the tab order:', result.error.data.message)
-  })
+  }))
 }
 
 /** Actions live outside the store state so components select data only. */
@@ -75,7 +76,7 @@ export const workspace = {
     set({ bridge: b })
     b.project.onOpened(({ payload }) => {
       set((s) => (s.projects.some((p) => p.id === payload.id) ? s : { projects: [...s.projects, payload] }))
-      void workspace.refreshRecent()
+      background('workspace.refreshRecent', workspace.refreshRecent())
     })
     b.project.onClosed(({ payload }) => {
       set((s) => {
@@ -116,7 +117,7 @@ export const workspace = {
     set({ connection, connectionDetail })
     if (connection === 'open' && before === 'reconnecting') {
       // A new socket shows no project until it lists them; then every project catches up.
-      void workspace.load().then(emitResync)
+      background('workspace.load', workspace.load().then(emitResync))
     }
   },
 

@@ -4,6 +4,7 @@ import { StatusGlyph } from '../../components/StatusGlyph'
 import { useChat, useChatController, useCheckpoints } from '../../stores/chat'
 import { openSettings } from '../settings'
 import { confirmDeleteSession, renameSessionDialog } from '../sessions'
+import { background } from '../../lib/background'
 
 /** Session switcher, title, new session and settings: one dense row. */
 export function ChatHeader() {
@@ -16,10 +17,10 @@ export function ChatHeader() {
   const [menu, setMenu] = useState<{ x: number; y: number } | null>(null)
   const items: MenuItem[] = activeId
     ? [
-        { id: 'rename', label: 'Rename…', onSelect: () => void renameSessionDialog(chat, activeId) },
-        { id: 'compact', label: 'Compact conversation', onSelect: () => void chat.compact(activeId) },
+        { id: 'rename', label: 'Rename…', onSelect: () => background('renameSessionDialog', renameSessionDialog(chat, activeId)) },
+        { id: 'compact', label: 'Compact conversation', onSelect: () => background('chat.compact', chat.compact(activeId)) },
         { kind: 'separator', id: 's1' },
-        { id: 'delete', label: 'Delete session…', danger: true, onSelect: () => void confirmDeleteSession(chat, activeId) },
+        { id: 'delete', label: 'Delete session…', danger: true, onSelect: () => background('confirmDeleteSession', confirmDeleteSession(chat, activeId)) },
       ]
     : []
   const openMenu = (e: MouseEvent<HTMLButtonElement>): void => {
@@ -44,7 +45,7 @@ export function ChatHeader() {
       </span>
       {busy && <StatusGlyph state="running" />}
       <span className="chat-header-actions">
-        <button type="button" className="icon" aria-label="New session" title="New session" onClick={() => void chat.newSession()} data-testid="new-session">
+        <button type="button" className="icon" aria-label="New session" title="New session" onClick={() => background('chat.newSession', chat.newSession())} data-testid="new-session">
           +
         </button>
         {activeId && (

@@ -5,6 +5,7 @@ import type { Checkpoint } from '@shared/schema/checkpoint'
 import { useChatController, useCheckpoints, type ChangesView } from '../../stores/chat'
 import { FileReview } from './FileReview'
 import { checkpointLabel } from './labels'
+import { background } from '../../lib/background'
 
 type Entry = MethodOutput<'checkpoint', 'diff'>[number]
 
@@ -32,11 +33,11 @@ function Changes({ view }: { view: ChangesView }) {
   useEffect(() => {
     if (!fromId) return
     let live = true
-    chat.bridge.checkpoint.diff({ fromId, ...(toId ? { toId } : {}) }).then((result) => {
+    background('chat.bridge.checkpoint.diff', chat.bridge.checkpoint.diff({ fromId, ...(toId ? { toId } : {}) }).then((result) => {
       if (!live) return
       if (result.ok) setEntries(result.value)
       else setError(result.error.data.message)
-    })
+    }))
     return () => {
       live = false
     }

@@ -5,6 +5,7 @@ import { useChatController } from '../../stores/chat'
 import { useProject } from '../../stores/project'
 import { DiffView } from '../editor'
 import { patchOf, revertHunk } from './hunks'
+import { background } from '../../lib/background'
 
 type Versions = MethodOutput<'checkpoint', 'file'>
 type HunkState = 'accepted' | 'rejected' | 'conflict' | 'working'
@@ -35,11 +36,11 @@ export function FileReview({ sessionId, fromId, toId, path, hunks }: FileReviewP
 
   useEffect(() => {
     let live = true
-    chat.bridge.checkpoint.file({ fromId, ...(toId ? { toId } : {}), path }).then((result) => {
+    background('chat.bridge.checkpoint.file', chat.bridge.checkpoint.file({ fromId, ...(toId ? { toId } : {}), path }).then((result) => {
       if (!live) return
       if (result.ok) setVersions(result.value)
       else setError(result.error.data.message)
-    })
+    }))
     return () => {
       live = false
     }
@@ -118,7 +119,7 @@ export function FileReview({ sessionId, fromId, toId, path, hunks }: FileReviewP
                       <button type="button" className="small" disabled={state === 'working'} onClick={() => setStates((s) => ({ ...s, [i]: 'accepted' }))} data-testid="hunk-accept">
                         Accept
                       </button>
-                      <button type="button" className="small reject" disabled={state === 'working'} onClick={() => void reject(i)} data-testid="hunk-reject">
+                      <button type="button" className="small reject" disabled={state === 'working'} onClick={() => background('reject', reject(i))} data-testid="hunk-reject">
                         Reject
                       </button>
                     </>

@@ -5,6 +5,7 @@ import { Modal } from '../../components/Modal'
 import { errorMessage } from '../../ipc'
 import { useChatController, useCheckpoints } from '../../stores/chat'
 import { checkpointLabel } from './labels'
+import { background } from '../../lib/background'
 
 type Preview = MethodOutput<'checkpoint', 'preview'>
 
@@ -50,11 +51,11 @@ function RestoreBody({ checkpointId }: { checkpointId: string }) {
 
   useEffect(() => {
     let live = true
-    chat.bridge.checkpoint.preview({ checkpointId, mode, includeUserCreated, overwriteConflicts }).then((result) => {
+    background('chat.bridge.checkpoint.preview', chat.bridge.checkpoint.preview({ checkpointId, mode, includeUserCreated, overwriteConflicts }).then((result) => {
       if (!live) return
       if (result.ok) setMade({ key: `${mode}:${includeUserCreated}:${overwriteConflicts}`, preview: result.value })
       else setError(result.error.data.message)
-    })
+    }))
     return () => {
       live = false
     }
@@ -116,7 +117,7 @@ function RestoreBody({ checkpointId }: { checkpointId: string }) {
         <button type="button" onClick={() => chat.checkpoints.openRestore(null)}>
           Cancel
         </button>
-        <button type="button" className="primary" disabled={!preview || busy || !!nothing} onClick={() => void apply()} data-testid="restore-apply">
+        <button type="button" className="primary" disabled={!preview || busy || !!nothing} onClick={() => background('apply', apply())} data-testid="restore-apply">
           Restore
         </button>
       </div>
@@ -148,7 +149,7 @@ export function RestoreBanner() {
         {last.messagesRemoved > 0 ? `, ${last.messagesRemoved} messages removed` : ''}.{error && <span className="error"> {error}</span>}
       </span>
       {last.undoCheckpointId && (
-        <button type="button" className="small" onClick={() => void chat.checkpoints.undoRestore().then(setError)} data-testid="restore-undo">
+        <button type="button" className="small" onClick={() => background('chat.checkpoints.undoRestore', chat.checkpoints.undoRestore().then(setError))} data-testid="restore-undo">
           Undo restore
         </button>
       )}

@@ -2,6 +2,7 @@ import { useEffect, useState, type KeyboardEvent } from 'react'
 import type { Checkpoint } from '@shared/schema/checkpoint'
 import { REVIEW_NOTE_END, useChat, useChatController, useCheckpoints } from '../../stores/chat'
 import { changeLine, checkpointTime, triggerLabel } from './labels'
+import { background } from '../../lib/background'
 
 /** The first line of the user message a checkpoint precedes (when the transcript is loaded). */
 function useMessageSnippet(sessionId: string, checkpoint: Checkpoint): string {
@@ -47,7 +48,7 @@ function Row({ sessionId, checkpoint, active, onFocus }: { sessionId: string; ch
           <button type="button" className="small" onClick={() => chat.checkpoints.openRestore(checkpoint.id)} data-testid="checkpoint-restore">
             Restore…
           </button>
-          <button type="button" className="small ghost" onClick={() => void chat.fork(checkpoint.id, false)} title="A new session with the conversation up to here" data-testid="checkpoint-fork">
+          <button type="button" className="small ghost" onClick={() => background('chat.fork', chat.fork(checkpoint.id, false))} title="A new session with the conversation up to here" data-testid="checkpoint-fork">
             Fork from here
           </button>
         </div>
@@ -72,7 +73,7 @@ export function Timeline({ sessionId }: { sessionId: string }) {
     else if (e.key === 'ArrowUp') setCursor((c) => Math.max(0, c - 1))
     else if (e.key === 'Enter' && current) chat.checkpoints.open({ kind: 'checkpoint', sessionId, checkpointId: current.id, against: 'working' })
     else if ((e.key === 'r' || e.key === 'R') && current) chat.checkpoints.openRestore(current.id)
-    else if ((e.key === 'f' || e.key === 'F') && current) void chat.fork(current.id, false)
+    else if ((e.key === 'f' || e.key === 'F') && current) background('chat.fork', chat.fork(current.id, false))
     else if (e.key === 'Escape') chat.checkpoints.setShowTimeline(false)
     else return
     e.preventDefault()

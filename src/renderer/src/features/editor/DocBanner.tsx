@@ -1,5 +1,6 @@
 import { useProject, useProjectStore } from '../../stores/project'
 import { documentsFor } from './documents'
+import { background } from '../../lib/background'
 
 /** Notices above the editor: a conflict with the disk, a deleted file, a partly loaded file. */
 export function DocBanner({ path }: { path: string }) {
@@ -11,13 +12,13 @@ export function DocBanner({ path }: { path: string }) {
     return (
       <div className="doc-banner warn" role="alert" data-testid="conflict-banner">
         <span>This file changed on disk and you have unsaved changes.</span>
-        <button type="button" className="small" onClick={() => void docs.reload(path)}>
+        <button type="button" className="small" onClick={() => background('docs.reload', docs.reload(path))}>
           Reload from disk
         </button>
-        <button type="button" className="small" onClick={() => void docs.compareWithDisk(path)}>
+        <button type="button" className="small" onClick={() => background('docs.compareWithDisk', docs.compareWithDisk(path))}>
           Compare
         </button>
-        <button type="button" className="small" onClick={() => void docs.save(path, true)}>
+        <button type="button" className="small" onClick={() => background('docs.save', docs.save(path, true))}>
           Keep mine (overwrite)
         </button>
       </div>
@@ -27,7 +28,7 @@ export function DocBanner({ path }: { path: string }) {
     return (
       <div className="doc-banner warn" role="alert" data-testid="deleted-banner">
         <span>This file was deleted on disk.</span>
-        <button type="button" className="small" onClick={() => void docs.save(path, true)}>
+        <button type="button" className="small" onClick={() => background('docs.save', docs.save(path, true))}>
           Save to recreate it
         </button>
         <button type="button" className="small" onClick={() => store.getState().removeOpenFile(path)}>

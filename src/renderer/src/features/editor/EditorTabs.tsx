@@ -3,6 +3,7 @@ import { useShallow } from 'zustand/react/shallow'
 import { baseName, parentOf } from '../../lib/paths'
 import { useProject, useProjectStore } from '../../stores/project'
 import { closeFile } from './actions'
+import { background } from '../../lib/background'
 
 const TAB_TYPE = 'application/x-hotaru-file-tab'
 
@@ -35,7 +36,7 @@ export function EditorTabs() {
             className={`editor-tab${active ? ' active' : ''}${isDirty ? ' dirty' : ''}${dropIndex === index ? ' drop-before' : ''}`}
             onClick={() => store.getState().setActiveFile(path)}
             onAuxClick={(e) => {
-              if (e.button === 1) void closeFile(store, path)
+              if (e.button === 1) background('closeFile', closeFile(store, path))
             }}
             onDragStart={(e) => {
               e.dataTransfer.setData(TAB_TYPE, path)
@@ -63,7 +64,7 @@ export function EditorTabs() {
               aria-label={isDirty ? `Close ${name} (unsaved changes)` : `Close ${name}`}
               onClick={(e) => {
                 e.stopPropagation()
-                void closeFile(store, path)
+                background('closeFile', closeFile(store, path))
               }}
             >
               <span className="dirty-dot" aria-hidden>

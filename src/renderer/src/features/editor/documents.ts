@@ -6,6 +6,7 @@ import { onProjectDropped, type ProjectStore } from '../../stores/project'
 import { onResync } from '../../stores/resync'
 import { workspace } from '../../stores/workspace'
 import { loadMonaco, modelUri } from './monaco'
+import { background } from '../../lib/background'
 
 /** Our own save comes back from the watcher with (nearly) the mtime the save reported. */
 const SAME_WRITE_MS = 1
@@ -34,7 +35,7 @@ export class Documents {
       bridge.fs.onChanged(({ projectId: id, payload }) => {
         if (id === projectId) this.onDiskChanges(payload)
       }),
-      onResync(() => void this.recheckAll()),
+      onResync(() => background('recheckAll', this.recheckAll())),
     )
     this.sync()
   }
@@ -55,7 +56,7 @@ export class Documents {
   private sync(): void {
     if (this.disposed) return
     const open = new Set(this.state.openFiles)
-    for (const path of open) if (!this.models.has(path) && !this.loading.has(path)) void this.load(path)
+    for (const path of open) if (!this.models.has(path) && !this.loading.has(path)) background('load', this.load(path))
     for (const [path, model] of this.models) {
       if (open.has(path)) continue
       model.dispose()
@@ -199,7 +200,7 @@ export class Documents {
       const mtimeMs = change.entry?.mtimeMs
       if (mtimeMs === undefined || Math.abs(mtimeMs - doc.mtimeMs) <= SAME_WRITE_MS) continue
       // Clean editors follow the disk quietly; unsaved edits are never thrown away without asking.
-      if (!doc.dirty) void this.reload(change.path)
+      if (!doc.dirty) background('reload', this.reload(change.path))
       else this.state.setDoc(change.path, { conflict: { kind: 'changed', mtimeMs } })
     }
   }

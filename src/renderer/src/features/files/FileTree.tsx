@@ -10,6 +10,7 @@ import { openFile } from '../editor'
 import { openTerminal } from '../terminal'
 import { copyPath, createInFolder, deleteEntry, renameEntry, revealInOs } from './file-actions'
 import { flattenTree, type TreeRowData } from './flatten'
+import { background } from '../../lib/background'
 
 const ROW_HEIGHT = 22
 const INDENT = 12
@@ -116,7 +117,7 @@ export function FileTree() {
 
   // The tree follows the editor: the active file is revealed (folders above it opened).
   useEffect(() => {
-    if (activeFile) void store.getState().revealInTree(activeFile)
+    if (activeFile) background('revealInTree', store.getState().revealInTree(activeFile))
   }, [activeFile, store])
 
   useEffect(() => {
@@ -149,26 +150,26 @@ export function FileTree() {
     const items: MenuItem[] = []
     if (entry && !isDir) items.push({ id: 'open', label: 'Open', onSelect: () => openFile(store, path) })
     items.push(
-      { id: 'new-file', label: 'New File…', onSelect: () => void createNew(folder, 'file') },
-      { id: 'new-folder', label: 'New Folder…', onSelect: () => void createNew(folder, 'dir') },
+      { id: 'new-file', label: 'New File…', onSelect: () => background('createNew', createNew(folder, 'file')) },
+      { id: 'new-folder', label: 'New Folder…', onSelect: () => background('createNew', createNew(folder, 'dir')) },
     )
-    if (isDir) items.push({ id: 'terminal', label: 'Open in Terminal', onSelect: () => void openTerminal(store, folder) })
+    if (isDir) items.push({ id: 'terminal', label: 'Open in Terminal', onSelect: () => background('openTerminal', openTerminal(store, folder)) })
     items.push({ kind: 'separator', id: 's1' })
     items.push(
-      { id: 'copy-path', label: 'Copy Path', onSelect: () => void copyPath(store, path, false) },
-      { id: 'copy-rel', label: 'Copy Relative Path', onSelect: () => void copyPath(store, path, true) },
+      { id: 'copy-path', label: 'Copy Path', onSelect: () => background('copyPath', copyPath(store, path, false)) },
+      { id: 'copy-rel', label: 'Copy Relative Path', onSelect: () => background('copyPath', copyPath(store, path, true)) },
     )
-    if (canReveal) items.push({ id: 'reveal', label: 'Reveal in File Manager', onSelect: () => void revealInOs(store, path) })
+    if (canReveal) items.push({ id: 'reveal', label: 'Reveal in File Manager', onSelect: () => background('revealInOs', revealInOs(store, path)) })
     if (entry) {
       items.push(
         { kind: 'separator', id: 's2' },
-        { id: 'rename', label: 'Rename…', shortcut: 'F2', onSelect: () => void renameEntry(store, path) },
+        { id: 'rename', label: 'Rename…', shortcut: 'F2', onSelect: () => background('renameEntry', renameEntry(store, path)) },
         {
           id: 'delete',
           label: 'Delete…',
           shortcut: formatShortcut('Delete'),
           danger: true,
-          onSelect: () => void deleteEntry(store, path, isDir),
+          onSelect: () => background('deleteEntry', deleteEntry(store, path, isDir)),
         },
       )
     }
@@ -225,10 +226,10 @@ export function FileTree() {
         if (entry) activate(entry)
         break
       case 'F2':
-        if (entry) void renameEntry(store, entry.entry.path)
+        if (entry) background('renameEntry', renameEntry(store, entry.entry.path))
         break
       case 'Delete':
-        if (entry) void deleteEntry(store, entry.entry.path, entry.isDir)
+        if (entry) background('deleteEntry', deleteEntry(store, entry.entry.path, entry.isDir))
         break
       case 'ContextMenu': {
         const el = entry ? document.getElementById(domId(projectId, focusedIndex)) : null

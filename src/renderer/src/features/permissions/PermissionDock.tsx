@@ -2,6 +2,7 @@ import { useEffect } from 'react'
 import { useChat, useChatController } from '../../stores/chat'
 import { useProjectStore } from '../../stores/project'
 import { PermissionCard } from './PermissionCard'
+import { background } from '../../lib/background'
 
 /**
  * The project's pending permission asks, oldest first, one at a time above
@@ -24,7 +25,7 @@ export function PermissionDock() {
   if (!ask) return null
   return (
     <div className="permission-dock">
-      <PermissionCard key={ask.id} ask={ask} position={1} total={total} origin={origin} onReply={(reply) => void chat.replyPermission(ask.id, reply)} />
+      <PermissionCard key={ask.id} ask={ask} position={1} total={total} origin={origin} onReply={(reply) => background('chat.replyPermission', chat.replyPermission(ask.id, reply))} />
     </div>
   )
 }

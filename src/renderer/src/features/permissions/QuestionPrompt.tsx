@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import type { PendingQuestion } from '@shared/ipc/question'
 import { useChatController } from '../../stores/chat'
+import { background } from '../../lib/background'
 
 type Item = PendingQuestion['questions'][number]
 
@@ -57,12 +58,12 @@ export function QuestionPrompt({ question }: { question: PendingQuestion }) {
       data-testid="question-prompt"
       onSubmit={(e) => {
         e.preventDefault()
-        if (complete) void chat.answerQuestion(question.id, answers)
+        if (complete) background('chat.answerQuestion', chat.answerQuestion(question.id, answers))
       }}
       onKeyDown={(e) => {
         if (e.key === 'Escape') {
           e.stopPropagation()
-          void chat.dismissQuestion(question.id)
+          background('chat.dismissQuestion', chat.dismissQuestion(question.id))
         }
       }}
     >
@@ -85,7 +86,7 @@ export function QuestionPrompt({ question }: { question: PendingQuestion }) {
         <button type="submit" className="primary" disabled={!complete} data-testid="question-submit">
           Answer
         </button>
-        <button type="button" onClick={() => void chat.dismissQuestion(question.id)} data-testid="question-dismiss">
+        <button type="button" onClick={() => background('chat.dismissQuestion', chat.dismissQuestion(question.id))} data-testid="question-dismiss">
           Dismiss
         </button>
       </div>

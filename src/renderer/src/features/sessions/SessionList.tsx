@@ -4,6 +4,7 @@ import type { Session } from '@shared/schema/session'
 import { StatusGlyph } from '../../components/StatusGlyph'
 import { useChat, useChatController } from '../../stores/chat'
 import { confirmDeleteSession, renameSessionDialog } from './actions'
+import { background } from '../../lib/background'
 
 function ago(ms: number): string {
   const s = Math.round((Date.now() - ms) / 1000)
@@ -43,8 +44,8 @@ export function SessionList() {
     if (e.key === 'ArrowDown') setCursor((c) => Math.min(shown.length - 1, c + 1))
     else if (e.key === 'ArrowUp') setCursor((c) => Math.max(0, c - 1))
     else if (e.key === 'Enter' && current) chat.selectSession(current.id)
-    else if (e.key === 'F2' && current) void renameSessionDialog(chat, current.id)
-    else if (e.key === 'Delete' && current && !(e.target instanceof HTMLInputElement && query)) void confirmDeleteSession(chat, current.id)
+    else if (e.key === 'F2' && current) background('renameSessionDialog', renameSessionDialog(chat, current.id))
+    else if (e.key === 'Delete' && current && !(e.target instanceof HTMLInputElement && query)) background('confirmDeleteSession', confirmDeleteSession(chat, current.id))
     else if (e.key === 'Escape') chat.setShowSessions(false)
     else return
     e.preventDefault()
@@ -65,7 +66,7 @@ export function SessionList() {
           aria-label="Search sessions"
           data-testid="session-search"
         />
-        <button type="button" onClick={() => void chat.newSession()} data-testid="session-new">
+        <button type="button" onClick={() => background('chat.newSession', chat.newSession())} data-testid="session-new">
           New
         </button>
       </div>
@@ -103,7 +104,7 @@ export function SessionList() {
                   title="Rename (F2)"
                   onClick={(e) => {
                     e.stopPropagation()
-                    void renameSessionDialog(chat, s.id)
+                    background('renameSessionDialog', renameSessionDialog(chat, s.id))
                   }}
                 >
                   ✎
@@ -115,7 +116,7 @@ export function SessionList() {
                   title="Delete (Del)"
                   onClick={(e) => {
                     e.stopPropagation()
-                    void confirmDeleteSession(chat, s.id)
+                    background('confirmDeleteSession', confirmDeleteSession(chat, s.id))
                   }}
                   data-testid="session-delete"
                 >

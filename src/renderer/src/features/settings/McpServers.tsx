@@ -2,6 +2,7 @@ import { useState } from 'react'
 import { useStore } from 'zustand'
 import type { McpServerStatus } from '@shared/ipc/mcp'
 import type { ChatController } from '../../stores/chat'
+import { background } from '../../lib/background'
 
 const STATE_LABEL: Record<McpServerStatus['state'], string> = {
   starting: 'starting',
@@ -15,7 +16,7 @@ function ServerRow({ server, chat }: { server: McpServerStatus; chat: ChatContro
   const [log, setLog] = useState(false)
   const run = (action: 'restart' | 'enable' | 'disable' | 'authenticate'): void => {
     setBusy(true)
-    void chat.mcpAction(server.name, action).finally(() => setBusy(false))
+    background('chat.mcpAction', chat.mcpAction(server.name, action).finally(() => setBusy(false)))
   }
   return (
     <li className="mcp-server" data-testid="mcp-server" data-name={server.name} data-state={server.state}>
@@ -74,7 +75,7 @@ export function McpServers({ chat }: { chat: ChatController }) {
         <p className="muted">
           Servers come from the <code>mcp</code> key of hotaru.json and from <code>.mcp.json</code>; they start with the project.
         </p>
-        <button type="button" className="small" onClick={() => void chat.refreshMcp()}>
+        <button type="button" className="small" onClick={() => background('chat.refreshMcp', chat.refreshMcp())}>
           Refresh
         </button>
       </div>

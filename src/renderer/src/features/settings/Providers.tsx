@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react'
 import type { HotaruBridge, MethodOutput } from '@shared/ipc'
 import type { ModelSummary } from '@shared/ipc/agent'
 import { errorMessage, unwrap } from '../../ipc'
+import { background } from '../../lib/background'
 
 type Provider = MethodOutput<'settings', 'providers'>[number]
 
@@ -63,7 +64,7 @@ function ProviderRow({ bridge, provider, models, onChanged }: { bridge: HotaruBr
           className="mcp-row"
           onSubmit={(e) => {
             e.preventDefault()
-            if (key.trim()) void save()
+            if (key.trim()) background('save', save())
           }}
         >
           <input type="password" className="provider-key" placeholder="API key" value={key} onChange={(e) => setKey(e.target.value)} autoComplete="off" aria-label={`${provider.name} API key`} />
@@ -71,11 +72,11 @@ function ProviderRow({ bridge, provider, models, onChanged }: { bridge: HotaruBr
             Save
           </button>
           {provider.keySource === 'secret' && (
-            <button type="button" className="small ghost" disabled={busy} onClick={() => void remove()}>
+            <button type="button" className="small ghost" disabled={busy} onClick={() => background('remove', remove())}>
               Remove
             </button>
           )}
-          <button type="button" className="small ghost" disabled={busy || !model} onClick={() => void test()} title={model ? `Send a tiny request to ${model}` : undefined}>
+          <button type="button" className="small ghost" disabled={busy || !model} onClick={() => background('test', test())} title={model ? `Send a tiny request to ${model}` : undefined}>
             Test
           </button>
         </form>
@@ -91,10 +92,10 @@ export function Providers({ bridge, models }: { bridge: HotaruBridge | null; mod
   const [error, setError] = useState<string | null>(null)
   const load = useCallback(() => {
     if (!bridge) return
-    bridge.settings.providers({}).then((result) => {
+    background('bridge.settings.providers', bridge.settings.providers({}).then((result) => {
       if (result.ok) setProviders(result.value)
       else setError(result.error.data.message)
-    })
+    }))
   }, [bridge])
   useEffect(load, [load])
   return (

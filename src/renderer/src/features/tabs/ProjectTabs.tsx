@@ -3,6 +3,7 @@ import { useShallow } from 'zustand/react/shallow'
 import { formatShortcut } from '../../lib/keys'
 import { useWorkspace, workspace, type ProjectStatus } from '../../stores/workspace'
 import { closeProjectTab } from '../workspace'
+import { background } from '../../lib/background'
 
 const TAB_TYPE = 'application/x-hotaru-project-tab'
 
@@ -36,7 +37,7 @@ export function ProjectTabs() {
             data-project-id={project.id}
             onClick={() => workspace.activate(project.id)}
             onAuxClick={(e) => {
-              if (e.button === 1) void closeProjectTab(project.id)
+              if (e.button === 1) background('closeProjectTab', closeProjectTab(project.id))
             }}
             onKeyDown={(e) => {
               if (e.key === 'Enter' || e.key === ' ') workspace.activate(project.id)
@@ -73,7 +74,7 @@ export function ProjectTabs() {
               title={`Close (${formatShortcut('Mod+W')})`}
               onClick={(e) => {
                 e.stopPropagation()
-                void closeProjectTab(project.id)
+                background('closeProjectTab', closeProjectTab(project.id))
               }}
             >
               ×

@@ -3,6 +3,7 @@ import { useShallow } from 'zustand/react/shallow'
 import { formatShortcut } from '../../lib/keys'
 import { useProject, useProjectStore } from '../../stores/project'
 import { closeTerminal, onFindRequest, openTerminal, restoreTerminals, sessionOf } from './sessions'
+import { background } from '../../lib/background'
 
 /** Mounts the (long-lived) xterm of a terminal into the panel and keeps it fitted. */
 function TerminalView({ id, active }: { id: string; active: boolean }) {
@@ -91,7 +92,7 @@ export function TerminalPanel() {
   const [finding, setFinding] = useState(false)
 
   useEffect(() => {
-    void restoreTerminals(store)
+    background('restoreTerminals', restoreTerminals(store))
   }, [store])
 
   useEffect(() => onFindRequest(projectId, () => setFinding(true)), [projectId])
@@ -113,7 +114,7 @@ export function TerminalPanel() {
               title={`${t.title} — pid ${t.pid}${t.exit ? ` — exited (${t.exit.exitCode})` : ''}`}
               onClick={() => store.getState().setActiveTerminal(t.id)}
               onAuxClick={(e) => {
-                if (e.button === 1) void closeTerminal(store, t.id)
+                if (e.button === 1) background('closeTerminal', closeTerminal(store, t.id))
               }}
             >
               <span className="terminal-tab-name">{t.title}</span>
@@ -123,7 +124,7 @@ export function TerminalPanel() {
                 aria-label={`Kill terminal ${t.title}`}
                 onClick={(e) => {
                   e.stopPropagation()
-                  void closeTerminal(store, t.id)
+                  background('closeTerminal', closeTerminal(store, t.id))
                 }}
               >
                 ×
@@ -138,7 +139,7 @@ export function TerminalPanel() {
             aria-label="New terminal"
             title={`New terminal (${formatShortcut('Ctrl+Shift+`')})`}
             data-testid="new-terminal"
-            onClick={() => void openTerminal(store)}
+            onClick={() => background('openTerminal', openTerminal(store))}
           >
             +
           </button>
@@ -160,7 +161,7 @@ export function TerminalPanel() {
         ))}
         {terminals.length === 0 && (
           <div className="terminal-empty muted">
-            <button type="button" className="link" onClick={() => void openTerminal(store)}>
+            <button type="button" className="link" onClick={() => background('openTerminal', openTerminal(store))}>
               Start a terminal
             </button>{' '}
             in the project folder ({formatShortcut('Ctrl+Shift+`')}).

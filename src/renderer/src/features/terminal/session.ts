@@ -8,6 +8,7 @@ import { onThemeChange } from '../../lib/theme'
 import { hasHardwareWebgl } from './gpu'
 import { terminalTheme } from './theme'
 import type { XtermModules } from './xterm'
+import { background } from '../../lib/background'
 
 /** Acknowledge drawn output in steps this big (fewer messages, same flow control). */
 const ACK_CHARS = 256 * 1024
@@ -224,23 +225,23 @@ export class TerminalSession {
     // Small remainders are sent once everything received is drawn, so an idle terminal owes nothing.
     if (due < ACK_CHARS && target < this.received) return
     this.acked = target
-    void this.bridge.pty.ack({ projectId: this.projectId, id: this.id, chars: due }).then((result) => {
+    background('bridge.pty.ack', this.bridge.pty.ack({ projectId: this.projectId, id: this.id, chars: due }).then((result) => {
       if (!result.ok && result.error.name !== 'NotFound') console.warn(`[terminal] ack failed:`, result.error.data.message)
-    })
+    }))
   }
 
   private send(data: string): void {
-    void this.bridge.pty.write({ projectId: this.projectId, id: this.id, data }).then((result) => {
+    background('bridge.pty.write', this.bridge.pty.write({ projectId: this.projectId, id: this.id, data }).then((result) => {
       if (!result.ok && result.error.name !== 'NotFound') console.warn(`[terminal] input lost:`, result.error.data.message)
-    })
+    }))
   }
 
   private resized(cols: number, rows: number): void {
     if (cols === this.lastSize.cols && rows === this.lastSize.rows) return
     this.lastSize = { cols, rows }
-    void this.bridge.pty.resize({ projectId: this.projectId, id: this.id, cols: Math.max(2, cols), rows: Math.max(1, rows) }).then((result) => {
+    background('bridge.pty.resize', this.bridge.pty.resize({ projectId: this.projectId, id: this.id, cols: Math.max(2, cols), rows: Math.max(1, rows) }).then((result) => {
       if (!result.ok && result.error.name !== 'NotFound') console.warn(`[terminal] resize failed:`, result.error.data.message)
-    })
+    }))
   }
 
   /**

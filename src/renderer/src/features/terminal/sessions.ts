@@ -6,6 +6,7 @@ import { onResync } from '../../stores/resync'
 import { workspace } from '../../stores/workspace'
 import { TerminalSession } from './session'
 import { loadXterm } from './xterm'
+import { background } from '../../lib/background'
 
 const sessions = new Map<string, TerminalSession>()
 const key = (projectId: string, id: string) => `${projectId}/${id}`
@@ -158,13 +159,13 @@ onResync(() => {
   // Output sent while disconnected is gone from the stream; the replay buffer has it.
   for (const session of sessions.values()) {
     session.beginReplay()
-    void routedBridge?.pty.replay({ projectId: session.projectId, id: session.id }).then((result) => {
+    background('pty.replay', routedBridge?.pty.replay({ projectId: session.projectId, id: session.id }).then((result) => {
       if (!result.ok) {
         session.finishReplay('', 0)
         return
       }
       session.term.reset()
       session.finishReplay(result.value.data, result.value.end)
-    })
+    }))
   }
 })

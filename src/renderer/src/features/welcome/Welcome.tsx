@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react'
 import { useShallow } from 'zustand/react/shallow'
 import { useWorkspace, workspace } from '../../stores/workspace'
+import { background } from '../../lib/background'
 
 function timeAgo(ms: number): string {
   const minutes = Math.round((Date.now() - ms) / 60000)
@@ -27,11 +28,11 @@ export function Welcome() {
       <h1>Hotaru</h1>
       <p className="muted">Open a folder to start working with the agent.</p>
       {canPick && (
-        <button type="button" className="primary" onClick={() => void workspace.pickFolder()} data-testid="pick-folder">
+        <button type="button" className="primary" onClick={() => background('workspace.pickFolder', workspace.pickFolder())} data-testid="pick-folder">
           Open Folder…
         </button>
       )}
-      <form className="open-path" onSubmit={(e) => void submit(e)}>
+      <form className="open-path" onSubmit={(e) => background('submit', submit(e))}>
         <label htmlFor="open-path-input">{canPick ? 'Or type a folder path' : 'Folder path'}</label>
         <div className="row">
           <input
@@ -59,7 +60,7 @@ export function Welcome() {
                 className="link"
                 disabled={!project.exists}
                 title={project.exists ? project.root : `${project.root} (folder not found)`}
-                onClick={() => void workspace.openFolder(project.root)}
+                onClick={() => background('workspace.openFolder', workspace.openFolder(project.root))}
               >
                 <span className="name">{project.name}</span>
                 <span className="path">{project.root}</span>
@@ -70,7 +71,7 @@ export function Welcome() {
                 className="icon"
                 aria-label={`Remove ${project.name} from recent projects`}
                 title="Remove from recent"
-                onClick={() => void workspace.forget(project.id)}
+                onClick={() => background('workspace.forget', workspace.forget(project.id))}
               >
                 ×
               </button>

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react'
 import { existingProjectStore } from '../../stores/project'
 import { workspace } from '../../stores/workspace'
 import { openFile } from '../editor'
+import { background } from '../../lib/background'
 
 const hasFiles = (e: DragEvent): boolean => e.dataTransfer?.types.includes('Files') ?? false
 
@@ -50,7 +51,7 @@ export function DropOverlay() {
       const files = [...(e.dataTransfer?.files ?? [])]
       const desktop = window.hotaruDesktop
       if (desktop) {
-        void openDroppedPaths(files.map((f) => desktop.pathForFile(f)).filter(Boolean))
+        background('openDroppedPaths', openDroppedPaths(files.map((f) => desktop.pathForFile(f)).filter(Boolean)))
         return
       }
       const item = e.dataTransfer?.items[0]

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react'
 import { Modal } from '../../components/Modal'
 import { useWorkspace, workspace } from '../../stores/workspace'
+import { background } from '../../lib/background'
 
 /** "Open folder" where there is no native dialog (the browser UI), and for dropped folders there. */
 export function OpenPathDialog() {
@@ -17,7 +18,7 @@ function OpenPathForm({ reason, initial }: { reason?: string; initial: string })
   }
   return (
     <Modal title="Open Folder" onCancel={() => workspace.askForPath(null)} testId="open-path-dialog">
-      <form onSubmit={(e) => void submit(e)}>
+      <form onSubmit={(e) => background('submit', submit(e))}>
         <p className="muted">{reason ?? 'Enter the full path of a folder on this machine.'}</p>
         <input
           className="modal-input mono"

@@ -8,6 +8,7 @@ import { documentsFor, EditorArea, openFile } from '../editor'
 import { createInFolder, FileTree } from '../files'
 import { TerminalPanel } from '../terminal'
 import { initialCenterLayout, initialMainLayout } from './initial-layout'
+import { background } from '../../lib/background'
 
 /** Keeps a collapsible panel in step with its on/off flag in the layout, both ways. */
 function useCollapsible(flag: keyof Pick<LayoutView, 'sidebar' | 'terminal' | 'right'>, openSize: string) {
@@ -48,10 +49,10 @@ function SidebarHead({ project }: { project: ProjectInfo }) {
         </span>
       )}
       <span className="sidebar-actions">
-        <button type="button" className="icon" aria-label="New file" title="New File…" onClick={() => void newFile()}>
+        <button type="button" className="icon" aria-label="New file" title="New File…" onClick={() => background('newFile', newFile())}>
           +
         </button>
-        <button type="button" className="icon" aria-label="New folder" title="New Folder…" onClick={() => void createInFolder(store, '', 'dir')}>
+        <button type="button" className="icon" aria-label="New folder" title="New Folder…" onClick={() => background('createInFolder', createInFolder(store, '', 'dir'))}>
           ⊞
         </button>
         <button type="button" className="icon" aria-label="Collapse folders" title="Collapse All" onClick={() => store.getState().collapseAll()}>

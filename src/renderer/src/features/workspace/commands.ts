@@ -7,6 +7,7 @@ import { closeTerminal, openTerminal } from '../terminal'
 import { confirmDialog } from '../dialogs'
 import { isDirEntry } from '../../lib/collate'
 import { parentOf } from '../../lib/paths'
+import { background } from '../../lib/background'
 
 function active(): ProjectStore | undefined {
   const id = useWorkspace.getState().activeId
@@ -63,7 +64,7 @@ export function installWorkspaceCommands(): () => void {
     { id: 'project.next', category: 'Project', title: 'Next Project Tab', keys: 'Ctrl+Tab', run: () => workspace.cycleTab(1) },
     { id: 'project.previous', category: 'Project', title: 'Previous Project Tab', keys: 'Ctrl+Shift+Tab', run: () => workspace.cycleTab(-1) },
     { id: 'project.welcome', category: 'Project', title: 'Show Welcome and Recent Projects', run: () => workspace.activate(null) },
-    { id: 'file.save', category: 'File', title: 'Save', keys: 'Mod+S', when: hasFile, run: withProject((s) => void saveActive(s)) },
+    { id: 'file.save', category: 'File', title: 'Save', keys: 'Mod+S', when: hasFile, run: withProject((s) => background('saveActive', saveActive(s))) },
     { id: 'file.saveAll', category: 'File', title: 'Save All', keys: 'Mod+Alt+S', when: hasProject, run: withProject((s) => saveAll(s)) },
     {
       id: 'file.close',
@@ -73,7 +74,7 @@ export function installWorkspaceCommands(): () => void {
       when: hasFile,
       run: withProject((s) => {
         const path = s.getState().activeFile
-        if (path) void closeFile(s, path)
+        if (path) background('closeFile', closeFile(s, path))
       }),
     },
     {
@@ -87,7 +88,7 @@ export function installWorkspaceCommands(): () => void {
         if (created) documentsFor(s).open(created)
       }),
     },
-    { id: 'file.newFolder', category: 'File', title: 'New Folder…', when: hasProject, run: withProject((s) => void createInFolder(s, folderForNew(s), 'dir')) },
+    { id: 'file.newFolder', category: 'File', title: 'New Folder…', when: hasProject, run: withProject((s) => background('createInFolder', createInFolder(s, folderForNew(s), 'dir'))) },
     {
       id: 'file.revert',
       category: 'File',
@@ -95,7 +96,7 @@ export function installWorkspaceCommands(): () => void {
       when: hasFile,
       run: withProject((s) => {
         const path = s.getState().activeFile
-        if (path) void documentsFor(s).reload(path)
+        if (path) background('reload', documentsFor(s).reload(path))
       }),
     },
     {
@@ -105,7 +106,7 @@ export function installWorkspaceCommands(): () => void {
       when: hasFile,
       run: withProject((s) => {
         const path = s.getState().activeFile
-        if (path) void documentsFor(s).compareWithDisk(path)
+        if (path) background('compareWithDisk', documentsFor(s).compareWithDisk(path))
       }),
     },
     {
@@ -161,7 +162,7 @@ export function installWorkspaceCommands(): () => void {
       when: () => active()?.getState().activeTerminal != null,
       run: withProject((s) => {
         const id = s.getState().activeTerminal
-        if (id) void closeTerminal(s, id)
+        if (id) background('closeTerminal', closeTerminal(s, id))
       }),
     },
   ]

@@ -7,6 +7,7 @@ import { ContextMeter } from './ContextMeter'
 import { fileIndexFor } from './file-index'
 import { AgentPicker, ModelPicker, usePicked } from './Pickers'
 import { parseSlash, SLASH_COMMANDS } from './slash'
+import { background } from '../../../lib/background'
 
 /** Unsent text per project and session, kept while switching sessions or tabs. */
 const drafts = new Map<string, string>()
@@ -71,7 +72,7 @@ export function Composer({ sessionId }: { sessionId: string | null }) {
     if (command?.name === 'rename') return replaceTrigger(`/${item.id} `)
     setText('')
     setTrigger(null)
-    if (command) void command.run(chat, '')
+    if (command) background('command.run', command.run(chat, ''))
   }
 
   const submit = (): void => {
@@ -80,8 +81,8 @@ export function Composer({ sessionId }: { sessionId: string | null }) {
     setText('')
     setTrigger(null)
     const slash = parseSlash(value)
-    if (slash) void slash.command.run(chat, slash.args)
-    else void chat.send(value)
+    if (slash) background('slash.command.run', slash.command.run(chat, slash.args))
+    else background('chat.send', chat.send(value))
   }
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>): void => {
@@ -101,7 +102,7 @@ export function Composer({ sessionId }: { sessionId: string | null }) {
       submit()
     } else if (e.key === 'Escape' && busy) {
       e.preventDefault()
-      void chat.abort(sessionId)
+      background('chat.abort', chat.abort(sessionId))
     }
   }
 
@@ -141,7 +142,7 @@ export function Composer({ sessionId }: { sessionId: string | null }) {
         <span className="spacer" />
         {sessionId && <ContextMeter sessionId={sessionId} model={model} />}
         {busy && (
-          <button type="button" className="stop" onClick={() => void chat.abort(sessionId)} title="Stop (Esc)" data-testid="stop-button">
+          <button type="button" className="stop" onClick={() => background('chat.abort', chat.abort(sessionId))} title="Stop (Esc)" data-testid="stop-button">
             ■ Stop
           </button>
         )}

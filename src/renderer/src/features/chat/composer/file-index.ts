@@ -1,4 +1,5 @@
 import type { HotaruBridge } from '@shared/ipc'
+import { background } from '../../../lib/background'
 
 const MAX_FILES = 20_000
 const MAX_DIRS = 4_000
@@ -29,7 +30,7 @@ class FileIndex {
     if (this.stale && !this.building) {
       this.stale = false
       this.building = this.build().finally(() => (this.building = null))
-      void this.building.then(onUpdate)
+      background('file index', this.building.then(onUpdate))
     }
     return this.files
   }

@@ -1,6 +1,7 @@
 import type { ChatController } from '../../../stores/chat'
 import { promptDialog } from '../../dialogs'
 import { openSettings } from '../../settings'
+import { background } from '../../../lib/background'
 
 export interface SlashCommand {
   name: string
@@ -17,8 +18,8 @@ async function rename(chat: ChatController, args: string): Promise<void> {
 
 /** The `/` commands of the chat input. */
 export const SLASH_COMMANDS: SlashCommand[] = [
-  { name: 'new', description: 'Start a new session', run: (chat) => void chat.newSession() },
-  { name: 'clear', description: 'Start over in a fresh session (this one stays in the list)', run: (chat) => void chat.newSession() },
+  { name: 'new', description: 'Start a new session', run: (chat) => background('chat.newSession', chat.newSession()) },
+  { name: 'clear', description: 'Start over in a fresh session (this one stays in the list)', run: (chat) => background('chat.newSession', chat.newSession()) },
   { name: 'compact', description: 'Summarize the conversation to free context', run: (chat) => chat.compact() },
   { name: 'rename', description: 'Rename this session', run: rename },
   { name: 'sessions', description: 'Show all sessions', run: (chat) => chat.setShowSessions(true) },

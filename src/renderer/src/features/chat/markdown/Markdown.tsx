@@ -1,6 +1,7 @@
 import { memo, useEffect, useMemo, useRef, type MouseEvent } from 'react'
 import { colorizeCode } from './colorize'
 import { renderMarkdown, splitBlocks } from './render'
+import { background } from '../../../lib/background'
 
 const Block = memo(function Block({ text, settled }: { text: string; settled: boolean }) {
   const ref = useRef<HTMLDivElement>(null)
@@ -19,10 +20,10 @@ function onClick(e: MouseEvent<HTMLDivElement>): void {
   if (copy) {
     const element = copy.closest('.md-code')?.querySelector('code')
     const code = element?.dataset.raw ?? element?.textContent ?? ''
-    void navigator.clipboard.writeText(code).then(() => {
+    background('navigator.clipboard.writeText', navigator.clipboard.writeText(code).then(() => {
       copy.textContent = 'Copied'
       setTimeout(() => (copy.textContent = 'Copy'), 1200)
-    })
+    }))
     return
   }
   const link = target?.closest<HTMLAnchorElement>('a[href]')

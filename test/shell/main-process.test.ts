@@ -96,8 +96,8 @@ describe('the built main process', () => {
     expect(afterReady.dialogs).toEqual([])
   })
 
-  it('has an ipcMain.handle for every method the built preload exposes, and no handler the preload cannot reach', () => {
-    const preload = runPreload(PRELOAD)
+  it('has an ipcMain.handle for every method the built preload exposes, and no handler the preload cannot reach', async () => {
+    const preload = await runPreload(PRELOAD)
     expect(Object.keys(preload.exposed).sort()).toEqual(['hotaru', 'hotaruDesktop'])
     expect(preload.invoked.length).toBeGreaterThan(50)
     expect([...preload.invoked].sort()).toEqual(afterReady.handlers)

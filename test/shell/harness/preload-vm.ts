@@ -15,7 +15,7 @@ export interface PreloadRun {
  * `require` that knows only `electron` (a sandboxed preload gets no node_modules).
  * Then calls every exposed function once to learn its channel.
  */
-export function runPreload(file: string): PreloadRun {
+export async function runPreload(file: string): Promise<PreloadRun> {
   const exposed: Record<string, unknown> = {}
   const invoked: string[] = []
   const listened: string[] = []
@@ -42,12 +42,14 @@ export function runPreload(file: string): PreloadRun {
   const module = { exports: {} }
   runInNewContext(readFileSync(file, 'utf8'), { require, module, exports: module.exports }, { filename: file })
   const bridge = (exposed.hotaru ?? {}) as Record<string, Record<string, unknown>>
+  const calls: Promise<unknown>[] = []
   for (const api of Object.values(bridge)) {
     for (const [name, fn] of Object.entries(api)) {
       if (typeof fn !== 'function') continue
       if (/^on[A-Z]/.test(name)) (fn as (listener: () => void) => () => void)(() => undefined)
-      else void (fn as (input: unknown) => Promise<unknown>)({})
+      else calls.push((fn as (input: unknown) => Promise<unknown>)({}))
     }
   }
+  await Promise.all(calls)
   return { exposed, invoked, listened }
 }

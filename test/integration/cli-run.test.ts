@@ -189,7 +189,7 @@ export { writeFileSync }
 
 describe('hotaru run in a terminal', () => {
   it('asks permission at the prompt and runs the command after "once"', async () => {
-    const { spawn: spawnPty } = await import('node-pty')
+    const { spawn: spawnPty } = await import('@lydell/node-pty')
     const server = await fake([
       { toolCalls: [{ name: 'bash', args: { command: 'touch approved.txt', description: 'make a file' } }] },
       { text: 'Made it.' },

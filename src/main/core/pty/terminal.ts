@@ -1,4 +1,4 @@
-import { spawn, type IPty } from 'node-pty'
+import { spawn, type IPty } from '@lydell/node-pty'
 import type { TerminalInfo } from '@shared/schema/terminal'
 import { DEFAULT_FLOW_LIMITS, FlowControl, type FlowLimits } from './flow-control'
 import { OutputRing } from './output-ring'

@@ -7,6 +7,7 @@ import type { ProjectInstance } from '../project/instance'
 import type { KvRepo } from '../storage/kv-repo'
 import { MEMORY_TOOL_ID, memoryFilePath, memoryToolDescription, memoryToolParameters, runMemoryTool } from '../context'
 import { Permission } from '../permission/names'
+import { warmBashParser } from '../permission/shell/bash-parser'
 import { BackgroundProcesses, builtinTools, defineTool, FileTimes, ToolRegistry, type SubagentRequest, type Todo, type TodoStore, type Tool } from '../tools'
 import type { Disposable } from '../util/disposable'
 import { runHooks } from '../extensions'
@@ -85,6 +86,8 @@ export class ProjectToolRuntime implements Disposable {
     this.outputDir = join(deps.outputRoot, project.id)
     mkdirSync(this.outputDir, { recursive: true })
     this.background.onChange((info) => deps.bus.publish('process:changed', info, project.id))
+    // The shell checker's grammar (WebAssembly) loads while the first prompt is being written.
+    warmBashParser()
   }
 
   /** A tool host for one turn of `sessionId`. */

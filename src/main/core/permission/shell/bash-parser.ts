@@ -8,8 +8,8 @@ export type { Node as SyntaxNode }
  * The one bash grammar of the permission checks: tree-sitter-bash, run through
  * web-tree-sitter (WebAssembly, no native build). Both `.wasm` files are read with
  * `fs` and handed over as bytes, so they load the same from node_modules, from the
- * bundled CLI and from inside the packaged app's asar archive. Loaded once, on the
- * first command that needs checking; a failed load is retried on the next call.
+ * bundled CLI and from inside the packaged app's asar archive. Loaded once, lazily
+ * (see `warmBashParser`); a failed load is retried on the next call.
  */
 let loading: Promise<Parser> | undefined
 
@@ -32,6 +32,18 @@ function parser(): Promise<Parser> {
     throw error
   })
   return loading
+}
+
+/**
+ * Starts loading the grammar in the background (when a project opens), so the
+ * first command of a turn does not wait for it. A failure is not lost: the next
+ * check loads again and reports it to its caller.
+ */
+export function warmBashParser(): void {
+  void parser().then(
+    () => undefined,
+    () => undefined,
+  )
 }
 
 /** Parses bash synchronously once loaded. */

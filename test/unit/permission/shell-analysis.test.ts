@@ -303,3 +303,16 @@ describe('lines the analysis cannot see into', () => {
     }
   })
 })
+
+describe('variables that make a command run something else', () => {
+  it.each(["LESSOPEN='|rm x %s' less a", 'MANPAGER=evil man ls', 'GIT_SSH_COMMAND=evil git fetch', 'NODE_OPTIONS=--require=./x node a', 'HOME=/tmp/h git status'])(
+    '%j keeps the assignment in the checked text and offers no "always"',
+    async (command) => {
+      const analysis = await analyzeShell(command, '/p')
+      if (!analysis.ok) throw new Error(analysis.reason)
+      const [first] = analysis.commands
+      expect(first?.text.startsWith(command.split(' ')[0]?.split('=')[0] ?? '')).toBe(true)
+      expect(first?.always).toBeUndefined()
+    },
+  )
+})

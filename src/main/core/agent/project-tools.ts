@@ -86,8 +86,6 @@ export class ProjectToolRuntime implements Disposable {
     this.outputDir = join(deps.outputRoot, project.id)
     mkdirSync(this.outputDir, { recursive: true })
     this.background.onChange((info) => deps.bus.publish('process:changed', info, project.id))
-    // The shell checker's grammar (WebAssembly) loads while the first prompt is being written.
-    warmBashParser()
   }
 
   /** A tool host for one turn of `sessionId`. */
@@ -102,6 +100,8 @@ export class ProjectToolRuntime implements Disposable {
     extraRules?: Rule[]
   }): ToolHost {
     const { config, sessionId, hooks } = input
+    // The shell checker's grammar (WebAssembly) loads while the model writes its first answer of the turn.
+    warmBashParser()
     // Built-ins, project memory and MCP tools, each filtered by the agent's defaults and its `tools` config.
     const memory = memoryTool(config)
     const tools = (agent: AgentInfo): Tool[] => [

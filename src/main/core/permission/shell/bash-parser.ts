@@ -35,7 +35,7 @@ function parser(): Promise<Parser> {
 }
 
 /**
- * Starts loading the grammar in the background (when a project opens), so the
+ * Starts loading the grammar in the background (when a turn starts), so the
  * first command of a turn does not wait for it. A failure is not lost: the next
  * check loads again and reports it to its caller.
  */

@@ -14,6 +14,8 @@ export const PendingPermission = z.object({
   always: z.array(z.string()),
   title: z.string(),
   metadata: z.record(z.string(), z.unknown()).optional(),
+  /** No rule can allow it (a shell line that cannot be fully analyzed): only the user answers. */
+  forceAsk: z.boolean().optional(),
   turnId: z.string().optional(),
   messageId: z.string().optional(),
   callId: z.string().optional(),

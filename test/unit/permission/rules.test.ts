@@ -1,8 +1,12 @@
+import { realpathSync } from 'node:fs'
+import { homedir } from 'node:os'
 import { describe, expect, it } from 'vitest'
 import { rulesFromConfig } from '../../../src/main/core/permission/config-rules'
 import { agentDefaultRules } from '../../../src/main/core/permission/defaults'
 import { evaluate, wildcardMatch, type Rule } from '../../../src/main/core/permission/rule'
 import { buildRuleset } from '../../../src/main/core/permission/ruleset'
+import { analyzeShell } from '../../../src/main/core/permission/shell/analyze'
+import { alwaysPattern } from '../../../src/main/core/permission/shell/arity'
 
 describe('wildcardMatch', () => {
   const table: Array<[string, string, boolean]> = [
@@ -114,5 +118,37 @@ describe('agent defaults', () => {
   ]
   it.each(table)('%s: %s %j → %s', (agent, permission, pattern, action) => {
     expect(evaluate(permission, pattern, agentDefaultRules(agent))).toBe(action)
+  })
+})
+
+describe('home directory in configured patterns', () => {
+  const home = realpathSync(homedir())
+  const table: Array<[string, string, string]> = [
+    ['external_directory', '~/projects/*', `${home}/projects/*`],
+    ['external_directory', '~', home],
+    ['read', '$HOME/.ssh/*', `${home}/.ssh/*`],
+    ['edit', '${HOME}/notes/*', `${home}/notes/*`],
+    ['external_directory', '~user/x', '~user/x'],
+    ['read', 'src/~/x', 'src/~/x'],
+    ['bash', '~/bin/tool *', '~/bin/tool *'],
+  ]
+  it.each(table)('%s %j → %j', (permission, pattern, expected) => {
+    expect(rulesFromConfig({ [permission]: { [pattern]: 'allow' } })[0]?.pattern).toBe(expected)
+  })
+
+  it('an external_directory rule with ~ matches the folder under home', () => {
+    const rules = rulesFromConfig({ external_directory: { '~/projects/*': 'allow' } })
+    expect(evaluate('external_directory', `${home}/projects/other/*`, rules)).toBe('allow')
+    expect(evaluate('external_directory', `${home}/secrets/*`, rules)).toBe('ask')
+  })
+})
+
+describe('prototype-safe tables', () => {
+  const names = ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf']
+  it.each(names)('%s is an ordinary command', async (name) => {
+    const analysis = await analyzeShell(`${name} rm x`, '/p')
+    if (!analysis.ok) throw new Error(analysis.reason)
+    expect(analysis.commands.map((c) => c.text)).toEqual([`${name} rm x`])
+    expect(alwaysPattern([name, 'rm', 'x'])).toBe(`${name} *`)
   })
 })

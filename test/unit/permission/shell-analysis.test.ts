@@ -1,8 +1,10 @@
-import { mkdirSync, realpathSync } from 'node:fs'
+import { mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { agentDefaultRules } from '../../../src/main/core/permission/defaults'
 import { evaluate } from '../../../src/main/core/permission/rule'
+import { buildRuleset } from '../../../src/main/core/permission/ruleset'
+import { PermissionService, type PermissionAsk } from '../../../src/main/core/permission/service'
 import { analyzeShell } from '../../../src/main/core/permission/shell/analyze'
 import { alwaysPattern } from '../../../src/main/core/permission/shell/arity'
 import { bashPermissionAsks } from '../../../src/main/core/permission/shell/bash-asks'
@@ -10,6 +12,8 @@ import { tempDir } from '../../support/temp'
 
 type Expect =
   | { unparseable: true }
+  /** Understood only in part: an ask no rule can allow, while what was seen is still checked. */
+  | { unsupported: true; commands: string[] }
   | { commands: string[]; computed?: boolean; paths?: Array<[string | null, 'read' | 'write' | 'argument']> }
 
 /** Adversarial command lines and every command each would run. */
@@ -53,7 +57,7 @@ const CASES: Array<[string, Expect]> = [
   ['env timeout 3 nice bash -c "rm x"', { commands: ['rm x'] }],
   ['$CMD x', { commands: ['$CMD x'], computed: true }],
   ['"$(which rm)" x', { commands: ['which rm', '"$(which rm)" x'], computed: true }],
-  ['{rm,-rf,x}', { commands: ['{rm,-rf,x}'], computed: true }],
+  ['{rm,-rf,x}', { unparseable: true }],
   ["$'\\x72m' x", { commands: ["$'\\x72m' x"], computed: true }],
   ['r*m x', { commands: ['r*m x'], computed: true }],
   ['echo hi > out.txt', { commands: ['echo hi'], paths: [['out.txt', 'write']] }],
@@ -65,9 +69,9 @@ const CASES: Array<[string, Expect]> = [
   ['cat <<EOF\n$(rm x)\nEOF', { commands: ['cat', 'rm x'] }],
   ["cat <<'EOF'\n$(rm x)\nEOF", { commands: ['cat'] }],
   ['cat <<-EOF\n\t`rm x`\n\tEOF', { commands: ['cat', 'rm x'] }],
-  ['diff <(rm x) <(ls)', { commands: ['rm x', 'ls', 'diff <(rm x) <(ls)'] }],
+  ['diff <(rm x) <(ls)', { unsupported: true, commands: ['rm x', 'ls', 'diff <(rm x) <(ls)'] }],
   ['if true; then rm x; else rm y; fi', { commands: ['true', 'rm x', 'rm y'] }],
-  ['while read l; do rm "$l"; done < list', { commands: ['read l', 'rm "$l"'], paths: [['list', 'read']] }],
+  ['while read l; do rm "$l"; done < list', { commands: ['read l', 'rm "$l"'], paths: [[null, 'argument'], ['list', 'read']] }],
   ['for f in $(ls); do rm $f; done', { commands: ['ls', 'rm $f'] }],
   ['case $x in a) rm a;; *) rm b;; esac', { commands: ['rm a', 'rm b'] }],
   ['f() { rm -rf x; }; f', { commands: ['rm -rf x', 'f'] }],
@@ -89,7 +93,7 @@ const CASES: Array<[string, Expect]> = [
   ['env -S "rm -rf x"', { commands: ['rm -rf x'] }],
   ['exec rm x', { commands: ['rm x'] }],
   ['cd /tmp && rm -rf ./build', { commands: ['cd /tmp', 'rm -rf ./build'], paths: [['/tmp', 'argument'], ['./build', 'argument']] }],
-  ['cp --target-directory=/etc x', { commands: ['cp --target-directory=/etc x'], paths: [['/etc', 'argument']] }],
+  ['cp --target-directory=/etc x', { commands: ['cp --target-directory=/etc x'], paths: [['/etc', 'argument'], ['x', 'read']] }],
   ['curl https://example.com/a/b', { commands: ['curl https://example.com/a/b'] }],
 ]
 
@@ -102,6 +106,11 @@ describe('shell analysis', () => {
     const analysis = await analyzeShell(command, '/project')
     if ('unparseable' in expected) {
       expect(analysis.ok).toBe(false)
+      return
+    }
+    if ('unsupported' in expected) {
+      expect(analysis.ok).toBe(false)
+      expect(analysis.commands.map((c) => c.text).sort()).toEqual([...expected.commands].sort())
       return
     }
     if (!analysis.ok) throw new Error(`expected a parse, got: ${analysis.reason}`)
@@ -123,6 +132,20 @@ describe('always patterns', () => {
     [['node', '-e', 'x'], 'node -e x'],
     [['docker', 'compose', 'up', '-d'], 'docker compose up *'],
     [['npm'], 'npm'],
+    [['consul', 'kv', 'get', 'app/config'], 'consul kv get *'],
+    [['consul', 'members'], 'consul members *'],
+    [['vault', 'kv', 'put', 'secret/x', 'a=b'], 'vault kv put *'],
+    [['kubectl', 'get', 'pods', '-A'], 'kubectl get pods *'],
+    [['kubectl', 'logs', 'web-1'], 'kubectl logs *'],
+    [['gh', 'pr', 'view', '12'], 'gh pr view *'],
+    [['aws', 's3', 'cp', 'a', 's3://b'], 'aws s3 cp *'],
+    [['gcloud', 'compute', 'instances', 'list'], 'gcloud compute instances list *'],
+    [['terraform', 'state', 'rm', 'x'], 'terraform state rm *'],
+    [['terraform', 'plan'], 'terraform plan *'],
+    [['docker', 'container', 'rm', 'x'], 'docker container rm *'],
+    [['cargo', 'build', '--release'], 'cargo build *'],
+    [['go', 'mod', 'tidy'], 'go mod tidy *'],
+    [['git', 'config', 'user.name'], 'git config user.name *'],
   ]
   it.each(table)('%j → %j', (words, pattern) => {
     expect(alwaysPattern(words)).toBe(pattern)
@@ -167,11 +190,13 @@ describe('bash permission asks', () => {
   it('offers no "always" for what cannot be analyzed or is computed', async () => {
     const root = project()
     const [bad] = await bashPermissionAsks('echo "oops', root, root)
-    expect(bad).toMatchObject({ permission: 'bash', patterns: ['echo "oops'], always: [] })
+    expect(bad).toMatchObject({ permission: 'bash', always: [], forceAsk: true })
+    expect(bad?.patterns).toContain('echo "oops')
     const computed = await bashPermissionAsks('$CMD --force', root, root)
     expect(computed.at(-1)).toMatchObject({ permission: 'bash', always: [] })
     const target = await bashPermissionAsks('echo x > "$OUT"', root, root)
-    expect(target[0]).toMatchObject({ permission: 'edit', always: [] })
+    expect(target.find((a) => a.permission === 'edit')).toMatchObject({ always: [], forceAsk: true })
+    expect(target[0]).toMatchObject({ permission: 'external_directory', patterns: ['"$OUT"'], always: [] })
   })
 
   it('reads through redirects are checked as reads (so .env stays an ask)', async () => {
@@ -190,4 +215,104 @@ describe('bash permission asks', () => {
     expect(await decide('ls $(rm -rf src)')).toContain('deny')
     expect(await decide('echo hi > src/a.ts')).toContain('deny')
   })
+})
+
+describe('static expansion of paths', () => {
+  it('expands braces, ~+, $\'…\' and globs against the real tree, following links', async () => {
+    const root = realpathSync(tempDir('hotaru-expand-'))
+    const outside = `${root}-outside`
+    mkdirSync(outside)
+    writeFileSync(join(outside, 'secret.txt'), 's')
+    symlinkSync(outside, join(root, 'link'))
+    try {
+      for (const command of ['touch {link/x,y}', 'cat li*/secret.txt', "echo x > ~+/$'\\x6c'ink/x", 'touch l[i]nk/x', 'cat link/../proj']) {
+        const asks = await bashPermissionAsks(command, root, root)
+        expect(asks[0], command).toMatchObject({ permission: 'external_directory' })
+      }
+      const inside = await bashPermissionAsks('touch {a,b}/x ~+/src/y', root, root)
+      expect(inside.map((a) => a.permission)).toEqual(['bash'])
+    } finally {
+      rmSync(outside, { recursive: true, force: true })
+    }
+  })
+
+  it('turns arguments known only at run time into external_directory asks without "always"', async () => {
+    const root = realpathSync(tempDir('hotaru-dynamic-'))
+    for (const command of ['touch "$PWD-outside/x"', 'rm -rf $(pwd)/../x', 'cp a "$DEST"', 'cd "$D" && touch x']) {
+      const asks = await bashPermissionAsks(command, root, root)
+      expect(asks[0], command).toMatchObject({ permission: 'external_directory', always: [] })
+    }
+    // Commands that take no file names may take computed words.
+    expect((await bashPermissionAsks('echo "$HOME" $(date)', root, root)).map((a) => a.permission)).toEqual(['bash'])
+  })
+})
+
+describe('reads through known readers', () => {
+  it('checks file operands of cat, grep, head, cp… against read rules', async () => {
+    const root = realpathSync(tempDir('hotaru-readers-'))
+    const table: Array<[string, string[]]> = [
+      ['cat .env', ['.env']],
+      ['grep -n KEY .env src/a.ts', ['.env', 'src/a.ts']],
+      ['grep -e KEY .env', ['.env']],
+      ['head -n 5 .env', ['5', '.env']],
+      ['cp .env backup', ['.env']],
+      ['awk \'{print}\' .env', ['.env']],
+      ['sed -n 1p .env', ['.env']],
+    ]
+    for (const [command, reads] of table) {
+      const ask = (await bashPermissionAsks(command, root, root)).find((a) => a.permission === 'read')
+      expect(ask?.patterns, command).toEqual(reads)
+    }
+    const rules = buildRuleset('build', { permission: { read: { '*.env': 'deny' } } })
+    expect(evaluate('read', '.env', rules)).toBe('deny')
+  })
+})
+
+describe('cd', () => {
+  it('needs no bash ask inside the project, and does outside', async () => {
+    const root = realpathSync(tempDir('hotaru-cd-'))
+    mkdirSync(join(root, 'src'))
+    const inside = await bashPermissionAsks('cd src && npm test', root, root)
+    expect(inside).toHaveLength(1)
+    expect(inside[0]).toMatchObject({ permission: 'bash', patterns: ['npm test'] })
+    const outside = await bashPermissionAsks('cd /tmp', root, root)
+    expect(outside.map((a) => a.permission)).toEqual(['external_directory', 'bash'])
+  })
+})
+
+describe('lines the analysis cannot see into', () => {
+  const table = [
+    "x='a[$(touch p)]'; [[ $x -eq 0 ]]", "x='a[$(touch p)]'; ((x))", "x='a[$(touch p)]'; case $((x)) in *) ;; esac",
+    'echo $((x)); read x', 'echo ${x@P}', 'echo $(( a[$(rm -f k5)] ))', 'echo hi > >(rm -f k6)', 'cat < <(rm -f k7)',
+    'touch a; coproc rm -f k9', 'echo {fd}>/dev/null; rm -f k10', 'source ./x.sh', '. ./x.sh', "printf -v 'a[$(id)]' x",
+    'let x=1', 'echo ${!ref}', "mapfile -C 'id #' a < f", "unset 'a[$(id)]'", 'declare -n r=x', 'export PATH=.:$PATH',
+    'IFS=/', 'BASH_ENV=x', 'cat <<EOF\n EOF\nEOF\nls', 'echo $"a" `', '$(echo rm) x',
+  ]
+  it.each(table)('%j is a forced ask: no "always", no allow rule answers it', async (command) => {
+    const asks = await bashPermissionAsks(command, '/p', '/p')
+    const bash = asks.find((a) => a.permission === 'bash')
+    expect(bash).toMatchObject({ forceAsk: true, always: [] })
+    const rules = buildRuleset('build', { permission: { bash: { '*': 'allow' } } })
+    expect(await new PermissionService().check({ ...(bash as PermissionAsk), sessionId: 's', projectId: 'p', ruleset: rules })).toBe('ask')
+  })
+
+  it('a line with no command at all is still a bash ask', async () => {
+    for (const command of ['x=1', '[[ -n "$a" ]]', '((1 + 2))', '# only a comment']) {
+      const asks = await bashPermissionAsks(command, '/p', '/p')
+      expect(asks.at(-1), command).toMatchObject({ permission: 'bash', patterns: [command], always: [] })
+    }
+  })
+})
+
+describe('variables that make a command run something else', () => {
+  it.each(["LESSOPEN='|rm x %s' less a", 'MANPAGER=evil man ls', 'GIT_SSH_COMMAND=evil git fetch', 'NODE_OPTIONS=--require=./x node a', 'HOME=/tmp/h git status'])(
+    '%j keeps the assignment in the checked text and offers no "always"',
+    async (command) => {
+      const analysis = await analyzeShell(command, '/p')
+      if (!analysis.ok) throw new Error(analysis.reason)
+      const [first] = analysis.commands
+      expect(first?.text.startsWith(command.split(' ')[0]?.split('=')[0] ?? '')).toBe(true)
+      expect(first?.always).toBeUndefined()
+    },
+  )
 })

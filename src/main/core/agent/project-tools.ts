@@ -7,6 +7,7 @@ import type { ProjectInstance } from '../project/instance'
 import type { KvRepo } from '../storage/kv-repo'
 import { MEMORY_TOOL_ID, memoryFilePath, memoryToolDescription, memoryToolParameters, runMemoryTool } from '../context'
 import { Permission } from '../permission/names'
+import { warmBashParser } from '../permission/shell/bash-parser'
 import { BackgroundProcesses, builtinTools, defineTool, FileTimes, ToolRegistry, type SubagentRequest, type Todo, type TodoStore, type Tool } from '../tools'
 import type { Disposable } from '../util/disposable'
 import { runHooks } from '../extensions'
@@ -99,6 +100,8 @@ export class ProjectToolRuntime implements Disposable {
     extraRules?: Rule[]
   }): ToolHost {
     const { config, sessionId, hooks } = input
+    // The shell checker's grammar (WebAssembly) loads while the model writes its first answer of the turn.
+    warmBashParser()
     // Built-ins, project memory and MCP tools, each filtered by the agent's defaults and its `tools` config.
     const memory = memoryTool(config)
     const tools = (agent: AgentInfo): Tool[] => [

@@ -19,6 +19,12 @@ export interface PermissionAsk {
   title: string
   /** For the UI: diff, command, file path… */
   metadata?: Record<string, unknown>
+  /**
+   * What is asked is not known well enough for a rule to allow it (a shell line the
+   * analysis cannot see into): deny rules still deny, but no allow rule or
+   * remembered approval answers it; the user must.
+   */
+  forceAsk?: boolean
 }
 
 /** An ask as the agent loop hands it to the service. */
@@ -131,7 +137,7 @@ export class PermissionService {
       if (action === 'deny') return 'deny'
       if (action === 'ask') result = 'ask'
     }
-    return result
+    return request.forceAsk ? 'ask' : result
   }
 
   /**
@@ -150,7 +156,7 @@ export class PermissionService {
       }
       if (action === 'ask') needsAsk = true
     }
-    if (!needsAsk) return
+    if (!needsAsk && !request.forceAsk) return
     request.signal?.throwIfAborted()
     const info: PendingPermission = {
       id: `perm_${randomUUID()}`,
@@ -162,6 +168,7 @@ export class PermissionService {
       title: request.title,
       createdAt: this.now(),
       ...(request.metadata ? { metadata: request.metadata } : {}),
+      ...(request.forceAsk ? { forceAsk: true } : {}),
       ...(request.turnId ? { turnId: request.turnId } : {}),
       ...(request.messageId ? { messageId: request.messageId } : {}),
       ...(request.callId ? { callId: request.callId } : {}),
@@ -286,7 +293,7 @@ export class PermissionService {
   private async resolveCovered(source: PendingPermission, scope: ApprovalScope): Promise<void> {
     for (const other of [...this.pendingById.values()]) {
       const info = other.info
-      if (info.projectId !== source.projectId) continue
+      if (info.forceAsk || info.projectId !== source.projectId) continue
       if ((scope === 'session' || scope === 'turn') && info.sessionId !== source.sessionId) continue
       const remembered = await this.remembered(info.projectId, info.sessionId, info.turnId)
       const allowed = info.patterns.every((p) => decide(info.permission, p, other.ruleset, remembered) === 'allow')

@@ -10,6 +10,7 @@ import { resolveForTool } from './fs/access'
 import { writeFileAtomic } from './fs/atomic-write'
 import { fileDiff } from './fs/diff'
 import { askEdit, readTextOrNull } from './fs/edit-flow'
+import { lockKey } from './fs/file-lock'
 import { defineTool, type ToolContext } from './tool'
 
 const parameters = z.object({
@@ -103,6 +104,16 @@ export const applyPatchTool = defineTool({
   id: 'apply_patch',
   description,
   parameters,
+  argumentAliases: { patch: 'patchText', input: 'patchText' },
+  lockPaths(args, ctx) {
+    try {
+      return parsePatchText(args.patchText).flatMap((op) => [op.path, ...(op.type === 'update' && op.moveTo ? [op.moveTo] : [])]).map((p) => lockKey(ctx.root, p))
+    } catch (error) {
+      // A patch that does not parse changes nothing; execute reports why.
+      if (error instanceof ToolError) return []
+      throw error
+    }
+  },
   async execute(args, ctx) {
     const changes = await plan(parsePatchText(args.patchText), ctx)
     const files = changes.map((c) => ({

@@ -5,6 +5,7 @@ import { ToolError } from './errors'
 import { resolveForTool } from './fs/access'
 import { fileDiff } from './fs/diff'
 import { askEdit, commitWrite, readTextOrNull } from './fs/edit-flow'
+import { lockKey } from './fs/file-lock'
 import { defineTool } from './tool'
 
 const parameters = z.object({
@@ -18,6 +19,9 @@ export const editTool = defineTool({
   id: 'edit',
   description,
   parameters,
+  argumentAliases: { file_path: 'filePath', old_string: 'oldString', new_string: 'newString', replace_all: 'replaceAll' },
+  // Two edits of one file in a step run in turn; the second edits what the first wrote.
+  lockPaths: (args, ctx) => [lockKey(ctx.root, args.filePath)],
   async execute(args, ctx) {
     const resolved = await resolveForTool(ctx, args.filePath)
     const before = readTextOrNull(resolved)

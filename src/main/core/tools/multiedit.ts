@@ -4,6 +4,7 @@ import { ToolError } from './errors'
 import { resolveForTool } from './fs/access'
 import { fileDiff } from './fs/diff'
 import { askEdit, commitWrite, readTextOrNull } from './fs/edit-flow'
+import { lockKey } from './fs/file-lock'
 import description from './multiedit.txt?raw'
 import { defineTool } from './tool'
 
@@ -25,6 +26,8 @@ export const multieditTool = defineTool({
   id: 'multiedit',
   description,
   parameters,
+  argumentAliases: { file_path: 'filePath' },
+  lockPaths: (args, ctx) => [lockKey(ctx.root, args.filePath)],
   async execute(args, ctx) {
     const resolved = await resolveForTool(ctx, args.filePath)
     const before = readTextOrNull(resolved)

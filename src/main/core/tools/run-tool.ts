@@ -4,6 +4,7 @@ import type { DoomLoopTracker } from '../permission/doom-loop'
 import { Permission } from '../permission/names'
 import { PermissionErrorNames } from '../permission/errors'
 import { ToolErrorNames } from './errors'
+import { withFileLocks } from './fs/file-lock'
 import type { Tool, ToolAttachment, ToolContext } from './tool'
 import { truncateForModel, type TruncateLimits } from './truncate'
 
@@ -57,6 +58,18 @@ export function errorResult(title: string, name: string, message: string, durati
   }
 }
 
+/** Renames alias keys of an arguments object to the tool's own names (an argument given under both keeps ours). */
+function renameAliases(input: unknown, aliases: Readonly<Record<string, string>> | undefined): unknown {
+  if (!aliases || typeof input !== 'object' || input === null || Array.isArray(input)) return input
+  const out: Record<string, unknown> = { ...(input as Record<string, unknown>) }
+  for (const [alias, name] of Object.entries(aliases)) {
+    if (!Object.hasOwn(out, alias)) continue
+    if (!Object.hasOwn(out, name)) out[name] = out[alias]
+    delete out[alias]
+  }
+  return out
+}
+
 /**
  * Runs one tool call the way the loop needs it, never throwing: re-validates the
  * arguments (bad arguments come back as a message listing what to fix), raises a
@@ -68,7 +81,7 @@ export async function runTool(tool: Tool, input: unknown, ctx: ToolContext, opti
   const now = options.now ?? Date.now
   const started = now()
   const elapsed = (): number => now() - started
-  const parsed = tool.parameters.safeParse(input ?? {})
+  const parsed = tool.parameters.safeParse(renameAliases(input ?? {}, tool.argumentAliases))
   if (!parsed.success) {
     const message =
       `Invalid arguments for tool "${tool.id}":\n${formatZodIssues(parsed.error)}\n` +
@@ -86,7 +99,11 @@ export async function runTool(tool: Tool, input: unknown, ctx: ToolContext, opti
         metadata: { tool: tool.id, input: parsed.data },
       })
     }
-    const out = await tool.execute(parsed.data, ctx)
+    const locked = tool.lockPaths?.(parsed.data, ctx) ?? []
+    const out = await withFileLocks(locked, () => {
+      ctx.signal.throwIfAborted()
+      return tool.execute(parsed.data, ctx)
+    })
     ctx.signal.throwIfAborted()
     const direction = tool.truncate ?? 'head'
     const cut = truncateForModel(out.output, { direction, outputDir: ctx.outputDir, callId: ctx.callId, limits: options.limits })

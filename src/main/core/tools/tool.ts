@@ -93,6 +93,10 @@ export interface ToolDef<P extends z.ZodType = z.ZodType> {
   truncate?: TruncateDirection
   /** A JSON schema to send instead of the one generated from `parameters` (e.g. an MCP tool's own). */
   inputSchema?: Record<string, unknown>
+  /** Argument names models commonly send instead of ours (`file_path` for `filePath`); renamed before validation. */
+  argumentAliases?: Readonly<Record<string, string>>
+  /** The files a call changes: calls sharing one run one after another (see `withFileLocks`). */
+  lockPaths?(args: z.infer<P>, ctx: ToolContext): string[]
 }
 
 /** A tool whose argument and metadata types are erased, as registries hold them. */
@@ -103,6 +107,8 @@ export interface Tool {
   execute(args: unknown, ctx: ToolContext): Promise<ToolOutput>
   truncate?: TruncateDirection
   inputSchema?: Record<string, unknown>
+  argumentAliases?: Readonly<Record<string, string>>
+  lockPaths?(args: unknown, ctx: ToolContext): string[]
 }
 
 /** Tools are data: an id, a description for the model, zod parameters and `execute`. */

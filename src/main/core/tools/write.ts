@@ -3,6 +3,7 @@ import { ToolError } from './errors'
 import { resolveForTool } from './fs/access'
 import { fileDiff } from './fs/diff'
 import { askEdit, commitWrite, readTextOrNull } from './fs/edit-flow'
+import { lockKey } from './fs/file-lock'
 import { detectEol, toEol } from './fs/text'
 import { defineTool } from './tool'
 import description from './write.txt?raw'
@@ -16,6 +17,8 @@ export const writeTool = defineTool({
   id: 'write',
   description,
   parameters,
+  argumentAliases: { file_path: 'filePath' },
+  lockPaths: (args, ctx) => [lockKey(ctx.root, args.filePath)],
   async execute(args, ctx) {
     const resolved = await resolveForTool(ctx, args.filePath)
     const before = readTextOrNull(resolved)

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs'
 import { Permission } from '../names'
 import { externalPattern, resolveToolPath } from '../paths'
 import type { PermissionAsk } from '../service'
-import { analyzeShell, type AnalyzedPath } from './analyze'
+import { analyzeShell, type AnalyzedCommand, type AnalyzedPath } from './analyze'
 
 /** Device files a command may always read or write. */
 const HARMLESS_DEVICES = /^\/dev\/(null|zero|stdin|stdout|stderr|tty|fd\/[0-9]+|u?random)$/
@@ -12,15 +12,25 @@ interface Collected {
   always: Set<string>
   /** Something in it was computed: no "always" for this ask. */
   noAlways: boolean
+  /** Something in it is not known statically: no rule may allow it, the user must answer. */
+  forceAsk: boolean
 }
 
 function collector(): Collected {
-  return { patterns: new Set(), always: new Set(), noAlways: false }
+  return { patterns: new Set(), always: new Set(), noAlways: false, forceAsk: false }
 }
 
 function toAsk(permission: string, title: string, c: Collected, metadata: Record<string, unknown>): PermissionAsk | undefined {
   if (c.patterns.size === 0) return undefined
-  return { permission, patterns: [...c.patterns], always: c.noAlways ? [] : [...c.always], title, metadata }
+  const noAlways = c.noAlways || c.forceAsk
+  return {
+    permission,
+    patterns: [...c.patterns],
+    always: noAlways ? [] : [...c.always],
+    title,
+    metadata,
+    ...(c.forceAsk ? { forceAsk: true } : {}),
+  }
 }
 
 function isDirectory(abs: string): boolean {
@@ -33,68 +43,86 @@ function isDirectory(abs: string): boolean {
   }
 }
 
+interface Buckets {
+  external: Collected
+  reads: Collected
+  writes: Collected
+}
+
 /**
  * Everything a bash command line needs permission for, as asks in the order they
- * should be put: outside-project directories, reads and writes through redirects,
- * then the commands themselves. A line that cannot be analyzed is one `bash` ask
- * for the whole text with no "always" option.
+ * should be put: outside-project directories, reads (redirects and the files of
+ * known readers such as `cat`), writes through redirects, then the commands. A
+ * line the analysis does not fully understand, or a command whose name is only
+ * known at run time, makes the `bash` ask a forced one: deny rules still deny it,
+ * but no allow rule or remembered approval can answer it, and no "always" is
+ * offered. A line with no command at all is still a `bash` ask for its text.
  */
 export async function bashPermissionAsks(command: string, root: string, cwd: string): Promise<PermissionAsk[]> {
   const analysis = await analyzeShell(command, cwd)
-  const metadata = { command }
-  if (!analysis.ok) {
-    return [{ permission: Permission.Bash, patterns: [command], always: [], title: command, metadata: { command, reason: analysis.reason } }]
-  }
-  const external = collector()
-  const reads = collector()
-  const writes = collector()
-  for (const path of analysis.paths) classifyPath(path, root, { external, reads, writes })
+  const metadata: Record<string, unknown> = analysis.ok ? { command } : { command, reason: analysis.reason }
+  const buckets: Buckets = { external: collector(), reads: collector(), writes: collector() }
+  for (const path of analysis.paths) classifyPath(path, root, buckets)
   const bash = collector()
   for (const cmd of analysis.commands) {
+    if (cdStaysInside(cmd, root)) continue
     bash.patterns.add(cmd.text)
-    if (cmd.computed) bash.noAlways = true
+    if (cmd.computed) bash.forceAsk = true
     if (cmd.always) bash.always.add(cmd.always)
   }
+  if (!analysis.ok) {
+    bash.patterns.add(command)
+    bash.forceAsk = true
+  } else if (analysis.commands.length === 0) {
+    // Assignments, `[[ … ]]`, `(( … ))` or nothing: still the user's (or a rule's) call, never a silent pass.
+    bash.patterns.add(command)
+    bash.noAlways = true
+  }
   return [
-    toAsk(Permission.ExternalDirectory, `Access outside the project: ${command}`, external, metadata),
-    toAsk(Permission.Read, `Read through a redirect: ${command}`, reads, metadata),
-    toAsk(Permission.Edit, `Write through a redirect: ${command}`, writes, metadata),
+    toAsk(Permission.ExternalDirectory, `Access outside the project: ${command}`, buckets.external, metadata),
+    toAsk(Permission.Read, `Read through the shell: ${command}`, buckets.reads, metadata),
+    toAsk(Permission.Edit, `Write through a redirect: ${command}`, buckets.writes, metadata),
     toAsk(Permission.Bash, command, bash, metadata),
   ].filter((a): a is PermissionAsk => a !== undefined)
 }
 
-function classifyPath(
-  entry: AnalyzedPath,
-  root: string,
-  into: { external: Collected; reads: Collected; writes: Collected },
-): void {
+/** `cd` into a folder of the project changes nothing by itself: no `bash` ask for it. */
+function cdStaysInside(cmd: AnalyzedCommand, root: string): boolean {
+  const targets = cmd.cdTargets
+  if (!targets || targets.length === 0 || (cmd.argv.length > 2 && cmd.argv[1] !== '--')) return false
+  return targets.every((t) => t.expanded !== null && t.expanded.every((abs) => resolveToolPath(root, abs).inside))
+}
+
+function classifyPath(entry: AnalyzedPath, root: string, into: Buckets): void {
   const byAccess = entry.access === 'write' ? into.writes : entry.access === 'read' ? into.reads : undefined
-  if (entry.path === null) {
-    // A computed redirect target: nobody knows where it writes until it runs.
+  if (entry.expanded === null) {
+    // Computed (`$PWD-x/y`, `$(…)`, a variable) or relative after a computed `cd`: it may lead anywhere.
+    into.external.patterns.add(entry.raw)
+    into.external.noAlways = true
     if (byAccess) {
       byAccess.patterns.add(entry.raw)
-      byAccess.noAlways = true
+      byAccess.forceAsk = true
     }
     return
   }
-  if (HARMLESS_DEVICES.test(entry.path)) return
-  const absoluteLike = entry.path.startsWith('/') || entry.path.startsWith('~')
-  if (entry.cwds === null && !absoluteLike) {
-    // After a computed `cd` a relative path may lead anywhere.
-    into.external.patterns.add(entry.raw)
-    into.external.noAlways = true
-    return
-  }
-  for (const cwd of entry.cwds ?? [root]) {
-    const resolved = resolveToolPath(root, entry.path, cwd)
+  for (const abs of entry.expanded) {
+    if (HARMLESS_DEVICES.test(abs)) continue
+    const resolved = resolveToolPath(root, abs)
     if (!resolved.inside) {
       const pattern = externalPattern(resolved.abs, isDirectory(resolved.abs))
       into.external.patterns.add(pattern)
       into.external.always.add(pattern)
+      if (entry.access === 'read') addRead(into.reads, resolved.abs)
       continue
     }
     if (!byAccess) continue
     byAccess.patterns.add(resolved.rel)
     byAccess.always.add(entry.access === 'write' ? '*' : resolved.rel)
   }
+}
+
+/** Outside reads are also checked as reads, so a `read` deny of an outside path holds through bash. */
+function addRead(reads: Collected, abs: string): void {
+  reads.patterns.add(abs)
+  reads.always.add(abs)
 }

@@ -1,4 +1,4 @@
-import type { ShellWord } from './parser'
+import type { ShellWord } from './words'
 
 /** A command a simple command runs, after wrappers such as `env`, `timeout` or `sudo` are looked through. */
 export interface EmittedCommand {
@@ -15,7 +15,12 @@ export interface Unwrapped {
 
 /** Variables that let an otherwise harmless command run something else. */
 const RISKY_VARIABLE =
-  /^(LD_[A-Z_]+|DYLD_[A-Z_]+|PATH|BASH_ENV|ENV|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|PS4|IFS|NODE_OPTIONS|PYTHONSTARTUP|PYTHONPATH|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|GIT_[A-Z_]+|[A-Z_]*_COMMAND|PAGER|[A-Z_]+_PAGER|EDITOR|VISUAL|BROWSER|SSH_ASKPASS|SUDO_ASKPASS|npm_config_[a-z_]+|NPM_CONFIG_[A-Z_]+)(\[.*\])?\+?=/
+  /^(LD_[A-Z_]+|DYLD_[A-Z_]+|PATH|BASH_ENV|ENV|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|PS4|IFS|NODE_OPTIONS|PYTHONSTARTUP|PYTHONPATH|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|GIT_[A-Z_]+|[A-Z_]*_COMMAND|PAGER|[A-Z_]+_PAGER|EDITOR|VISUAL|BROWSER|SSH_ASKPASS|SUDO_ASKPASS|npm_config_[a-z_]+|NPM_CONFIG_[A-Z_]+|LESSOPEN|LESSCLOSE|MANPAGER|ZDOTDIR|GCONV_PATH|NODE_PATH|PYTHONHOME|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|RUSTC_WRAPPER|BASH_FUNC_[^=]*|HOME|TMPDIR|XDG_CONFIG_HOME)(\[.*\])?\+?=/
+
+/** True for a variable whose value makes other commands run something else (PATH, BASH_ENV, IFS…). */
+export function isRiskyVariable(name: string): boolean {
+  return RISKY_VARIABLE.test(`${name}=`)
+}
 
 const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'busybox'])
 
@@ -28,7 +33,8 @@ interface WrapperSpec {
   privileged?: boolean
 }
 
-const WRAPPERS: Record<string, WrapperSpec> = {
+/** A `Map`, so that names such as `constructor` or `__proto__` are ordinary commands. */
+const WRAPPERS = new Map<string, WrapperSpec>(Object.entries({
   timeout: { valued: new Set(['-s', '--signal', '-k', '--kill-after']), positional: 1 },
   nice: { valued: new Set(['-n', '--adjustment']) },
   ionice: { valued: new Set(['-c', '--class', '-n', '--classdata', '-p', '-P', '-u']) },
@@ -52,7 +58,7 @@ const WRAPPERS: Record<string, WrapperSpec> = {
     privileged: true,
   },
   doas: { valued: new Set(['-u', '-C']), privileged: true },
-}
+} satisfies Record<string, WrapperSpec>))
 
 function baseName(word: ShellWord | undefined): string | undefined {
   const value = word?.value
@@ -82,7 +88,8 @@ function skipOptions(words: ShellWord[], start: number, spec: WrapperSpec): numb
  * Looks through wrappers to the commands that really run. Each emitted command is
  * checked against the rules on its own: `timeout 5 npm test` is checked as
  * `npm test`, `sudo rm x` as both `sudo rm x` and `rm x`, and `bash -c "…"`,
- * `eval …`, `env -S …` and `watch …` hand their source back to be parsed in turn.
+ * `eval …`, `env -S …`, `watch …`, `trap '…' SIG` and `alias n='…'` hand their
+ * source back to be parsed in turn.
  */
 export function unwrapCommand(assignments: ShellWord[], words: ShellWord[]): Unwrapped {
   const result: Unwrapped = { commands: [], scripts: [] }
@@ -116,7 +123,9 @@ function unwrapInto(result: Unwrapped, risky: ShellWord[], words: ShellWord[], d
     return
   }
   if (name === 'find') return unwrapFind(result, risky, words, depth)
-  const spec = WRAPPERS[name]
+  if (name === 'trap') return unwrapTrap(result, risky, words)
+  if (name === 'alias') return unwrapAlias(result, risky, words)
+  const spec = WRAPPERS.get(name)
   if (!spec) {
     result.commands.push({ words, riskyAssignments: risky })
     return
@@ -219,5 +228,30 @@ function unwrapFind(result: Unwrapped, risky: ShellWord[], words: ShellWord[], d
     unwrapInto(result, [], inner, depth + 1)
     if (end < 0) return
     i = end
+  }
+}
+
+/** `trap 'cmd' SIGNAL…`: the handler is shell source run later in this shell. */
+function unwrapTrap(result: Unwrapped, risky: ShellWord[], words: ShellWord[]): void {
+  result.commands.push({ words, riskyAssignments: risky })
+  let i = 1
+  while (i < words.length && /^-[lp]+$/.test(words[i]?.value ?? '')) i++
+  if (words[i]?.value === '--') i++
+  const handler = words[i]
+  // `trap - SIG` resets, `trap '' SIG` ignores; anything else is source.
+  if (!handler || i + 1 >= words.length || handler.value === '-' || handler.value === '') return
+  result.scripts.push(handler.value)
+}
+
+/** `alias name='source'`: with `expand_aliases` the value runs wherever the name is used. */
+function unwrapAlias(result: Unwrapped, risky: ShellWord[], words: ShellWord[]): void {
+  result.commands.push({ words, riskyAssignments: risky })
+  for (const word of words.slice(1)) {
+    if (word.value === null) {
+      result.scripts.push(null)
+      continue
+    }
+    const eq = word.value.indexOf('=')
+    if (eq > 0) result.scripts.push(word.value.slice(eq + 1))
   }
 }

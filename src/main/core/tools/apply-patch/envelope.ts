@@ -7,7 +7,20 @@ interface Chunk {
   anchor?: string
   oldLines: string[]
   newLines: string[]
+  /** The chunk's lines in order: context (` `), removed (`-`) and added (`+`). */
+  ops: ChunkOp[]
   atEof: boolean
+}
+
+interface ChunkOp {
+  mark: ' ' | '-' | '+'
+  text: string
+}
+
+/** A line of the file with its own line break ('' for a last line without one). */
+interface FileLine {
+  text: string
+  eol: string
 }
 
 const FILE_HEADER = /^\*\*\* (Add|Delete|Update) File: (.+)$/
@@ -68,23 +81,28 @@ export function parseEnvelope(text: string): PatchOp[] {
       }
       if (l.startsWith('@@')) {
         const anchor = l.slice(2).replace(/@@\s*$/, '').trim()
-        current = { oldLines: [], newLines: [], atEof: false, ...(anchor ? { anchor } : {}) }
+        current = { oldLines: [], newLines: [], ops: [], atEof: false, ...(anchor ? { anchor } : {}) }
         chunks.push(current)
         i++
         continue
       }
       if (!current) {
-        current = { oldLines: [], newLines: [], atEof: false }
+        current = { oldLines: [], newLines: [], ops: [], atEof: false }
         chunks.push(current)
       }
       const mark = l[0]
       const rest = l.slice(1)
-      if (mark === '+') current.newLines.push(rest)
-      else if (mark === '-') current.oldLines.push(rest)
-      else if (mark === ' ' || l === '') {
+      if (mark === '+') {
+        current.newLines.push(rest)
+        current.ops.push({ mark: '+', text: rest })
+      } else if (mark === '-') {
+        current.oldLines.push(rest)
+        current.ops.push({ mark: '-', text: rest })
+      } else if (mark === ' ' || l === '') {
         // An empty line is context whose leading space the model dropped.
         current.oldLines.push(rest)
         current.newLines.push(rest)
+        current.ops.push({ mark: ' ', text: rest })
       } else throw new ToolError(`Line ${i + 1} of the update to ${path} must start with " ", "-", "+" or "@@": ${JSON.stringify(l)}`)
       i++
     }
@@ -126,12 +144,44 @@ function seek(lines: string[], needle: string[], from: number, atEof: boolean): 
   return -1
 }
 
+/** Splits text into lines that keep their own line breaks, so mixed CRLF/LF files stay as they are. */
+function splitKeepingEols(content: string): FileLine[] {
+  const lines: FileLine[] = []
+  let at = 0
+  while (at < content.length) {
+    const nl = content.indexOf('\n', at)
+    if (nl < 0) {
+      lines.push({ text: content.slice(at), eol: '' })
+      break
+    }
+    const crlf = nl > at && content.charCodeAt(nl - 1) === 13
+    lines.push({ text: content.slice(at, crlf ? nl - 1 : nl), eol: crlf ? '\r\n' : '\n' })
+    at = nl + 1
+  }
+  return lines
+}
+
+interface Replacement {
+  start: number
+  remove: number
+  ops: ChunkOp[]
+}
+
+/**
+ * Applies the chunks as Codex does: each chunk is found after the previous one
+ * (after its `@@` anchor when it has one); a chunk of only `+` lines with no anchor
+ * is appended at the end of the file and does not move the cursor. Context lines
+ * keep the file's own text and line breaks, added lines get the file's dominant
+ * line break, and a byte order mark stays where it was.
+ */
 function applyChunks(content: string, chunks: Chunk[], path: string): string {
-  const eol = detectEol(content)
-  const hadFinalNewline = content.endsWith('\n')
-  const lines = content.replace(/\r\n/g, '\n').split('\n')
-  if (hadFinalNewline) lines.pop()
-  const replacements: Array<{ start: number; remove: number; insert: string[] }> = []
+  const bom = content.startsWith('\uFEFF') ? '\uFEFF' : ''
+  const body = content.slice(bom.length)
+  const eol = detectEol(body)
+  const hadFinalNewline = body.endsWith('\n')
+  const fileLines = splitKeepingEols(body)
+  const lines = fileLines.map((l) => l.text)
+  const replacements: Replacement[] = []
   let cursor = 0
   for (const [n, chunk] of chunks.entries()) {
     if (chunk.anchor) {
@@ -139,13 +189,18 @@ function applyChunks(content: string, chunks: Chunk[], path: string): string {
       if (at < 0) throw new ToolError(`Chunk ${n + 1} of the update to ${path}: the context line "@@ ${chunk.anchor}" was not found. Re-read the file and give lines that exist.`)
       cursor = at + 1
     }
+    if (chunk.oldLines.length === 0 && !chunk.anchor) {
+      replacements.push({ start: lines.length, remove: 0, ops: chunk.ops })
+      continue
+    }
     let oldLines = chunk.oldLines
-    let newLines = chunk.newLines
+    let ops = chunk.ops
     let start = seek(lines, oldLines, cursor, chunk.atEof)
-    if (start < 0 && oldLines.length > 0 && oldLines[oldLines.length - 1] === '') {
+    const lastOp = ops[ops.length - 1]
+    if (start < 0 && lastOp?.mark === ' ' && lastOp.text === '') {
       // A trailing blank context line the file does not have.
       oldLines = oldLines.slice(0, -1)
-      if (newLines[newLines.length - 1] === '') newLines = newLines.slice(0, -1)
+      ops = ops.slice(0, -1)
       start = seek(lines, oldLines, cursor, chunk.atEof)
     }
     if (start < 0) {
@@ -154,10 +209,27 @@ function applyChunks(content: string, chunks: Chunk[], path: string): string {
           'Re-read the file and make the context (" ") and removed ("-") lines match it exactly.',
       )
     }
-    replacements.push({ start, remove: oldLines.length, insert: newLines })
+    replacements.push({ start, remove: oldLines.length, ops })
     cursor = start + oldLines.length
   }
-  for (const r of replacements.reverse()) lines.splice(r.start, r.remove, ...r.insert)
-  const joined = lines.join(eol)
-  return hadFinalNewline || content === '' ? (lines.length > 0 ? `${joined}${eol}` : '') : joined
+  // Later positions first, so earlier ones stay valid; a stable sort keeps appends in patch order.
+  const ordered = replacements.map((r, i) => ({ r, i })).sort((a, b) => b.r.start - a.r.start || b.i - a.i)
+  for (const { r } of ordered) {
+    const region = fileLines.slice(r.start, r.start + r.remove)
+    const out: FileLine[] = []
+    let k = 0
+    for (const op of r.ops) {
+      if (op.mark === ' ') out.push(region[k++] as FileLine)
+      else if (op.mark === '-') k++
+      else out.push({ text: op.text, eol })
+    }
+    fileLines.splice(r.start, r.remove, ...out)
+  }
+  // Every line but the last ends with a break; the last keeps the file's choice.
+  fileLines.forEach((line, i) => {
+    if (i < fileLines.length - 1 && line.eol === '') line.eol = eol
+  })
+  const last = fileLines[fileLines.length - 1]
+  if (last) last.eol = hadFinalNewline || body === '' ? last.eol || eol : ''
+  return bom + fileLines.map((l) => l.text + l.eol).join('')
 }

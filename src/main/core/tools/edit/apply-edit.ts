@@ -1,4 +1,5 @@
 import { ToolError } from '../errors'
+import { splitBom } from '../fs/bom'
 import { detectEol, toEol } from '../fs/text'
 import { MATCHERS, closestLine, splitLines, type Span } from './matchers'
 
@@ -29,15 +30,17 @@ function nonOverlapping(spans: Span[]): Span[] {
  * Replaces `oldString` by `newString` in `content`. The model's line breaks are
  * converted to the file's, the matcher cascade finds the text, and only a unique
  * match is accepted (or every match with `replaceAll`). Bytes outside the matched
- * spans are untouched. Errors say how to fix the call.
+ * spans (and a leading byte order mark) are untouched. Errors say how to fix the call.
  */
-export function applyEdit(content: string, oldString: string, newString: string, replaceAll: boolean, path: string): EditResult {
+export function applyEdit(fileContent: string, oldString: string, newString: string, replaceAll: boolean, path: string): EditResult {
   if (oldString === newString) {
     throw new ToolError('oldString and newString are identical, so there is nothing to change. Give the new text in newString.')
   }
   if (oldString === '') {
     throw new ToolError(`oldString is empty. To change "${path}", give the exact text to replace; to replace the whole file, use the write tool.`)
   }
+  // A byte order mark is not text to match (fuzzy matchers trim it away) and must survive the edit.
+  const { bom, body: content } = splitBom(fileContent)
   const eol = detectEol(content)
   const oldText = toEol(oldString, eol)
   const newText = toEol(newString, eol)
@@ -56,7 +59,7 @@ export function applyEdit(content: string, oldString: string, newString: string,
     for (const span of [...spans].reverse()) {
       result = result.slice(0, span.start) + (span.replacement ?? newText) + result.slice(span.end)
     }
-    return { content: result, matcher: matcher.name, replacements: spans.length }
+    return { content: bom + result, matcher: matcher.name, replacements: spans.length }
   }
   const near = closestLine(content, oldString)
   const hint = near ? ` The most similar line is ${near.line}: ${JSON.stringify(near.text.slice(0, 200))}.` : ''

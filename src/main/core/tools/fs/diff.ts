@@ -1,4 +1,5 @@
 import { formatPatch, structuredPatch } from 'diff'
+import { splitBom } from './bom'
 
 export interface FileDiff {
   /** Unified diff for the UI. */
@@ -23,7 +24,12 @@ function lineStarts(text: string): number[] {
  * diffing (keeping the context lines) and the hunks moved back to their real line
  * numbers: a one-line edit in a 5 MB file costs a diff of a few lines.
  */
-export function fileDiff(path: string, before: string, after: string): FileDiff {
+export function fileDiff(path: string, beforeText: string, afterText: string): FileDiff {
+  // A byte order mark both sides share is not content: left out so line 1 does not look changed.
+  const [b0, a0] = [splitBom(beforeText), splitBom(afterText)]
+  const shared = b0.bom !== '' && a0.bom !== ''
+  const before = shared ? b0.body : beforeText
+  const after = shared ? a0.body : afterText
   const a = lineStarts(before)
   const b = lineStarts(after)
   const linesA = a.length - 1

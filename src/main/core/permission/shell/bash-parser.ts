@@ -1,0 +1,72 @@
+import { readFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { Language, Parser, type Node, type Tree } from 'web-tree-sitter'
+
+export type { Node as SyntaxNode }
+
+/**
+ * The one bash grammar of the permission checks: tree-sitter-bash, run through
+ * web-tree-sitter (WebAssembly, no native build). Both `.wasm` files are read with
+ * `fs` and handed over as bytes, so they load the same from node_modules, from the
+ * bundled CLI and from inside the packaged app's asar archive. Loaded once, lazily
+ * (see `warmBashParser`); a failed load is retried on the next call.
+ */
+let loading: Promise<Parser> | undefined
+
+async function load(): Promise<Parser> {
+  const require = createRequire(import.meta.url)
+  const [runtime, grammar] = await Promise.all([
+    readFile(require.resolve('web-tree-sitter/tree-sitter.wasm')),
+    readFile(require.resolve('tree-sitter-bash/tree-sitter-bash.wasm')),
+  ])
+  await Parser.init({ wasmBinary: runtime })
+  const language = await Language.load(grammar)
+  const parser = new Parser()
+  parser.setLanguage(language)
+  return parser
+}
+
+function parser(): Promise<Parser> {
+  loading ??= load().catch((error: unknown) => {
+    loading = undefined
+    throw error
+  })
+  return loading
+}
+
+/**
+ * Starts loading the grammar in the background (when a turn starts), so the
+ * first command of a turn does not wait for it. A failure is not lost: the next
+ * check loads again and reports it to its caller.
+ */
+export function warmBashParser(): void {
+  void parser().then(
+    () => undefined,
+    () => undefined,
+  )
+}
+
+/** Parses bash synchronously once loaded. */
+export interface BashParser {
+  /**
+   * Parses `script` and hands the tree to `use`; the tree's WebAssembly memory is
+   * freed afterwards, so `use` must not keep nodes.
+   */
+  parse<T>(script: string, use: (root: Node) => T): T
+}
+
+/** The parser, loading the grammar on first use (a project opening may start it early). */
+export async function loadBashParser(): Promise<BashParser> {
+  const instance = await parser()
+  return {
+    parse(script, use) {
+      const tree: Tree | null = instance.parse(script)
+      if (!tree) throw new Error('the bash parser returned no tree')
+      try {
+        return use(tree.rootNode)
+      } finally {
+        tree.delete()
+      }
+    },
+  }
+}

@@ -1,0 +1,8 @@
+export { bwrapArgs } from './bwrap'
+export { isSecretEnvName, scrubEnv } from './env'
+export { defaultDenyRead, isWithin, sandboxPolicy, type PolicyContext, type SandboxNetwork, type SandboxPolicy } from './policy'
+export { domainAllowed, startDomainProxy, type DomainDecider, type DomainProxy } from './proxy'
+export { CommandSandbox, SandboxErrorNames, SandboxUnavailableError, type SandboxLaunch, type WrapOptions } from './sandbox'
+export { seatbeltProfile } from './seatbelt'
+export { BWRAP_INSTALL_HINT, sandboxSupport, type SandboxDependency, type SandboxSupport } from './support'
+export { sandboxNotes } from './violations'

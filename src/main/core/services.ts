@@ -117,7 +117,7 @@ export function createServices(options: ServicesOptions): Services {
     sessions,
     providers,
     bus,
-    turnEnvironment({ projects, providers, tools, mcp, bus, env: options.env }),
+    turnEnvironment({ projects, providers, tools, mcp, bus, env: options.env, dataDir: options.dataDir }),
     (sessionId, turnId) => permissions.endTurn(sessionId, turnId),
     checkpoints,
   )

@@ -6,3 +6,4 @@ export { CommandSandbox, SandboxErrorNames, SandboxUnavailableError, type Sandbo
 export { seatbeltProfile } from './seatbelt'
 export { BWRAP_INSTALL_HINT, sandboxSupport, type SandboxDependency, type SandboxSupport } from './support'
 export { sandboxNotes } from './violations'
+export { commandSandbox } from './project'

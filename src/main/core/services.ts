@@ -19,6 +19,7 @@ import { CheckpointService } from './checkpoint/service'
 import { loadConfig } from './config'
 import { log } from './util/log'
 import type { Tool } from './tools'
+import { CommandSandbox, sandboxContext, sandboxPolicy, sandboxSupport } from './sandbox'
 
 /** The model new sessions use unless config or the user picks another. */
 export const DEFAULT_MODEL_ID = 'anthropic/claude-sonnet-4-6'
@@ -86,7 +87,13 @@ export function createServices(options: ServicesOptions): Services {
   questions.onEvent((event) =>
     bus.publish(`question:${event.type}`, event, event.type === 'asked' ? event.question.projectId : event.projectId),
   )
-  const mcp = new McpRuntime(bus, secrets, options.openUrl)
+  // A server that opts into the sandbox runs confined even while bash is not (`sandbox.enabled` off).
+  const mcp = new McpRuntime(bus, secrets, options.openUrl, (projectRoot, config) =>
+    new CommandSandbox(
+      sandboxPolicy({ ...config.sandbox, enabled: true }, sandboxContext({ projectRoot, dataDir: options.dataDir, env: options.env })),
+      sandboxSupport(options.env),
+    ),
+  )
   const services: { extraTools: (projectId: string) => Tool[] } = { extraTools: (projectId) => mcp.toolsOf(projectId) }
   // MCP servers start when a project opens, in the background; a turn waits for them to settle.
   bus.subscribe((event) => {

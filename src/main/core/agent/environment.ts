@@ -17,6 +17,7 @@ import {
 import type { ProjectManager } from '../project/manager'
 import type { ProviderRegistry } from '../provider'
 import { commandSandbox } from '../sandbox/project'
+import { sandboxContext } from '../sandbox/status'
 import { log } from '../util/log'
 import { resolveAgents } from './agents'
 import type { McpRuntime } from './mcp-runtime'
@@ -58,7 +59,10 @@ export function turnEnvironment(options: EnvironmentOptions): (session: Session,
     options.providers.setSettings({ providers: config.provider })
     const globalDir = globalConfigDir({ env, homeDir, platform: process.platform })
     const locations = { projectRoot: project.root, homeDir, globalConfigDir: globalDir }
-    const sandbox = commandSandbox(config.sandbox, { projectRoot: project.root, homeDir, dataDir: options.dataDir ?? defaultDataDir(env as NodeJS.ProcessEnv), configDir: globalDir, env })
+    const sandbox = commandSandbox(
+      config.sandbox,
+      sandboxContext({ projectRoot: project.root, dataDir: options.dataDir ?? defaultDataDir(env as NodeJS.ProcessEnv), env: env as NodeJS.ProcessEnv, homeDir }),
+    )
     const [skills, agentFiles, custom] = await Promise.all([
       discoverSkills(locations),
       loadAgentFiles(locations),

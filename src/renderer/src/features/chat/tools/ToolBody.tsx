@@ -69,9 +69,17 @@ function BashBody({ part }: { part: ToolPart }) {
   const running = part.state.status === 'running' || part.state.status === 'pending'
   const text = running ? (str(meta.output) ?? '') : (part.state.output ?? str(meta.output) ?? '')
   const exitCode = num(meta.exitCode)
+  const blocked = Array.isArray(meta.sandboxBlocked) ? meta.sandboxBlocked.filter((n): n is string => typeof n === 'string') : []
   return (
     <>
       <pre className="tool-command mono">$ {str(record(part.state.input).command)}</pre>
+      {blocked.length > 0 && (
+        <ul className="tool-sandbox-notes" data-testid="sandbox-blocked">
+          {blocked.map((note) => (
+            <li key={note}>🛡 {note}</li>
+          ))}
+        </ul>
+      )}
       {(text || running) && <Output text={text || '…'} testId="bash-output" follow={running} />}
       {exitCode !== undefined && (
         <div className={`tool-exit ${exitCode === 0 ? 'ok' : 'bad'}`} data-testid="bash-exit">

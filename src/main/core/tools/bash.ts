@@ -42,14 +42,18 @@ export const SandboxPermission = {
   Unsandboxed: 'bash_unsandboxed',
 } as const
 
+/** Asks of a command line that `autoAllow` answers for a sandboxed command (paths outside the project are `external_directory`). */
+const AUTO_ALLOWED: ReadonlySet<string> = new Set([Permission.Bash, Permission.Edit, Permission.Read])
+
 /**
- * The command's own asks. With `autoAllow` a sandboxed command needs no bash ask: the
- * sandbox bounds what it can do. A rule that denies still denies, and asks about paths
- * outside the project (external_directory) or redirects are still put.
+ * The command's own asks. With `autoAllow` a sandboxed command needs no ask for the
+ * command itself or for redirects inside the project: the sandbox bounds what it can
+ * do. A rule that denies still denies, and asks about paths outside the project
+ * (external_directory) are still put.
  */
 async function askForCommand(asks: PermissionAsk[], ctx: ToolContext, autoAllow: boolean): Promise<void> {
   for (const ask of asks) {
-    if (autoAllow && ask.permission === Permission.Bash && ctx.check) {
+    if (autoAllow && AUTO_ALLOWED.has(ask.permission) && ctx.check) {
       if ((await ctx.check(ask)) !== 'deny') continue
     }
     await ctx.ask(ask)

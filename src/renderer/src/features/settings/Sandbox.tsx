@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react'
+import { ShieldIcon } from '../../components/ShieldIcon'
 import type { HotaruBridge } from '@shared/ipc'
 import type { SandboxStatus } from '@shared/ipc/sandbox'
 import { errorMessage, unwrap } from '../../ipc'
@@ -55,7 +56,7 @@ export function Sandbox({ bridge, projectId }: { bridge: HotaruBridge | null; pr
       <div className="settings-field">
         <span>Status</span>
         <span className={`sandbox-state sandbox-${s.tone}`} data-testid="sandbox-state">
-          🛡 {s.label}
+          <ShieldIcon /> {s.label}
         </span>
       </div>
       {status.problem && (

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react'
+import { ShieldIcon } from '../../../components/ShieldIcon'
 import { DiffView } from '../../editor'
 import { editDiffs, EDIT_TOOLS, num, record, str, type ToolPart } from './describe'
 import { SubagentRun } from './SubagentRun'
@@ -76,7 +77,9 @@ function BashBody({ part }: { part: ToolPart }) {
       {blocked.length > 0 && (
         <ul className="tool-sandbox-notes" data-testid="sandbox-blocked">
           {blocked.map((note) => (
-            <li key={note}>🛡 {note}</li>
+            <li key={note}>
+              <ShieldIcon /> {note}
+            </li>
           ))}
         </ul>
       )}

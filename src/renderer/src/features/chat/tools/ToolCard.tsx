@@ -1,4 +1,5 @@
 import { memo } from 'react'
+import { ShieldIcon } from '../../../components/ShieldIcon'
 import { Elapsed } from '../../../components/Elapsed'
 import { StatusGlyph } from '../../../components/StatusGlyph'
 import { Twisty } from '../../../components/Twisty'
@@ -47,7 +48,7 @@ export const ToolCard = memo(function ToolCard({ part, root, recent }: ToolCardP
             aria-label="sandboxed"
             data-testid="sandbox-badge"
           >
-            🛡{blocked > 0 ? ` ${blocked}` : ''}
+            <ShieldIcon />{blocked > 0 ? ` ${blocked}` : ''}
           </span>
         )}
         {meta.unsandboxed === true && (

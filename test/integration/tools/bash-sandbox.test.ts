@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { SandboxConfig } from '../../../src/main/core/config/schema'
@@ -145,6 +145,27 @@ describe('bash in the OS sandbox', () => {
     expect(result.error).toBeUndefined()
     expect(ctx.asks.at(-1)).toMatchObject({ permission: 'bash_unsandboxed', always: [] })
     expect(existsSync(join(on.base, 'outside'))).toBe(true)
+  })
+
+  it('kills the whole sandboxed tree on timeout', async () => {
+    const { project, sandbox } = setup()
+    const ctx = testContext(project, { sandbox })
+    const marker = String(40_000 + Math.floor(Math.random() * 20_000))
+    const result = await runTool(bashTool, { command: `(sleep ${marker} &); setsid sleep ${marker} & wait`, timeout: 700 }, ctx)
+    expect(result.metadata.timedOut).toBe(true)
+    const left = (): number =>
+      readdirSync('/proc')
+        .filter((p) => /^\d+$/.test(p))
+        .filter((p) => {
+          try {
+            return readFileSync(`/proc/${p}/cmdline`, 'utf8') === `sleep\0${marker}\0`
+          } catch {
+            return false // ended while we looked
+          }
+        }).length
+    const end = Date.now() + 5000
+    while (left() > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 50))
+    expect(left()).toBe(0)
   })
 
   it('confines background commands too', async () => {

@@ -4,7 +4,7 @@ export { defaultDenyRead, isWithin, sandboxPolicy, type PolicyContext, type Sand
 export { domainAllowed, startDomainProxy, type DomainDecider, type DomainProxy } from './proxy'
 export { CommandSandbox, SandboxErrorNames, SandboxUnavailableError, type SandboxLaunch, type WrapOptions } from './sandbox'
 export { seatbeltProfile } from './seatbelt'
-export { BWRAP_INSTALL_HINT, sandboxSupport, type SandboxDependency, type SandboxSupport } from './support'
+export { BWRAP_INSTALL_HINT, detectSandboxSupport, sandboxSupport, type SandboxDependency, type SandboxSupport } from './support'
 export { sandboxNotes } from './violations'
 export { commandSandbox } from './project'
 export { sandboxContext, sandboxStatus, sandboxStatusLine, type SandboxStatus } from './status'

@@ -55,8 +55,11 @@ function nodeForwarder(env: NodeJS.ProcessEnv): SandboxSupport['forwarder'] {
   return node ? { command: node, env: {} } : undefined
 }
 
-function linuxSupport(env: NodeJS.ProcessEnv): SandboxSupport {
-  const bwrap = which('bwrap', `${env.PATH ?? ''}${delimiter}/usr/bin${delimiter}/usr/local/bin`)
+/** Where bubblewrap is looked for besides PATH (a desktop launcher's PATH may be short). */
+const BWRAP_DIRS = ['/usr/bin', '/usr/local/bin']
+
+function linuxSupport(env: NodeJS.ProcessEnv, extraDirs: readonly string[]): SandboxSupport {
+  const bwrap = which('bwrap', [env.PATH ?? '', ...extraDirs].join(delimiter))
   if (!bwrap) {
     return {
       platform: 'linux',
@@ -109,21 +112,24 @@ function macSupport(): SandboxSupport {
   }
 }
 
+/** What a platform offers, probed now. `bwrapDirs`: where to look for bubblewrap besides PATH. */
+export function detectSandboxSupport(options: { platform: NodeJS.Platform; env: NodeJS.ProcessEnv; bwrapDirs?: readonly string[] }): SandboxSupport {
+  if (options.platform === 'linux') return linuxSupport(options.env, options.bwrapDirs ?? BWRAP_DIRS)
+  if (options.platform === 'darwin') return macSupport()
+  const name = options.platform === 'win32' ? 'Windows' : options.platform
+  return {
+    platform: options.platform,
+    backend: 'none',
+    available: false,
+    dependencies: [],
+    problem: `the OS sandbox is not available on ${name} (switch sandbox.enabled off to run commands there unsandboxed)`,
+  }
+}
+
 let cached: SandboxSupport | undefined
 
 /** What this machine offers; probed once per process (a bubblewrap start costs a few milliseconds). */
 export function sandboxSupport(env: NodeJS.ProcessEnv = process.env): SandboxSupport {
-  if (cached) return cached
-  if (process.platform === 'linux') cached = linuxSupport(env)
-  else if (process.platform === 'darwin') cached = macSupport()
-  else {
-    cached = {
-      platform: process.platform,
-      backend: 'none',
-      available: false,
-      dependencies: [],
-      problem: `the OS sandbox is not available on ${process.platform === 'win32' ? 'Windows' : process.platform} (switch sandbox.enabled off to run commands there unsandboxed)`,
-    }
-  }
+  cached ??= detectSandboxSupport({ platform: process.platform, env })
   return cached
 }

@@ -71,6 +71,7 @@ function BashBody({ part }: { part: ToolPart }) {
   const text = running ? (str(meta.output) ?? '') : (part.state.output ?? str(meta.output) ?? '')
   const exitCode = num(meta.exitCode)
   const blocked = Array.isArray(meta.sandboxBlocked) ? meta.sandboxBlocked.filter((n): n is string => typeof n === 'string') : []
+  const withheld = Array.isArray(meta.droppedEnv) ? meta.droppedEnv.filter((n): n is string => typeof n === 'string') : []
   return (
     <>
       <pre className="tool-command mono">$ {str(record(part.state.input).command)}</pre>
@@ -84,6 +85,11 @@ function BashBody({ part }: { part: ToolPart }) {
         </ul>
       )}
       {(text || running) && <Output text={text || '…'} testId="bash-output" follow={running} />}
+      {withheld.length > 0 && (
+        <div className="tool-sandbox-env muted" data-testid="sandbox-env" title={withheld.join(', ')}>
+          <ShieldIcon /> {withheld.length} secret variable{withheld.length === 1 ? '' : 's'} withheld from the command
+        </div>
+      )}
       {exitCode !== undefined && (
         <div className={`tool-exit ${exitCode === 0 ? 'ok' : 'bad'}`} data-testid="bash-exit">
           exit {exitCode}

@@ -3,6 +3,7 @@ import type { Part } from '@shared/schema/session'
 import { HotaruError } from '@shared/errors'
 import { DEFAULT_AGENT } from '../../main/core/agent/agents'
 import { loadConfig } from '../../main/core/config'
+import { sandboxContext, sandboxStatusLine } from '../../main/core/sandbox/status'
 import type { Services } from '../../main/core/services'
 import { parseCommandArgs, stringOption } from '../args'
 import { cliServices, findSession, openProject } from '../context'
@@ -71,6 +72,7 @@ export async function runRun(argv: string[]): Promise<number> {
       if (error instanceof HotaruError) throw new CliError(error.message, 1)
       throw error
     }
+    process.stderr.write(`${sandboxStatusLine(config.sandbox, sandboxContext({ projectRoot: project.root, dataDir: services.info().dataDir }))}\n`)
     const session = pickSession(services, project.id, {
       sessionId: stringOption(values, 'session'),
       continueLast: values.continue === true,

@@ -21,6 +21,7 @@ import { loadConfig } from './config'
 import { log } from './util/log'
 import { detached } from './util/detached'
 import type { Tool } from './tools'
+import { CommandSandbox, sandboxContext, sandboxPolicy, sandboxSupport } from './sandbox'
 
 /** The model new sessions use unless config or the user picks another. */
 export const DEFAULT_MODEL_ID = 'anthropic/claude-sonnet-4-6'
@@ -87,7 +88,13 @@ export function createServices(options: ServicesOptions): Services {
     bus.publish(`question:${event.type}`, event, event.type === 'asked' ? event.question.projectId : event.projectId),
   )
   const urlOpener = options.urlOpener
-  const mcp = new McpRuntime(bus, secrets, urlOpener ? (url) => urlOpener.openExternal(url) : undefined)
+  // A server that opts into the sandbox runs confined even while bash is not (`sandbox.enabled` off).
+  const mcp = new McpRuntime(bus, secrets, urlOpener ? (url) => urlOpener.openExternal(url) : undefined, (projectRoot, config) =>
+    new CommandSandbox(
+      sandboxPolicy({ ...config.sandbox, enabled: true }, sandboxContext({ projectRoot, dataDir: options.dataDir, env: options.env })),
+      sandboxSupport(options.env),
+    ),
+  )
   const services: { extraTools: (projectId: string) => Tool[] } = { extraTools: (projectId) => mcp.toolsOf(projectId) }
   // MCP servers start when a project opens, in the background; a turn waits for them to settle.
   bus.subscribe((event) => {
@@ -118,7 +125,7 @@ export function createServices(options: ServicesOptions): Services {
     sessions,
     providers,
     bus,
-    turnEnvironment({ projects, providers, tools, mcp, bus, env: options.env }),
+    turnEnvironment({ projects, providers, tools, mcp, bus, env: options.env, dataDir: options.dataDir }),
     (sessionId, turnId) => permissions.endTurn(sessionId, turnId),
     checkpoints,
   )

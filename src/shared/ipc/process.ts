@@ -12,6 +12,8 @@ export const BackgroundProcess = z.object({
   sessionId: z.string(),
   startedAt: z.number(),
   status: z.enum(['running', 'exited', 'killed']),
+  /** Runs inside the OS sandbox. */
+  sandboxed: z.boolean().optional(),
   exitCode: z.number().nullable(),
   signal: z.string().nullable(),
   endedAt: z.number().optional(),

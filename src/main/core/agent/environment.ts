@@ -1,5 +1,5 @@
 import type { Session } from '@shared/schema/session'
-import { globalConfigDir, loadConfig, type Config, type ConfigEnv } from '../config'
+import { defaultDataDir, globalConfigDir, loadConfig, type Config, type ConfigEnv } from '../config'
 import { resolveHomeDir } from '../config/locations'
 import { memoryBlock } from '../context'
 import type { EventBus } from '../bus/bus'
@@ -16,6 +16,8 @@ import {
 } from '../extensions'
 import type { ProjectManager } from '../project/manager'
 import type { ProviderRegistry } from '../provider'
+import { commandSandbox } from '../sandbox/project'
+import { sandboxContext } from '../sandbox/status'
 import { log } from '../util/log'
 import { resolveAgents } from './agents'
 import type { McpRuntime } from './mcp-runtime'
@@ -31,6 +33,8 @@ export interface EnvironmentOptions {
   bus?: EventBus
   env?: ConfigEnv
   homeDir?: string
+  /** The app's data dir: hidden from sandboxed commands (database, secret store). */
+  dataDir?: string
 }
 
 export interface TurnContext {
@@ -55,6 +59,10 @@ export function turnEnvironment(options: EnvironmentOptions): (session: Session,
     options.providers.setSettings({ providers: config.provider })
     const globalDir = globalConfigDir({ env, homeDir, platform: process.platform })
     const locations = { projectRoot: project.root, homeDir, globalConfigDir: globalDir }
+    const sandbox = commandSandbox(
+      config.sandbox,
+      sandboxContext({ projectRoot: project.root, dataDir: options.dataDir ?? defaultDataDir(env as NodeJS.ProcessEnv), env: env as NodeJS.ProcessEnv, homeDir }),
+    )
     const [skills, agentFiles, custom] = await Promise.all([
       discoverSkills(locations),
       loadAgentFiles(locations),
@@ -78,7 +86,9 @@ export function turnEnvironment(options: EnvironmentOptions): (session: Session,
         extraTools: [...skillTools, ...custom.tools],
         // Custom and MCP tools run code we have not seen: they ask unless the user's rules say otherwise.
         extraRules: customToolRules([...custom.tools, ...mcpTools]),
+        ...(sandbox ? { sandbox } : {}),
       }),
+      ...(sandbox ? { sandbox } : {}),
       system: (agent) => {
         const memory = memoryBlock(project.root, config)
         return buildSystemPrompt(agent, {

@@ -6,6 +6,7 @@ import type { Config } from '../config'
 import type { McpManager, McpServerStatus } from '../mcp'
 import type { SecretStore } from '../secrets/file-store'
 import type { ProjectInstance } from '../project/instance'
+import type { CommandSandbox } from '../sandbox/sandbox'
 import { defineTool, type Tool, type ToolAttachment } from '../tools'
 
 const SERVICE_KEY = 'mcp'
@@ -32,6 +33,8 @@ export class McpRuntime {
     private readonly secrets?: SecretStore,
     /** Opens the sign-in page; without one the URL is shown to the user as a notice. */
     private readonly openUrl?: (url: URL) => void | Promise<void>,
+    /** The OS sandbox for stdio servers that opt in (`"sandbox": true`), from the project's config. */
+    private readonly sandboxFor?: (projectRoot: string, config: Config) => CommandSandbox,
   ) {}
 
   /** Starts the project's servers (once); resolves when each is connected or failed. */
@@ -43,6 +46,7 @@ export class McpRuntime {
     }
     if (!hasServers(project, config)) return undefined
     const { McpManager } = await import('../mcp')
+    const sandboxFor = this.sandboxFor
     const manager = project.service(SERVICE_KEY, () => {
       const created = new McpManager({
         servers: config.mcp,
@@ -51,6 +55,7 @@ export class McpRuntime {
         onToolsChanged: () => this.refresh(project.id, created),
         onWarning: (message) => this.bus.publish('mcp:warning', { message }, project.id),
         secrets: this.secrets,
+        ...(sandboxFor ? { sandbox: once(() => sandboxFor(project.root, config)) } : {}),
         openUrl:
           this.openUrl ??
           ((url) => {
@@ -119,4 +124,10 @@ export class McpRuntime {
     )
     this.bus.publish('mcp:tools', { tools: this.toolsOf(projectId).map((t) => t.id) }, projectId)
   }
+}
+
+/** `make()` on first use, the same value after. */
+function once<T>(make: () => T): () => T {
+  let value: { v: T } | undefined
+  return () => (value ??= { v: make() }).v
 }

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Config } from '../config'
 import type { EventBus } from '../bus/bus'
-import { agentDefaultRules, bindAsk, DoomLoopTracker, rulesFromConfig, type PermissionService, type Rule } from '../permission'
+import { agentDefaultRules, bindAsk, DoomLoopTracker, rulesFromConfig, type AskBinding, type PermissionService, type Rule } from '../permission'
 import type { ProjectInstance } from '../project/instance'
 import type { KvRepo } from '../storage/kv-repo'
 import { MEMORY_TOOL_ID, memoryFilePath, memoryToolDescription, memoryToolParameters, runMemoryTool } from '../context'
@@ -11,6 +11,7 @@ import { warmBashParser } from '../permission/shell/bash-parser'
 import { BackgroundProcesses, builtinTools, defineTool, FileTimes, ToolRegistry, type SubagentRequest, type Todo, type TodoStore, type Tool } from '../tools'
 import type { Disposable } from '../util/disposable'
 import { runHooks } from '../extensions'
+import type { CommandSandbox } from '../sandbox/sandbox'
 import type { AgentInfo } from './agents'
 import type { QuestionService } from './questions'
 import type { ToolHost } from './tool-host'
@@ -98,6 +99,8 @@ export class ProjectToolRuntime implements Disposable {
     extraTools?: Tool[]
     /** Rules between the agent's defaults and the user's config (custom and MCP tools ask). */
     extraRules?: Rule[]
+    /** The OS sandbox bash and hooks run in (`sandbox.enabled`). */
+    sandbox?: CommandSandbox
   }): ToolHost {
     const { config, sessionId, hooks } = input
     // The shell checker's grammar (WebAssembly) loads while the model writes its first answer of the turn.
@@ -115,7 +118,7 @@ export class ProjectToolRuntime implements Disposable {
       definitions: (agent) => this.registry.definitions(tools(agent)),
       execute: async (call, ctx) => {
         const available = tools(ctx.agent)
-        const ask = bindAsk(this.deps.permissions, {
+        const binding: AskBinding = {
           sessionId,
           projectId: this.project.id,
           ruleset: [
@@ -130,9 +133,11 @@ export class ProjectToolRuntime implements Disposable {
           callId: call.callId,
           agent: ctx.agent.name,
           signal: ctx.signal,
-        })
+        }
+        const permissions = this.deps.permissions
+        const ask = bindAsk(permissions, binding)
         const hookPayload = { sessionId, projectRoot: this.project.root, tool: call.name, input: call.input }
-        const hookOptions = { cwd: this.project.root, signal: ctx.signal }
+        const hookOptions = { cwd: this.project.root, signal: ctx.signal, ...(input.sandbox ? { sandbox: input.sandbox } : {}) }
         const pre = await runHooks(config.hooks, 'PreToolUse', hookPayload, hookOptions)
         if (pre.blocked) {
           return {
@@ -154,6 +159,8 @@ export class ProjectToolRuntime implements Disposable {
             agent: ctx.agent.name,
             signal: ctx.signal,
             ask,
+            check: (request) => permissions.check({ ...binding, ...request }),
+            ...(input.sandbox ? { sandbox: input.sandbox } : {}),
             metadata: (progress) => ctx.progress(progress),
             fileTimes: this.fileTimesFor(sessionId),
             todos: new KvTodoStore(this.deps.kv, this.deps.bus, this.project.id, sessionId),

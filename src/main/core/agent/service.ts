@@ -11,6 +11,7 @@ import { log } from '../util/log'
 import type { Config } from '../config'
 import type { CheckpointService } from '../checkpoint/service'
 import { runHooks } from '../extensions'
+import type { CommandSandbox } from '../sandbox/sandbox'
 import type { TurnContext } from './environment'
 import type { SubagentRequest } from '../tools'
 import type { ToolHost } from './tool-host'
@@ -34,6 +35,8 @@ export interface TurnEnvironment {
   smallModel?: string
   compaction?: CompactionSettings
   config?: Config
+  /** The OS sandbox commands and hooks run in (`sandbox.enabled`). */
+  sandbox?: CommandSandbox
 }
 
 interface Running {
@@ -166,12 +169,13 @@ export class AgentService {
     this.store.recoverInterrupted(session.id)
     const firstTurn = session.parentId === null && this.store.messages(session.id).length === 0
     const hookPayload = { sessionId: session.id, projectRoot: env.projectRoot }
-    const submitted = await runHooks(env.config?.hooks, 'UserPromptSubmit', { ...hookPayload, prompt: input.text }, { cwd: env.projectRoot })
+    const hookOptions = { cwd: env.projectRoot, sandbox: env.sandbox }
+    const submitted = await runHooks(env.config?.hooks, 'UserPromptSubmit', { ...hookPayload, prompt: input.text }, hookOptions)
     reportHookFailures(submitted.failures)
     if (submitted.blocked) {
       throw new HotaruError('PromptBlocked', { message: `a UserPromptSubmit hook refused the message: ${submitted.reason ?? ''}`.trim() })
     }
-    if (firstTurn) reportHookFailures((await runHooks(env.config?.hooks, 'SessionStart', hookPayload, { cwd: env.projectRoot })).failures)
+    if (firstTurn) reportHookFailures((await runHooks(env.config?.hooks, 'SessionStart', hookPayload, hookOptions)).failures)
     const user = this.store.addMessage({ sessionId: session.id, role: 'user', agent: agentName, model, completedAt: Date.now() })
     turn.id = user.id
     this.store.addPart<PartOf<'text'>>({ sessionId: session.id, messageId: user.id, type: 'text', text: input.text })
@@ -209,7 +213,7 @@ export class AgentService {
     this.setStatus(session, { type: 'busy' })
     try {
       const result = await done
-      const stopped = await runHooks(env.config?.hooks, 'Stop', hookPayload, { cwd: env.projectRoot })
+      const stopped = await runHooks(env.config?.hooks, 'Stop', hookPayload, hookOptions)
       // Reported, not obeyed: continuing a turn because a hook objects could loop forever.
       reportHookFailures(stopped.failures)
       // Model-written titles cost a request, so they are opt-in through `smallModel`.

@@ -15,6 +15,7 @@ import {
 } from './locations'
 import { mergeConfig } from './merge'
 import { resolvePlaceholders } from './placeholders'
+import { layeredSandbox, type SandboxLayer } from './sandbox-layers'
 import { type Config, ConfigLayerSchema, ConfigSchema } from './schema'
 import { toConfigIssues } from './zod-issues'
 
@@ -78,12 +79,18 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
 
   const layers = await collectLayers({ env, homeDir, platform, projectDir }, warnings)
   let merged: unknown = {}
+  const sandboxLayers: SandboxLayer[] = []
   for (const layer of layers) {
     const document = parseJsonc(layer.text, layer.ref, warnings)
     const resolved = await resolvePlaceholders(document, { file: layer.ref, baseDir: layer.baseDir, env, homeDir }, warnings)
-    merged = mergeConfig(merged, validate(ConfigLayerSchema, resolved, layer.ref))
+    const valid = validate(ConfigLayerSchema, resolved, layer.ref)
+    if (valid.sandbox) sandboxLayers.push({ kind: layer.source.kind, sandbox: valid.sandbox })
+    merged = mergeConfig(merged, valid)
   }
   const config = validate(ConfigSchema, merged, { path: MERGED_CONFIG, display: `${MERGED_CONFIG} (${describeSources(layers, homeDir)})` })
+  // A project layer may only tighten the sandbox, so it is not a plain deep merge.
+  const sandbox = layeredSandbox(sandboxLayers)
+  if (sandbox) config.sandbox = sandbox
   return { config, sources: layers.map((layer) => layer.source), warnings }
 }
 

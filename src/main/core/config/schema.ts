@@ -73,6 +73,8 @@ export const McpLocalSchema = z.strictObject({
   cwd: z.string().optional(),
   enabled: z.boolean().optional(),
   timeoutMs: positiveInt.optional(),
+  /** Run this server inside the OS sandbox (see `sandbox`); off unless set. */
+  sandbox: z.boolean().optional(),
 })
 
 export const McpRemoteSchema = z.strictObject({
@@ -127,6 +129,28 @@ export const MemoryConfigSchema = z.strictObject({
   file: z.string().min(1).optional(),
 })
 
+export const SandboxNetworkSchema = z.union([
+  z.literal('none'),
+  z.strictObject({ allowedDomains: z.array(z.string().min(1)) }),
+])
+
+/**
+ * The OS sandbox for commands (bash, hooks, opt-in MCP servers). Set in the user or
+ * managed config; a project layer may only tighten it (see `sandbox-layers.ts`).
+ */
+export const SandboxConfigSchema = z.strictObject({
+  enabled: z.boolean().optional(),
+  /** Sandboxed bash commands run without a bash ask; denies still apply. */
+  autoAllow: z.boolean().optional(),
+  /** Extra writable paths (the project and a private temp dir always are). */
+  allowWrite: z.array(z.string().min(1)).optional(),
+  /** Paths commands may not read, on top of the built-in list. */
+  denyRead: z.array(z.string().min(1)).optional(),
+  network: SandboxNetworkSchema.optional(),
+  /** The model may ask to re-run one command outside the sandbox (always an ask). */
+  allowUnsandboxedRetry: z.boolean().optional(),
+})
+
 export const ConfigSchema = z.strictObject({
   $schema: z.string().optional(),
   model: ModelRefSchema.optional(),
@@ -144,6 +168,7 @@ export const ConfigSchema = z.strictObject({
   memory: MemoryConfigSchema.optional(),
   shell: z.string().optional(),
   maxTurns: positiveInt.optional(),
+  sandbox: SandboxConfigSchema.optional(),
 })
 
 /** What one file (or `HOTARU_CONFIG_CONTENT`) may hold: the config, plus MCP on/off toggles. */
@@ -164,3 +189,5 @@ export type McpLocalConfig = z.infer<typeof McpLocalSchema>
 export type McpRemoteConfig = z.infer<typeof McpRemoteSchema>
 export type HooksConfig = z.infer<typeof HooksConfigSchema>
 export type HookEvent = z.infer<typeof HookEventSchema>
+export type SandboxConfig = z.infer<typeof SandboxConfigSchema>
+export type SandboxNetworkConfig = z.infer<typeof SandboxNetworkSchema>

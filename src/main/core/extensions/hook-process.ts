@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import type { CommandSandbox, SandboxLaunch } from '../sandbox/sandbox'
 import { killTree, waitForExit } from '../tools/bash/process-tree'
 import { errorMessage } from './types'
 
@@ -12,6 +13,8 @@ export interface HookProcessOptions {
   env: NodeJS.ProcessEnv
   timeoutMs: number
   signal?: AbortSignal
+  /** Run inside the OS sandbox (off-list hosts are refused: nobody is asked during a hook). */
+  sandbox?: CommandSandbox
 }
 
 export interface HookProcessResult {
@@ -56,16 +59,15 @@ export async function runHookProcess(command: string, input: string, options: Ho
   const base = { code: null, signal: null, stdout: '', stderr: '', timedOut: false }
   if (options.signal?.aborted) return { ...base, aborted: true }
   let child: ReturnType<typeof spawn>
+  let launch: SandboxLaunch | undefined
   try {
-    child = spawn(command, {
-      shell: true,
-      cwd: options.cwd,
-      env: options.env,
-      detached: process.platform !== 'win32',
-      windowsHide: true,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    })
+    launch = options.sandbox ? await options.sandbox.wrap(['/bin/sh', '-c', command], { cwd: options.cwd, env: options.env }) : undefined
+    const spawnOptions = { cwd: options.cwd, detached: process.platform !== 'win32', windowsHide: true, stdio: ['pipe', 'pipe', 'pipe'] as const }
+    child = launch
+      ? spawn(launch.command, launch.args, { ...spawnOptions, env: launch.env, stdio: ['pipe', 'pipe', 'pipe'] })
+      : spawn(command, { ...spawnOptions, shell: true, env: options.env, stdio: ['pipe', 'pipe', 'pipe'] })
   } catch (error) {
+    await launch?.dispose()
     return { ...base, aborted: false, error: `could not start: ${errorMessage(error)}` }
   }
   const stdout = collector()
@@ -113,5 +115,6 @@ export async function runHookProcess(command: string, input: string, options: Ho
   } finally {
     clearTimeout(timer)
     options.signal?.removeEventListener('abort', onAbort)
+    await launch?.dispose()
   }
 }

@@ -1,4 +1,5 @@
 import type { HookEvent, HooksConfig } from '../config/schema'
+import type { CommandSandbox } from '../sandbox/sandbox'
 import { runHookProcess, type HookProcessResult } from './hook-process'
 import { errorMessage } from './types'
 
@@ -23,6 +24,8 @@ export interface HookRunOptions {
   signal?: AbortSignal
   /** The hooks' environment; the user's login-shell environment is best. Default: this process's. */
   env?: NodeJS.ProcessEnv
+  /** Hooks run inside the OS sandbox when it is on. */
+  sandbox?: CommandSandbox
 }
 
 export interface HookFailure {
@@ -161,7 +164,7 @@ export async function runHooks(hooks: HooksConfig | undefined, event: HookEvent,
   }
   const verdicts = await Promise.all(
     planned.map(async (p) => {
-      const run = await runHookProcess(p.command, input, { cwd: options.cwd, env, timeoutMs: p.timeoutMs, signal: options.signal })
+      const run = await runHookProcess(p.command, input, { cwd: options.cwd, env, timeoutMs: p.timeoutMs, signal: options.signal, sandbox: options.sandbox })
       return { command: p.command, verdict: verdictOf(p.command, run, p.timeoutMs) }
     }),
   )

@@ -1,4 +1,5 @@
 import type { Implementation, Prompt, Resource, Tool } from '@modelcontextprotocol/sdk/types.js'
+import type { CommandSandbox } from '../sandbox/sandbox'
 import { APP_VERSION } from '../app/meta'
 import type { McpServerConfig } from '../config/schema'
 import type { Disposable } from '../util/disposable'
@@ -54,6 +55,8 @@ export interface McpManagerOptions {
   /** PATH for stdio servers; defaults to the login shell's, resolved once per process. */
   loginShellPath?: () => Promise<LoginShellPath>
   clientInfo?: Implementation
+  /** The OS sandbox for stdio servers that opt in with `"sandbox": true`. */
+  sandbox?: () => CommandSandbox
 }
 
 /**
@@ -91,6 +94,7 @@ export class McpManager implements Disposable {
       clientInfo: options.clientInfo ?? { name: 'hotaru', version: APP_VERSION },
       secrets: options.secrets,
       openUrl: options.openUrl,
+      ...(options.sandbox ? { sandbox: options.sandbox } : {}),
       onStatus: (status) => this.notify(() => options.onStatus?.(status)),
       onToolsChanged: () => this.notify(() => options.onToolsChanged?.()),
       onWarning: (message) => this.warn(message),

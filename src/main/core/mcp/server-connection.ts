@@ -13,6 +13,8 @@ import type { McpServerConfig } from '../config/schema'
 import { type RawToolResult, toToolResult } from './content'
 import { describeError, isAuthError, isConnectionClosed, isRemoteConnectionLost } from './errors'
 import { stdioLaunch } from './launch'
+import type { StdioLaunch } from './stdio-transport'
+import type { CommandSandbox } from '../sandbox/sandbox'
 import { LoopbackRedirect } from './oauth-loopback'
 import { McpOAuthProvider } from './oauth-provider'
 import { type Closable, connectRemote } from './remote-connect'
@@ -36,6 +38,8 @@ export interface ConnectionDeps {
   clientInfo: Implementation
   secrets?: SecretStore
   openUrl?: (url: URL) => void | Promise<void>
+  /** The OS sandbox for servers configured with `"sandbox": true`. */
+  sandbox?: () => CommandSandbox
   onStatus(status: McpServerStatus): void
   onToolsChanged(): void
   onWarning(message: string): void
@@ -301,14 +305,25 @@ export class McpServerConnection {
     this.deps.onToolsChanged()
   }
 
+  /** The launch wrapped by the OS sandbox; fails (the server does not start) when the sandbox cannot run. */
+  private async sandboxed(launch: StdioLaunch): Promise<StdioLaunch> {
+    if (!this.deps.sandbox) throw new Error('this server asks for the sandbox ("sandbox": true), which is not available here')
+    const wrapped = await this.deps.sandbox().wrap([launch.command, ...launch.args], { cwd: launch.cwd, env: launch.env })
+    this.closables.push({ close: () => wrapped.dispose() })
+    const env: Record<string, string> = {}
+    for (const [key, value] of Object.entries(wrapped.env)) if (value !== undefined) env[key] = value
+    return { ...launch, command: wrapped.command, args: wrapped.args, env }
+  }
+
   private async connect(generation: number): Promise<void> {
     let client: Client
     if (this.config.type === 'local') {
       const loginPath = await this.deps.loginPath()
       if (generation !== this.generation) throw new Error('superseded')
-      const launch = stdioLaunch(this.config, { projectRoot: this.deps.projectRoot, env: this.deps.env, path: loginPath.path })
+      let launch = stdioLaunch(this.config, { projectRoot: this.deps.projectRoot, env: this.deps.env, path: loginPath.path })
       await assertDirectory(launch.cwd)
       if (generation !== this.generation) throw new Error('superseded')
+      if (this.config.sandbox) launch = await this.sandboxed(launch)
       const transport = new StdioProcessTransport({ ...launch, killGraceMs: this.deps.killGraceMs })
       transport.oninvalid = () => {
         if (generation === this.generation && this.state === 'starting') this.onGarbledOutput?.()

@@ -1,7 +1,11 @@
 import { spawn } from 'node:child_process'
 import { statSync } from 'node:fs'
 import { z } from 'zod'
+import { isPermissionError } from '../permission/errors'
+import { Permission } from '../permission/names'
+import type { PermissionAsk } from '../permission/service'
 import { bashPermissionAsks } from '../permission/shell/bash-asks'
+import { SandboxUnavailableError, type CommandSandbox, type SandboxLaunch } from '../sandbox/sandbox'
 import { OutputBuffer } from './bash/output-buffer'
 import { killTree, waitForExit } from './bash/process-tree'
 import { commandEnv, loginShellEnv, pickShell } from './bash/shell-env'
@@ -24,7 +28,56 @@ const parameters = z.object({
   timeout: z.number().int().positive().max(BASH_MAX_TIMEOUT_MS).optional().describe('Timeout in milliseconds (default 120000, max 600000)'),
   workdir: z.string().optional().describe('Directory to run in, relative to the project root (default: the root)'),
   background: z.boolean().optional().describe('Start in the background and return an id at once (servers, watchers)'),
+  unsandboxed: z
+    .boolean()
+    .optional()
+    .describe('Run outside the OS sandbox: only to retry one command the sandbox blocked, only where allowed; the user is always asked'),
 })
+
+/** Permissions of the sandbox's own asks. */
+export const SandboxPermission = {
+  /** A host outside `sandbox.network.allowedDomains`; pattern: the host. */
+  Network: 'sandbox_network',
+  /** One command re-run outside the sandbox; never offered as "always". */
+  Unsandboxed: 'bash_unsandboxed',
+} as const
+
+/** Asks of a command line that `autoAllow` answers for a sandboxed command (paths outside the project are `external_directory`). */
+const AUTO_ALLOWED: ReadonlySet<string> = new Set([Permission.Bash, Permission.Edit, Permission.Read])
+
+/**
+ * The command's own asks. With `autoAllow` a sandboxed command needs no ask for the
+ * command itself or for redirects inside the project: the sandbox bounds what it can
+ * do. A rule that denies still denies, and asks about paths outside the project
+ * (external_directory) are still put.
+ */
+async function askForCommand(asks: PermissionAsk[], ctx: ToolContext, autoAllow: boolean): Promise<void> {
+  for (const ask of asks) {
+    if (autoAllow && AUTO_ALLOWED.has(ask.permission) && ctx.check) {
+      if ((await ctx.check(ask)) !== 'deny') continue
+    }
+    await ctx.ask(ask)
+  }
+}
+
+/** Hosts outside the allowlist are a permission ask ("allow once / always for this host"). */
+function domainDecider(ctx: ToolContext, command: string): (host: string) => Promise<boolean> {
+  return async (host) => {
+    try {
+      await ctx.ask({
+        permission: SandboxPermission.Network,
+        patterns: [host],
+        always: [host],
+        title: `Network access to ${host} from a sandboxed command`,
+        metadata: { command, host },
+      })
+      return true
+    } catch (error) {
+      if (isPermissionError(error)) return false
+      throw error
+    }
+  }
+}
 
 async function workingDirectory(ctx: ToolContext, workdir: string | undefined): Promise<string> {
   if (!workdir) return ctx.root
@@ -46,13 +99,31 @@ export const bashTool = defineTool({
   truncate: 'tail',
   async execute(args, ctx) {
     const cwd = await workingDirectory(ctx, args.workdir)
-    for (const ask of await bashPermissionAsks(args.command, ctx.root, cwd)) await ctx.ask(ask)
+    const sandbox = ctx.sandbox?.enabled && !args.unsandboxed ? ctx.sandbox : undefined
+    if (args.unsandboxed && ctx.sandbox?.enabled && !ctx.sandbox.policy.allowUnsandboxedRetry) {
+      throw new ToolError('Running a command outside the sandbox is not allowed here (sandbox.allowUnsandboxedRetry is off). Find a way that works inside the project.')
+    }
+    // Fail closed: with the sandbox on but unable to run, nothing runs unsandboxed instead.
+    if (sandbox && !sandbox.support.available) throw new ToolError(new SandboxUnavailableError(sandbox.support).message)
+    await askForCommand(await bashPermissionAsks(args.command, ctx.root, cwd), ctx, sandbox?.policy.autoAllow === true)
+    if (args.unsandboxed && ctx.sandbox?.enabled) {
+      await ctx.ask({
+        permission: SandboxPermission.Unsandboxed,
+        patterns: [args.command],
+        always: [],
+        title: `Run outside the sandbox: ${args.command}`,
+        metadata: { command: args.command, unsandboxed: true },
+      })
+    }
     const shell = pickShell(ctx.shell)
     const loginEnv = await loginShellEnv(shell)
     const env = commandEnv(loginEnv.env)
     const title = args.description ?? args.command
-    const envNote: Record<string, string> = loginEnv.error ? { envWarning: loginEnv.error } : {}
+    const envNote: Record<string, unknown> = loginEnv.error ? { envWarning: loginEnv.error } : {}
+    if (args.unsandboxed && ctx.sandbox?.enabled) envNote.unsandboxed = true
     if (args.background) {
+      // Nobody may be there to answer a network ask once the turn is over: off-list hosts are refused.
+      const launch = sandbox ? await sandbox.wrap([shell, '-c', args.command], { cwd, env }) : undefined
       const info = ctx.background.start({
         command: args.command,
         cwd,
@@ -60,7 +131,9 @@ export const bashTool = defineTool({
         shell,
         sessionId: ctx.sessionId,
         ...(args.description ? { description: args.description } : {}),
+        ...(launch ? { launch } : {}),
       })
+      if (launch) envNote.sandboxed = true
       return {
         title,
         output:
@@ -69,20 +142,35 @@ export const bashTool = defineTool({
         metadata: { background: true, id: info.id, pid: info.pid, cwd, description: args.description, ...envNote },
       }
     }
-    return runForeground(args.command, { cwd, env, shell, timeoutMs: args.timeout ?? BASH_DEFAULT_TIMEOUT_MS, ctx, title, envNote })
+    const launch = sandbox ? await sandbox.wrap([shell, '-c', args.command], { cwd, env, decideDomain: domainDecider(ctx, args.command) }) : undefined
+    try {
+      return await runForeground(args.command, { cwd, env, shell, timeoutMs: args.timeout ?? BASH_DEFAULT_TIMEOUT_MS, ctx, title, envNote, ...(sandbox && launch ? { sandbox: { sandbox, launch } } : {}) })
+    } finally {
+      await launch?.dispose()
+    }
   },
 })
 
 async function runForeground(
   command: string,
-  options: { cwd: string; env: NodeJS.ProcessEnv; shell: string; timeoutMs: number; ctx: ToolContext; title: string; envNote: Record<string, string> },
+  options: {
+    cwd: string
+    env: NodeJS.ProcessEnv
+    shell: string
+    timeoutMs: number
+    ctx: ToolContext
+    title: string
+    envNote: Record<string, unknown>
+    sandbox?: { sandbox: CommandSandbox; launch: SandboxLaunch }
+  },
 ): Promise<{ title: string; output: string; metadata: Record<string, unknown> }> {
   const { ctx } = options
   ctx.signal.throwIfAborted()
   const started = Date.now()
-  const child = spawn(options.shell, ['-c', command], {
+  const launch = options.sandbox?.launch
+  const child = spawn(launch?.command ?? options.shell, launch?.args ?? ['-c', command], {
     cwd: options.cwd,
-    env: options.env,
+    env: launch?.env ?? options.env,
     detached: process.platform !== 'win32',
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -136,6 +224,11 @@ async function runForeground(
   const notes: string[] = []
   if (stopReason === 'timeout') notes.push(`The command timed out after ${options.timeoutMs} ms and was killed with every process it started.`)
   if (stopReason === 'abort') notes.push('The command was aborted by the user and killed.')
+  const blocked = options.sandbox ? options.sandbox.sandbox.notes(text, options.cwd, options.sandbox.launch) : []
+  notes.push(...blocked)
+  if (blocked.length > 0 && options.sandbox?.sandbox.policy.allowUnsandboxedRetry) {
+    notes.push('If this command must run outside the sandbox, call bash again with "unsandboxed": true (the user will be asked).')
+  }
   if (exit.code !== null) notes.push(`Exit code: ${exit.code}`)
   else if (exit.signal && !stopReason) notes.push(`Terminated by signal ${exit.signal}`)
   const body = text.trim() === '' ? '(no output)' : text.replace(/\n$/, '')
@@ -151,6 +244,9 @@ async function runForeground(
       cwd: options.cwd,
       durationMs,
       ...options.envNote,
+      ...(options.sandbox
+        ? { sandboxed: true, ...(blocked.length > 0 ? { sandboxBlocked: blocked } : {}), ...(options.sandbox.launch.droppedEnv.length > 0 ? { droppedEnv: options.sandbox.launch.droppedEnv } : {}) }
+        : {}),
     },
   }
 }

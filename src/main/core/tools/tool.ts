@@ -1,5 +1,7 @@
 import type { z } from 'zod'
+import type { PermissionAction } from '../permission/rule'
 import type { PermissionAsk } from '../permission/service'
+import type { CommandSandbox } from '../sandbox/sandbox'
 import type { BackgroundProcesses } from './bash/background'
 import type { FileTimes } from './file-times'
 import type { TodoStore } from './todos'
@@ -63,6 +65,10 @@ export interface ToolContext {
   outputDir: string
   /** The `shell` config setting, when set. */
   shell?: string
+  /** The decision for an ask without asking anyone (sandbox `autoAllow` turns an ask into allow, never a deny). */
+  check?(request: PermissionAsk): Promise<PermissionAction>
+  /** The OS sandbox commands run in, when `sandbox.enabled` is on. */
+  sandbox?: CommandSandbox
 }
 
 export interface ToolAttachment {

@@ -15,6 +15,8 @@ export interface BackgroundInfo {
   sessionId: string
   startedAt: number
   status: BackgroundStatus
+  /** Runs inside the OS sandbox. */
+  sandboxed?: boolean
   exitCode: number | null
   signal: string | null
   endedAt?: number
@@ -27,6 +29,8 @@ export interface BackgroundStart {
   shell: string
   sessionId: string
   description?: string
+  /** The command wrapped by the OS sandbox; spawned instead of `shell -c command`, disposed when it exits. */
+  launch?: { command: string; args: string[]; env: NodeJS.ProcessEnv; dispose(): Promise<void> }
 }
 
 interface Entry {
@@ -71,9 +75,10 @@ export class BackgroundProcesses implements Disposable {
 
   start(request: BackgroundStart): BackgroundInfo {
     if (this.disposed) throw new Error('the project is closing; no new background processes')
-    const child = spawn(request.shell, ['-c', request.command], {
+    const launch = request.launch
+    const child = spawn(launch?.command ?? request.shell, launch?.args ?? ['-c', request.command], {
       cwd: request.cwd,
-      env: request.env,
+      env: launch?.env ?? request.env,
       detached: process.platform !== 'win32',
       stdio: ['ignore', 'pipe', 'pipe'],
     })
@@ -90,6 +95,7 @@ export class BackgroundProcesses implements Disposable {
       exitCode: null,
       signal: null,
       ...(request.description ? { description: request.description } : {}),
+      ...(launch ? { sandboxed: true } : {}),
     }
     const output = new OutputBuffer(this.options.maxOutputChars)
     child.stdout?.on('data', (chunk: Buffer) => output.write('stdout', chunk))
@@ -102,6 +108,7 @@ export class BackgroundProcesses implements Disposable {
       info.signal = signal
       info.endedAt = now()
       this.emit(info)
+      return launch?.dispose()
     })
     this.entries.set(id, { info, child, output, readPos: 0, exited })
     this.emit(info)

@@ -10,6 +10,7 @@ import { useWorkspace } from '../../stores/workspace'
 import { allCommands } from '../commands'
 import { McpServers } from './McpServers'
 import { Providers } from './Providers'
+import { Sandbox } from './Sandbox'
 import { closeSettings, useSettingsDialog, type SettingsSection } from './settings-state'
 
 /** Stands in for a project's chat when no project is open (selectors still need a store). */
@@ -19,6 +20,7 @@ const SECTIONS: { id: SettingsSection; label: string }[] = [
   { id: 'general', label: 'Appearance' },
   { id: 'models', label: 'Model & agent' },
   { id: 'mcp', label: 'MCP servers' },
+  { id: 'sandbox', label: 'Sandbox' },
   { id: 'providers', label: 'Providers' },
   { id: 'keys', label: 'Shortcuts' },
 ]
@@ -127,6 +129,7 @@ export function SettingsDialog() {
           {section === 'general' && <Appearance />}
           {section === 'models' && <ModelDefaults chat={chat} />}
           {section === 'mcp' && (chat ? <McpServers chat={chat} /> : <p className="muted">Open a project to see its MCP servers.</p>)}
+          {section === 'sandbox' && <Sandbox bridge={bridge} projectId={activeId} />}
           {section === 'providers' && <Providers bridge={bridge} models={chat?.store.getState().models ?? []} />}
           {section === 'keys' && <Shortcuts />}
         </div>

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react'
+import { ShieldIcon } from '../../../components/ShieldIcon'
 import { DiffView } from '../../editor'
 import { editDiffs, EDIT_TOOLS, num, record, str, type ToolPart } from './describe'
 import { SubagentRun } from './SubagentRun'
@@ -69,10 +70,26 @@ function BashBody({ part }: { part: ToolPart }) {
   const running = part.state.status === 'running' || part.state.status === 'pending'
   const text = running ? (str(meta.output) ?? '') : (part.state.output ?? str(meta.output) ?? '')
   const exitCode = num(meta.exitCode)
+  const blocked = Array.isArray(meta.sandboxBlocked) ? meta.sandboxBlocked.filter((n): n is string => typeof n === 'string') : []
+  const withheld = Array.isArray(meta.droppedEnv) ? meta.droppedEnv.filter((n): n is string => typeof n === 'string') : []
   return (
     <>
       <pre className="tool-command mono">$ {str(record(part.state.input).command)}</pre>
+      {blocked.length > 0 && (
+        <ul className="tool-sandbox-notes" data-testid="sandbox-blocked">
+          {blocked.map((note) => (
+            <li key={note}>
+              <ShieldIcon /> {note}
+            </li>
+          ))}
+        </ul>
+      )}
       {(text || running) && <Output text={text || '…'} testId="bash-output" follow={running} />}
+      {withheld.length > 0 && (
+        <div className="tool-sandbox-env muted" data-testid="sandbox-env" title={withheld.join(', ')}>
+          <ShieldIcon /> {withheld.length} secret variable{withheld.length === 1 ? '' : 's'} withheld from the command
+        </div>
+      )}
       {exitCode !== undefined && (
         <div className={`tool-exit ${exitCode === 0 ? 'ok' : 'bad'}`} data-testid="bash-exit">
           exit {exitCode}

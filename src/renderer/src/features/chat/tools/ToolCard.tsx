@@ -1,9 +1,10 @@
 import { memo } from 'react'
+import { ShieldIcon } from '../../../components/ShieldIcon'
 import { Elapsed } from '../../../components/Elapsed'
 import { StatusGlyph } from '../../../components/StatusGlyph'
 import { Twisty } from '../../../components/Twisty'
 import { useChat, useChatController } from '../../../stores/chat'
-import { EDIT_TOOLS, keyArgument, lineCounts, type ToolPart } from './describe'
+import { EDIT_TOOLS, keyArgument, lineCounts, record, type ToolPart } from './describe'
 import { ToolBody } from './ToolBody'
 
 interface ToolCardProps {
@@ -32,12 +33,29 @@ export const ToolCard = memo(function ToolCard({ part, root, recent }: ToolCardP
   const asking = useChat((s) => s.permissions.some((p) => p.callId === part.callId))
   const counts = lineCounts(part)
   const arg = keyArgument(part, root)
+  const meta = record(part.state.metadata)
+  const blocked = Array.isArray(meta.sandboxBlocked) ? meta.sandboxBlocked.length : 0
   return (
     <div className={`tool-card tool-${status}`} data-testid="tool-card" data-tool={part.tool} data-status={status} data-call-id={part.callId}>
       <button type="button" className="tool-head" aria-expanded={open} onClick={() => chat.toggleExpanded(part.id, fallback)}>
         <Twisty open={open} />
         <StatusGlyph state={asking ? 'waiting' : status} />
         <span className="tool-name">{part.tool}</span>
+        {meta.sandboxed === true && (
+          <span
+            className={blocked > 0 ? 'tool-sandbox blocked' : 'tool-sandbox'}
+            title={blocked > 0 ? `Ran in the OS sandbox, which blocked ${blocked} access${blocked === 1 ? '' : 'es'}` : 'Ran in the OS sandbox'}
+            aria-label="sandboxed"
+            data-testid="sandbox-badge"
+          >
+            <ShieldIcon />{blocked > 0 ? ` ${blocked}` : ''}
+          </span>
+        )}
+        {meta.unsandboxed === true && (
+          <span className="tool-sandbox off" title="Ran outside the sandbox (you approved it)" data-testid="unsandboxed-badge">
+            unsandboxed
+          </span>
+        )}
         <span className="tool-arg mono" title={arg}>
           {arg}
         </span>

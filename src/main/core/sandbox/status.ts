@@ -1,0 +1,68 @@
+import { globalConfigDir, resolveHomeDir } from '../config/locations'
+import type { SandboxConfig } from '../config/schema'
+import { sandboxPolicy, type PolicyContext, type SandboxNetwork } from './policy'
+import { sandboxSupport, type SandboxDependency } from './support'
+
+/** The sandbox of a project as settings and `hotaru run` show it. */
+export interface SandboxStatus {
+  enabled: boolean
+  autoAllow: boolean
+  allowUnsandboxedRetry: boolean
+  platform: string
+  backend: 'bubblewrap' | 'seatbelt' | 'none'
+  available: boolean
+  problem?: string
+  installHint?: string
+  dependencies: SandboxDependency[]
+  writable: string[]
+  protectedWrites: string[]
+  denyRead: string[]
+  network: SandboxNetwork
+}
+
+export function sandboxStatus(config: SandboxConfig | undefined, ctx: PolicyContext): SandboxStatus {
+  const policy = sandboxPolicy(config, ctx)
+  const support = sandboxSupport(ctx.env as NodeJS.ProcessEnv | undefined)
+  return {
+    enabled: policy.enabled,
+    autoAllow: policy.autoAllow,
+    allowUnsandboxedRetry: policy.allowUnsandboxedRetry,
+    platform: support.platform,
+    backend: support.backend,
+    available: support.available,
+    ...(support.problem ? { problem: support.problem } : {}),
+    ...(support.installHint ? { installHint: support.installHint } : {}),
+    dependencies: support.dependencies,
+    writable: policy.writable,
+    protectedWrites: policy.protectedWrites,
+    denyRead: policy.denyRead,
+    network: policy.network,
+  }
+}
+
+/** One line for the start of `hotaru run` (stderr). */
+export function sandboxStatusLine(config: SandboxConfig | undefined, ctx: PolicyContext): string {
+  if (!config?.enabled) return 'sandbox: off (set "sandbox": {"enabled": true} in hotaru.json to confine commands)'
+  const status = sandboxStatus(config, ctx)
+  if (!status.available) {
+    const hint = status.installHint ? `; install: ${status.installHint}` : ''
+    return `sandbox: on but unavailable: ${status.problem ?? 'unknown reason'}${hint}; commands will not run`
+  }
+  const extra = status.writable.length - 2
+  const network = status.network.mode === 'none' ? 'no network' : `network: ${status.network.allowedDomains.length} allowed domain(s) via proxy`
+  const parts = [
+    `sandbox: on (${status.backend})`,
+    `writes: project + temp${extra > 0 ? ` + ${extra} more` : ''}`,
+    `${status.denyRead.length} denied paths`,
+    network,
+    ...(status.autoAllow ? ['autoAllow'] : []),
+  ]
+  return parts.join(' · ')
+}
+
+/** The facts a policy needs, from the app's data dir and an environment (HOME, XDG_CONFIG_HOME…). */
+export function sandboxContext(input: { projectRoot: string; dataDir: string; env?: NodeJS.ProcessEnv; homeDir?: string }): PolicyContext {
+  const env = input.env ?? process.env
+  const homeDir = input.homeDir ?? resolveHomeDir(env, process.platform)
+  return { projectRoot: input.projectRoot, homeDir, dataDir: input.dataDir, configDir: globalConfigDir({ env, homeDir, platform: process.platform }), env }
+}

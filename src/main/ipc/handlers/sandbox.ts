@@ -1,0 +1,11 @@
+import { loadConfig } from '../../core/config'
+import { sandboxContext, sandboxStatus } from '../../core/sandbox/status'
+import type { DomainHandlers } from '../router'
+
+export const sandboxHandlers: DomainHandlers<'sandbox'> = {
+  status: async ({ projectId }, { services }) => {
+    const project = services.projects.get(projectId)
+    const { config } = await loadConfig({ projectDir: project.root })
+    return sandboxStatus(config.sandbox, sandboxContext({ projectRoot: project.root, dataDir: services.info().dataDir }))
+  },
+}

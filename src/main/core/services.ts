@@ -112,7 +112,10 @@ export function createServices(options: ServicesOptions): Services {
     outputRoot: join(options.dataDir, 'tool-output'),
     extraTools: (projectId) => services.extraTools(projectId),
   })
-  const checkpoints = new CheckpointService(storage.checkpoints, projects, sessions, bus, options.dataDir, storage.kv)
+  const checkpoints = new CheckpointService(storage.checkpoints, projects, sessions, bus, options.dataDir, storage.kv, {
+    // One-shot CLI commands end before a tree-wide watcher would pay off.
+    changeFeed: options.transport !== 'cli',
+  })
   const agents = new AgentService(
     sessions,
     providers,

@@ -58,6 +58,12 @@ export class CheckpointService {
     private readonly bus: EventBus,
     private readonly dataDir: string,
     private readonly kv: KvRepo,
+    /**
+     * Whether engines watch their tree. Long-lived hosts (the desktop app, `serve`) do; a one-shot
+     * CLI command does not: a tree-wide watcher costs seconds and hundreds of MB on a large repo and
+     * would be thrown away before it paid off (its snapshots walk the tree or visit marked paths).
+     */
+    private readonly options: { changeFeed: boolean } = { changeFeed: true },
   ) {}
 
   /** The project's snapshot engine, created with its change feed on first use and disposed with the project. */
@@ -73,11 +79,13 @@ export class CheckpointService {
       // A restore interrupted by a crash is finished (or rolled back) before anything else.
       const recovered = engine.recover()
       if (recovered.action !== 'none') log.warn(`[checkpoint] ${project.root}: interrupted restore ${recovered.action}`)
-      const watching = engine.watch({ onError: (error) => log.warn(`[checkpoint] change feed: ${error.message}`) })
+      const watching = this.options.changeFeed
+        ? engine.watch({ onError: (error) => log.warn(`[checkpoint] change feed: ${error.message}`) })
+        : undefined
       return {
         engine,
         dispose: async () => {
-          await (await watching).dispose()
+          if (watching) await (await watching).dispose()
           await engine.dispose()
         },
       }

@@ -19,7 +19,11 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: true,
     rollupOptions: {
-      input: { main: resolve(import.meta.dirname, 'src/cli/main.ts') },
+      input: {
+        main: resolve(import.meta.dirname, 'src/cli/main.ts'),
+        // The snapshot engine's worker thread, found next to main.js at run time (worker-entry.ts).
+        'snapshot-worker': resolve(import.meta.dirname, 'src/main/core/snapshot/worker.ts'),
+      },
       external,
       output: { format: 'es', entryFileNames: '[name].js' },
     },

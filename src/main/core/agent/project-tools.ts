@@ -7,7 +7,7 @@ import type { ProjectInstance } from '../project/instance'
 import type { KvRepo } from '../storage/kv-repo'
 import { MEMORY_TOOL_ID, memoryFilePath, memoryToolDescription, memoryToolParameters, runMemoryTool } from '../context'
 import { Permission } from '../permission/names'
-import { BackgroundProcesses, builtinTools, defineTool, FileTimes, ToolRegistry, type SubagentRequest, type Todo, type TodoStore, type Tool } from '../tools'
+import { BackgroundProcesses, builtinTools, defineTool, FileTimes, mayMutateFiles, ToolRegistry, type SubagentRequest, type Todo, type TodoStore, type Tool } from '../tools'
 import type { Disposable } from '../util/disposable'
 import { runHooks } from '../extensions'
 import type { AgentInfo } from './agents'
@@ -110,6 +110,7 @@ export class ProjectToolRuntime implements Disposable {
     ]
     return {
       definitions: (agent) => this.registry.definitions(tools(agent)),
+      mutatesFiles: (name, agent) => mayMutateFiles(tools(agent).find((t) => t.id === name)),
       execute: async (call, ctx) => {
         const available = tools(ctx.agent)
         const ask = bindAsk(this.deps.permissions, {
@@ -179,6 +180,7 @@ export class ProjectToolRuntime implements Disposable {
             ...(hookFailures.length > 0 ? { hookFailures } : {}),
           },
           isError: result.error !== undefined,
+          ...(result.changedPaths ? { changedPaths: result.changedPaths } : {}),
           stopTurn: result.error?.name === 'PermissionRejected' && !result.error.feedback,
         }
       },

@@ -16,6 +16,7 @@ const parameters = z.object({
 
 export const editTool = defineTool({
   id: 'edit',
+  mutatesFiles: true,
   description,
   parameters,
   async execute(args, ctx) {
@@ -33,6 +34,7 @@ export const editTool = defineTool({
     return {
       title: resolved.rel,
       output: `Edited ${resolved.rel}: ${edited.replacements} replacement${edited.replacements === 1 ? '' : 's'}${fuzzy}.`,
+      changedPaths: [resolved.abs],
       metadata: { filePath: resolved.abs, matcher: edited.matcher, replacements: edited.replacements, ...preview },
     }
   },

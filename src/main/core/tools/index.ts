@@ -22,5 +22,6 @@ export {
   type ToolOutput,
   type ToolProgress,
   type TruncateDirection,
+  mayMutateFiles,
 } from './tool'
 export { MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, truncateText } from './truncate'

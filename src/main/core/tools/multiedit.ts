@@ -23,6 +23,7 @@ const parameters = z.object({
 
 export const multieditTool = defineTool({
   id: 'multiedit',
+  mutatesFiles: true,
   description,
   parameters,
   async execute(args, ctx) {
@@ -48,6 +49,7 @@ export const multieditTool = defineTool({
     return {
       title: resolved.rel,
       output: `Applied ${args.edits.length} edits to ${resolved.rel}.`,
+      changedPaths: [resolved.abs],
       metadata: { filePath: resolved.abs, matchers, ...preview },
     }
   },

@@ -79,6 +79,8 @@ export interface ToolOutput<M extends Record<string, unknown> = Record<string, u
   output: string
   metadata: M
   attachments?: ToolAttachment[]
+  /** Files the call wrote (absolute or project-relative): the step's checkpoint visits exactly these. */
+  changedPaths?: string[]
 }
 
 /** Which end of a long output to keep for the model; the whole output is saved to a file either way. */
@@ -93,6 +95,12 @@ export interface ToolDef<P extends z.ZodType = z.ZodType> {
   truncate?: TruncateDirection
   /** A JSON schema to send instead of the one generated from `parameters` (e.g. an MCP tool's own). */
   inputSchema?: Record<string, unknown>
+  /**
+   * Whether a call may change files in the project. `false`: never (no checkpoint work after it,
+   * and it need not wait for the message's first checkpoint). `true` or unset (custom and MCP
+   * tools): it may; calls that list what they wrote (`changedPaths`) get an incremental checkpoint.
+   */
+  mutatesFiles?: boolean
 }
 
 /** A tool whose argument and metadata types are erased, as registries hold them. */
@@ -103,6 +111,12 @@ export interface Tool {
   execute(args: unknown, ctx: ToolContext): Promise<ToolOutput>
   truncate?: TruncateDirection
   inputSchema?: Record<string, unknown>
+  mutatesFiles?: boolean
+}
+
+/** Whether calls of `tool` may change files: unknown counts as yes. */
+export function mayMutateFiles(tool: Pick<Tool, 'mutatesFiles'> | undefined): boolean {
+  return tool?.mutatesFiles !== false
 }
 
 /** Tools are data: an id, a description for the model, zod parameters and `execute`. */

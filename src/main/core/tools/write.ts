@@ -14,6 +14,7 @@ const parameters = z.object({
 
 export const writeTool = defineTool({
   id: 'write',
+  mutatesFiles: true,
   description,
   parameters,
   async execute(args, ctx) {
@@ -29,6 +30,7 @@ export const writeTool = defineTool({
     return {
       title: resolved.rel,
       output: `${before === null ? 'Created' : 'Wrote'} ${resolved.rel} (${lines} lines).`,
+      changedPaths: [resolved.abs],
       metadata: { filePath: resolved.abs, created: before === null, ...preview },
     }
   },

@@ -18,7 +18,7 @@ import { McpRuntime } from './agent/mcp-runtime'
 import { CheckpointService } from './checkpoint/service'
 import { loadConfig } from './config'
 import { log } from './util/log'
-import type { Tool } from './tools'
+import { loginShellEnv, pickShell, useProcessEnvironment, type Tool } from './tools'
 
 /** The model new sessions use unless config or the user picks another. */
 export const DEFAULT_MODEL_ID = 'anthropic/claude-sonnet-4-6'
@@ -69,6 +69,10 @@ export interface Services {
 }
 
 export function createServices(options: ServicesOptions): Services {
+  // The desktop app may start from a launcher without the user's PATH: read the login shell's
+  // environment once, now, in the background. The CLI and serve run in a shell that set it up.
+  if (options.transport === 'electron') void loginShellEnv(pickShell())
+  else useProcessEnvironment()
   const storage = Storage.open(options.dataDir, { nativeBinding: options.nativeBinding })
   const bus = new EventBus()
   const projects = new ProjectManager(storage, bus)

@@ -21,7 +21,7 @@ import { resolveAgents } from './agents'
 import type { McpRuntime } from './mcp-runtime'
 import type { ToolRuntimes, TurnHooks } from './project-tools'
 import type { TurnEnvironment } from './service'
-import { buildSystemPrompt } from './system-prompt'
+import { buildSystemPrompt, gitSummary } from './system-prompt'
 
 export interface EnvironmentOptions {
   projects: ProjectManager
@@ -55,11 +55,12 @@ export function turnEnvironment(options: EnvironmentOptions): (session: Session,
     options.providers.setSettings({ providers: config.provider })
     const globalDir = globalConfigDir({ env, homeDir, platform: process.platform })
     const locations = { projectRoot: project.root, homeDir, globalConfigDir: globalDir }
-    const [skills, agentFiles, custom] = await Promise.all([
+    const [skills, agentFiles, custom, , git] = await Promise.all([
       discoverSkills(locations),
       loadAgentFiles(locations),
       loadCustomTools(locations),
       options.mcp?.ensure(project, config),
+      gitSummary(project.root),
     ])
     report(options.bus, project.id, [...skills.errors, ...agentFiles.errors, ...custom.errors])
     const agents = mergeAgentFiles(resolveAgents(config), agentFiles.agents)
@@ -84,6 +85,7 @@ export function turnEnvironment(options: EnvironmentOptions): (session: Session,
         return buildSystemPrompt(agent, {
           projectRoot: project.root,
           globalConfigDir: globalDir,
+          git,
           extraInstructions: [...(config.instructions ?? []), ...blocks, ...(memory ? [memory] : [])],
         })
       },

@@ -102,7 +102,7 @@ try {
     mainThreadP99StallMs: Math.round(delay.percentile(99) / 1e6),
     note: 'plusOneWithFeedMs includes the feed settle (25 ms of quiet); stalls are of this thread while the worker worked',
   }
-  process.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
+  process.stdout.write(`${JSON.stringify(report)}\n`)
 } finally {
   rmSync(base, { recursive: true, force: true })
 }

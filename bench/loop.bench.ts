@@ -270,7 +270,7 @@ try {
       large: { wallRatio: 0.6, peakRssMB: 250 },
     },
   }
-  process.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
+  process.stdout.write(`${JSON.stringify(report)}\n`)
 } finally {
   rmSync(claudeDir, { recursive: true, force: true })
 }

@@ -120,6 +120,19 @@ export function createServices(options: ServicesOptions): Services {
     // One-shot CLI commands end before a tree-wide watcher would pay off.
     changeFeed: options.transport !== 'cli',
   })
+  if (options.transport === 'electron') {
+    // The desktop app keeps a change feed per open tab from the start (in the snapshot worker), so
+    // even the first checkpoint of a large project is incremental once the watcher is live.
+    bus.subscribe((event) => {
+      if (event.channel !== 'project:opened') return
+      const { id } = event.envelope.payload as { id: string }
+      try {
+        checkpoints.engine(projects.get(id))
+      } catch (error) {
+        log.warn(`[checkpoint] change feed of project ${id} not started: ${(error as Error).message}`)
+      }
+    })
+  }
   const agents = new AgentService(
     sessions,
     providers,

@@ -122,7 +122,7 @@ export function createServices(options: ServicesOptions): Services {
   })
   if (options.transport === 'electron') {
     // The desktop app keeps a change feed per open tab from the start (in the snapshot worker), so
-    // even the first checkpoint of a large project is incremental once the watcher is live.
+    // the watcher's start-up crawl runs in the background before the first message, not during it.
     bus.subscribe((event) => {
       if (event.channel !== 'project:opened') return
       const { id } = event.envelope.payload as { id: string }

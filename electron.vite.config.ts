@@ -25,7 +25,13 @@ export default defineConfig({
     resolve: { alias },
     build: {
       outDir: 'out/main',
-      rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts') } },
+      rollupOptions: {
+        input: {
+          index: resolve(__dirname, 'src/main/index.ts'),
+          // The snapshot engine's worker thread, found next to index.js at run time (worker-entry.ts).
+          'snapshot-worker': resolve(__dirname, 'src/main/core/snapshot/worker.ts'),
+        },
+      },
     },
   },
   preload: {

@@ -13,12 +13,23 @@ console.warn = (...args: unknown[]) => {
   warn(...args)
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code
-  },
-  (error: unknown) => {
-    console.error(error)
-    process.exitCode = 1
-  },
-)
+/**
+ * A command is over once it resolved: its services are disposed (database closed, workers
+ * ended). What is left is output still buffered for a pipe; once both streams have flushed the
+ * process exits at once instead of waiting for stray timers of libraries to run out.
+ */
+function exitWhenFlushed(code: number): void {
+  process.exitCode = code
+  let pending = 2
+  const flushed = (): void => {
+    pending--
+    if (pending === 0) process.exit(code)
+  }
+  process.stdout.write('', flushed)
+  process.stderr.write('', flushed)
+}
+
+main(process.argv.slice(2)).then(exitWhenFlushed, (error: unknown) => {
+  console.error(error)
+  exitWhenFlushed(1)
+})

@@ -20,51 +20,51 @@ function setup(files: Record<string, string> = { 'a.txt': 'one\n' }) {
 }
 
 describe('checkpoint service', () => {
-  it('shows a file the user edited after the agent as a conflict and keeps it', () => {
+  it('shows a file the user edited after the agent as a conflict and keeps it', async () => {
     const { services, root, session, message } = setup()
-    const first = services.checkpoints.beforeMessage(session, message('go').id)
+    const first = await services.checkpoints.beforeMessage(session, message('go').id)
     writeFileSync(join(root, 'a.txt'), 'agent edit\n')
-    const step = services.checkpoints.afterStep(session, message('x').id, ['edit'])
+    const step = await services.checkpoints.afterStep(session, message('x').id, { paths: ['a.txt'], unlisted: false })
     expect(step?.summary.modified).toBe(1)
     writeFileSync(join(root, 'a.txt'), 'user edit\n')
-    const preview = services.checkpoints.preview(first?.id ?? '', { mode: 'code' })
+    const preview = await services.checkpoints.preview(first?.id ?? '', { mode: 'code' })
     expect(preview.conflicts).toEqual([{ path: 'a.txt', reason: 'user-modified', resolution: 'keep' }])
-    services.checkpoints.restore(first?.id ?? '', { mode: 'code', expectCurrentId: preview.currentId ?? undefined })
+    await services.checkpoints.restore(first?.id ?? '', { mode: 'code', expectCurrentId: preview.currentId ?? undefined })
     expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('user edit\n')
-    services.checkpoints.restore(first?.id ?? '', { mode: 'code', overwriteConflicts: true })
+    await services.checkpoints.restore(first?.id ?? '', { mode: 'code', overwriteConflicts: true })
     expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('one\n')
   })
 
-  it('records a step checkpoint only when the tree changed', () => {
+  it('records a step checkpoint only when the tree changed', async () => {
     const { services, session, message } = setup()
-    services.checkpoints.beforeMessage(session, message('go').id)
-    expect(services.checkpoints.afterStep(session, message('x').id, ['read', 'grep'])).toBeUndefined()
-    expect(services.checkpoints.afterStep(session, message('y').id, ['bash'])).toBeUndefined()
+    await services.checkpoints.beforeMessage(session, message('go').id)
+    expect(await services.checkpoints.afterStep(session, message('x').id, { paths: [], unlisted: false })).toBeUndefined()
+    expect(await services.checkpoints.afterStep(session, message('y').id, { paths: [], unlisted: true })).toBeUndefined()
   })
 
-  it('forks a session from a checkpoint with the conversation up to it', () => {
+  it('forks a session from a checkpoint with the conversation up to it', async () => {
     const { services, session, message } = setup()
     message('before')
     const second = message('second')
-    const cp = services.checkpoints.beforeMessage(session, second.id)
+    const cp = await services.checkpoints.beforeMessage(session, second.id)
     message('third')
-    const { session: forked } = services.checkpoints.fork(cp?.id ?? '')
+    const { session: forked } = await services.checkpoints.fork(cp?.id ?? '')
     const texts = services.sessions.messages(forked.id).flatMap((m) => m.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])))
     expect(texts).toEqual(['before'])
     expect(forked.title).toContain('(fork)')
   })
 
-  it('keeps storage under the quota by dropping the oldest checkpoints, never the newest', () => {
+  it('keeps storage under the quota by dropping the oldest checkpoints, never the newest', async () => {
     const { services, root, session, message } = setup()
     const config = { snapshot: { quotaBytes: 1 } } as Config
     for (let i = 0; i < 70; i++) {
       writeFileSync(join(root, 'a.txt'), `content ${i}\n`.repeat(50))
-      services.checkpoints.beforeMessage(session, message(`m${i}`).id, config)
+      await services.checkpoints.beforeMessage(session, message(`m${i}`).id, config)
     }
     const left = services.checkpoints.list(session.projectId)
     expect(left.length).toBeLessThan(70)
     expect(left.length).toBeGreaterThanOrEqual(50)
     const newest = left.at(-1)
-    expect(services.checkpoints.preview(newest?.id ?? '', { mode: 'code' }).writes).toEqual([])
+    expect((await services.checkpoints.preview(newest?.id ?? '', { mode: 'code' })).writes).toEqual([])
   })
 })

@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline/promises'
 import type { Checkpoint, RestoreMode, RestorePreview } from '@shared/schema/checkpoint'
+import type { RestoreOutcome } from '../../main/core/checkpoint/service'
 import { HotaruError } from '@shared/errors'
 import type { Services } from '../../main/core/services'
 import { parseCommandArgs, stringOption } from '../args'
@@ -64,9 +65,9 @@ async function diff(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs(argv, { dir: { type: 'string' }, json: { type: 'boolean' } }, USAGE, true)
   const [from, to] = positionals
   if (!from) throw new CliError(`a checkpoint id is required\n\n${USAGE}`)
-  return withServices((services) => {
+  return withServices(async (services) => {
     openProject(services, stringOption(values, 'dir'))
-    const entries = services.checkpoints.diff(from, to)
+    const entries = await services.checkpoints.diff(from, to)
     if (values.json) {
       process.stdout.write(`${JSON.stringify(entries, null, 2)}\n`)
       return 0
@@ -124,7 +125,11 @@ async function restore(argv: string[]): Promise<number> {
   }
   return withServices(async (services) => {
     openProject(services, stringOption(values, 'dir'))
-    const preview = services.checkpoints.preview(id, options)
+    if (values.yes && !values['dry-run']) {
+      // Nothing to confirm: the restore previews and applies in one pass over the tree.
+      return printRestored(await services.checkpoints.restore(id, options), values.json === true, true)
+    }
+    const preview = await services.checkpoints.preview(id, options)
     const emitPreview = (): void => {
       if (values.json) process.stdout.write(`${JSON.stringify({ preview }, null, 2)}\n`)
       else printPreview(preview)
@@ -147,13 +152,18 @@ async function restore(argv: string[]): Promise<number> {
         return 1
       }
     }
-    const result = services.checkpoints.restore(id, { ...options, expectCurrentId: preview.currentId ?? undefined })
-    if (values.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`)
-    else {
-      if (values.yes) printPreview(result.preview)
-      process.stdout.write(`Restored: ${result.written} written, ${result.deleted} deleted, ${result.messagesRemoved} message(s) removed.\n`)
-      if (result.undoCheckpointId) process.stdout.write(`Undo with: hotaru checkpoints restore ${result.undoCheckpointId} --yes\n`)
-    }
-    return 0
+    const result = await services.checkpoints.restore(id, { ...options, expectCurrentId: preview.currentId ?? undefined })
+    return printRestored(result, values.json === true, false)
   })
+}
+
+function printRestored(result: RestoreOutcome, json: boolean, showPreview: boolean): number {
+  if (json) {
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`)
+    return 0
+  }
+  if (showPreview) printPreview(result.preview)
+  process.stdout.write(`Restored: ${result.written} written, ${result.deleted} deleted, ${result.messagesRemoved} message(s) removed.\n`)
+  if (result.undoCheckpointId) process.stdout.write(`Undo with: hotaru checkpoints restore ${result.undoCheckpointId} --yes\n`)
+  return 0
 }

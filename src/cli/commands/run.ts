@@ -1,14 +1,8 @@
 import type { BusEvent } from '../../main/core/bus/bus'
 import type { Part } from '@shared/schema/session'
-import { HotaruError } from '@shared/errors'
-import { DEFAULT_AGENT } from '../../main/core/agent/agents'
-import { loadConfig } from '../../main/core/config'
-import { sandboxContext, sandboxStatusLine } from '../../main/core/sandbox/status'
 import type { Services } from '../../main/core/services'
 import { parseCommandArgs, stringOption } from '../args'
-import { cliServices, findSession, openProject } from '../context'
 import { CliError } from '../errors'
-import { answerPermissions } from '../permission-prompt'
 
 const USAGE = `Usage: hotaru run [options] MESSAGE…
 
@@ -58,6 +52,16 @@ export async function runRun(argv: string[]): Promise<number> {
   if (model !== undefined && !/^[^/\s]+\/\S+$/.test(model)) throw new CliError(`--model must look like provider/model, got "${model}"`)
   if (values.session && values.continue) throw new CliError('use either --session or --continue, not both')
 
+  // The core loads only now: `run --help` and argument errors stay instant.
+  const [{ HotaruError }, { DEFAULT_AGENT }, { loadConfig }, { cliServices, openProject }, { answerPermissions }, { sandboxContext, sandboxStatusLine }] =
+    await Promise.all([
+      import('@shared/errors'),
+      import('../../main/core/agent/agents'),
+      import('../../main/core/config'),
+      import('../context'),
+      import('../permission-prompt'),
+      import('../../main/core/sandbox/status'),
+    ])
   const services = cliServices()
   const controller = new AbortController()
   const onSignal = (): void => controller.abort()
@@ -73,7 +77,7 @@ export async function runRun(argv: string[]): Promise<number> {
       throw error
     }
     process.stderr.write(`${sandboxStatusLine(config.sandbox, sandboxContext({ projectRoot: project.root, dataDir: services.info().dataDir }))}\n`)
-    const session = pickSession(services, project.id, {
+    const session = await pickSession(services, project.id, {
       sessionId: stringOption(values, 'session'),
       continueLast: values.continue === true,
       agent: stringOption(values, 'agent') ?? config.defaultAgent ?? DEFAULT_AGENT,
@@ -121,12 +125,13 @@ export async function runRun(argv: string[]): Promise<number> {
   }
 }
 
-function pickSession(
+async function pickSession(
   services: Services,
   projectId: string,
   options: { sessionId?: string; continueLast: boolean; agent: string; model: string },
 ) {
   if (options.sessionId) {
+    const { findSession } = await import('../context')
     const session = findSession(services, options.sessionId)
     if (session.projectId !== projectId) throw new CliError(`session ${session.id} belongs to another project`, 1)
     return session

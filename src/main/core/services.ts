@@ -20,7 +20,7 @@ import { CheckpointService } from './checkpoint/service'
 import { loadConfig } from './config'
 import { log } from './util/log'
 import { detached } from './util/detached'
-import type { Tool } from './tools'
+import { loginShellEnv, pickShell, useProcessEnvironment, type Tool } from './tools'
 import { CommandSandbox, sandboxContext, sandboxPolicy, sandboxSupport } from './sandbox'
 
 /** The model new sessions use unless config or the user picks another. */
@@ -70,6 +70,10 @@ export interface Services {
 }
 
 export function createServices(options: ServicesOptions): Services {
+  // The desktop app may start from a launcher without the user's PATH: read the login shell's
+  // environment once, now, in the background. The CLI and serve run in a shell that set it up.
+  if (options.transport === 'electron') detached('login shell environment', loginShellEnv(pickShell()))
+  else useProcessEnvironment()
   const storage = Storage.open(options.dataDir)
   const bus = new EventBus()
   const projects = new ProjectManager(storage, bus)
@@ -120,7 +124,23 @@ export function createServices(options: ServicesOptions): Services {
     outputRoot: join(options.dataDir, 'tool-output'),
     extraTools: (projectId) => services.extraTools(projectId),
   })
-  const checkpoints = new CheckpointService(storage.checkpoints, projects, sessions, bus, options.dataDir, storage.kv)
+  const checkpoints = new CheckpointService(storage.checkpoints, projects, sessions, bus, options.dataDir, storage.kv, {
+    // One-shot CLI commands end before a tree-wide watcher would pay off.
+    changeFeed: options.transport !== 'cli',
+  })
+  if (options.transport === 'electron') {
+    // The desktop app keeps a change feed per open tab from the start (in the snapshot worker), so
+    // the watcher's start-up crawl runs in the background before the first message, not during it.
+    bus.subscribe((event) => {
+      if (event.channel !== 'project:opened') return
+      const { id } = event.envelope.payload as { id: string }
+      try {
+        checkpoints.engine(projects.get(id))
+      } catch (error) {
+        log.warn(`[checkpoint] change feed of project ${id} not started: ${(error as Error).message}`)
+      }
+    })
+  }
   const agents = new AgentService(
     sessions,
     providers,

@@ -23,7 +23,7 @@ import { resolveAgents } from './agents'
 import type { McpRuntime } from './mcp-runtime'
 import type { ToolRuntimes, TurnHooks } from './project-tools'
 import type { TurnEnvironment } from './service'
-import { buildSystemPrompt } from './system-prompt'
+import { buildSystemPrompt, gitSummary } from './system-prompt'
 
 export interface EnvironmentOptions {
   projects: ProjectManager
@@ -63,11 +63,12 @@ export function turnEnvironment(options: EnvironmentOptions): (session: Session,
       config.sandbox,
       sandboxContext({ projectRoot: project.root, dataDir: options.dataDir ?? defaultDataDir(env as NodeJS.ProcessEnv), env: env as NodeJS.ProcessEnv, homeDir }),
     )
-    const [skills, agentFiles, custom] = await Promise.all([
+    const [skills, agentFiles, custom, , git] = await Promise.all([
       discoverSkills(locations),
       loadAgentFiles(locations),
       loadCustomTools(locations),
       options.mcp?.ensure(project, config),
+      gitSummary(project.root),
     ])
     report(options.bus, project.id, [...skills.errors, ...agentFiles.errors, ...custom.errors])
     const agents = mergeAgentFiles(resolveAgents(config), agentFiles.agents)
@@ -94,6 +95,7 @@ export function turnEnvironment(options: EnvironmentOptions): (session: Session,
         return buildSystemPrompt(agent, {
           projectRoot: project.root,
           globalConfigDir: globalDir,
+          git,
           extraInstructions: [...(config.instructions ?? []), ...blocks, ...(memory ? [memory] : [])],
         })
       },

@@ -17,8 +17,16 @@ export interface LoopDeps {
   setStatus(status: SessionStatus): void
   /** Keeps requests inside the model's window; one with default settings when absent. */
   context?: ContextManager
-  /** After each step, with the tools it ran (checkpoints of file changes hang here). */
-  onStepEnd?(message: Message, tools: string[]): void
+  /** After each step, with what its tools changed on disk (checkpoints of file changes hang here). */
+  onStepEnd?(message: Message, changes: StepChanges): void
+}
+
+/** What a step's tool calls changed on disk, as far as they said. */
+export interface StepChanges {
+  /** Paths the calls listed as written. */
+  paths: string[]
+  /** A call that may change files ran without listing what it wrote (shell, MCP, custom tools, failures). */
+  unlisted: boolean
 }
 
 export interface TurnInput {
@@ -59,7 +67,7 @@ export async function runTurn(deps: LoopDeps, input: TurnInput): Promise<TurnRes
   for (let step = 1; step <= maxTurns; step++) {
     const outcome = await runStep(deps, input, context)
     lastMessage = outcome.message
-    deps.onStepEnd?.(outcome.message, outcome.tools)
+    deps.onStepEnd?.(outcome.message, outcome.changes)
     if (outcome.status === 'continue' || outcome.status === 'completed') {
       // The step's real usage: prune or summarize now if the context overflowed.
       await context.afterStep({ sessionId: input.sessionId, model: input.model, usage: outcome.message.usage, signal: input.signal })
@@ -91,8 +99,7 @@ interface StepOutcome {
   status: 'continue' | TurnResult['status']
   error?: ErrorData
   message: Message
-  /** Tools the step called. */
-  tools: string[]
+  changes: StepChanges
 }
 
 async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager): Promise<StepOutcome> {
@@ -109,6 +116,8 @@ async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager
   let attemptParts: Part[] = []
   const toolParts = new Map<string, PartOf<'tool'>>()
   const running: Promise<ToolOutcome | undefined>[] = []
+  const changes: StepChanges = { paths: [], unlisted: false }
+  const mayMutate = (name: string): boolean => tools.mutatesFiles?.(name, input.agent) ?? true
   let usage: Usage = ZERO_USAGE
   let finish = 'stop'
   let stopTurn = false
@@ -160,6 +169,9 @@ async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager
             : { ...current.state, status: 'completed' as const, output: result.output, title: result.title, metadata: result.metadata, endedAt }
           toolParts.set(part.callId, store.updatePart({ ...current, state }))
           if (result.stopTurn) stopTurn = true
+          if (result.changedPaths) changes.paths.push(...result.changedPaths)
+          // A failed call may have written part of its work before failing.
+          else if (mayMutate(part.tool)) changes.unlisted = true
           return result
         },
         (error: unknown) => {
@@ -172,6 +184,7 @@ async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager
             endedAt: Date.now(),
           }
           toolParts.set(part.callId, store.updatePart({ ...current, state }))
+          if (mayMutate(part.tool)) changes.unlisted = true
           return undefined
         },
       )
@@ -320,11 +333,10 @@ async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager
     ...(error ? { error } : {}),
   })
   store.touch(sessionId)
-  const called = [...toolParts.values()].map((p) => p.tool)
-  if (aborted) return { status: 'aborted', error, message, tools: called }
-  if (failure !== undefined) return { status: 'error', error, message, tools: called }
-  if (stopTurn) return { status: 'rejected', message, tools: called }
-  return { status: toolParts.size > 0 ? 'continue' : 'completed', message, tools: called }
+  if (aborted) return { status: 'aborted', error, message, changes }
+  if (failure !== undefined) return { status: 'error', error, message, changes }
+  if (stopTurn) return { status: 'rejected', message, changes }
+  return { status: toolParts.size > 0 ? 'continue' : 'completed', message, changes }
 }
 
 function abortedData(): ErrorData {

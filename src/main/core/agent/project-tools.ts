@@ -8,7 +8,7 @@ import type { KvRepo } from '../storage/kv-repo'
 import { MEMORY_TOOL_ID, memoryFilePath, memoryToolDescription, memoryToolParameters, runMemoryTool } from '../context'
 import { Permission } from '../permission/names'
 import { warmBashParser } from '../permission/shell/bash-parser'
-import { BackgroundProcesses, builtinTools, defineTool, FileTimes, ToolRegistry, type SubagentRequest, type Todo, type TodoStore, type Tool } from '../tools'
+import { BackgroundProcesses, builtinTools, defineTool, FileTimes, mayMutateFiles, ToolRegistry, type SubagentRequest, type Todo, type TodoStore, type Tool } from '../tools'
 import type { Disposable } from '../util/disposable'
 import { runHooks } from '../extensions'
 import type { CommandSandbox } from '../sandbox/sandbox'
@@ -116,6 +116,7 @@ export class ProjectToolRuntime implements Disposable {
     ]
     return {
       definitions: (agent) => this.registry.definitions(tools(agent)),
+      mutatesFiles: (name, agent) => mayMutateFiles(tools(agent).find((t) => t.id === name)),
       execute: async (call, ctx) => {
         const available = tools(ctx.agent)
         const binding: AskBinding = {
@@ -189,6 +190,7 @@ export class ProjectToolRuntime implements Disposable {
             ...(hookFailures.length > 0 ? { hookFailures } : {}),
           },
           isError: result.error !== undefined,
+          ...(result.changedPaths ? { changedPaths: result.changedPaths } : {}),
           stopTurn: result.error?.name === 'PermissionRejected' && !result.error.feedback,
         }
       },

@@ -180,7 +180,15 @@ export class AgentService {
     turn.id = user.id
     this.store.addPart<PartOf<'text'>>({ sessionId: session.id, messageId: user.id, type: 'text', text: input.text })
 
-    this.checkpoints?.beforeMessage(session, user.id, env.config)
+    // The message's checkpoint runs in the snapshot worker while the first request goes out;
+    // calls that may change files wait for it (and for every step checkpoint before them).
+    const checkpoints = this.checkpoints
+    const projectId = session.projectId
+    const track = (work: Promise<unknown> | undefined): void => {
+      void work?.catch((error: unknown) => log.warn(`[checkpoint] ${(error as Error).message}`))
+    }
+    track(checkpoints?.beforeMessage(session, user.id, env.config))
+    const tools: ToolHost = checkpoints ? afterCheckpoints(env.tools, () => checkpoints.idle(projectId)) : env.tools
 
     // A readable title at once; the model's title replaces it after the turn (requests made
     // during the turn would compete with it).
@@ -192,11 +200,11 @@ export class AgentService {
       {
         store: this.store,
         providers: this.providers,
-        tools: env.tools,
+        tools,
         context: this.context,
         setStatus: (s) => this.setStatus(session, s),
-        onStepEnd: (message, tools) => {
-          this.checkpoints?.afterStep(session, message.id, tools, env.config)
+        onStepEnd: (message, changes) => {
+          track(checkpoints?.afterStep(session, message.id, changes, env.config))
         },
       },
       {
@@ -220,6 +228,8 @@ export class AgentService {
       if (firstTurn && result.status !== 'aborted' && env.smallModel) this.startTitle(session, input.text, env.smallModel)
       return result
     } finally {
+      // The turn ends with its checkpoints recorded (a CLI run lists them right after).
+      await checkpoints?.idle(projectId)
       this.running.delete(session.id)
       this.store.flush()
       this.onTurnEnd(session.id, user.id)
@@ -285,6 +295,18 @@ export class AgentService {
     if (status.type === 'idle') this.statuses.delete(session.id)
     else this.statuses.set(session.id, status)
     this.bus.publish('session:status', { sessionId: session.id, status }, session.projectId)
+  }
+}
+
+/** Tool calls that may change files start only once the checkpoints before them are taken. */
+function afterCheckpoints(host: ToolHost, idle: () => Promise<void>): ToolHost {
+  return {
+    definitions: (agent) => host.definitions(agent),
+    mutatesFiles: host.mutatesFiles ? (name, agent) => host.mutatesFiles?.(name, agent) ?? true : undefined,
+    execute: async (call, ctx) => {
+      if (host.mutatesFiles?.(call.name, ctx.agent) ?? true) await idle()
+      return host.execute(call, ctx)
+    },
   }
 }
 

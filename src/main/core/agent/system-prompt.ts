@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import type { AgentInfo } from './agents'
 import { findInstructionFiles } from './instructions'
 
@@ -9,17 +9,54 @@ export interface PromptContext {
   platform?: string
   /** Extra instruction text from config (`instructions`). */
   extraInstructions?: string[]
+  /** The `gitSummary` of this turn (read once per turn, in parallel with the rest of its set-up). */
+  git: string
 }
 
-/** A short `git status` summary, or why there is none. */
-export function gitSummary(root: string): string {
+/** `git status` in a large repository can take seconds; the prompt says so rather than wait. */
+export const GIT_SUMMARY_TIMEOUT_MS = 500
+
+function git(root: string, args: string[], signal: AbortSignal): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile('git', args, { cwd: root, encoding: 'utf8', signal, maxBuffer: 64 * 1024 * 1024 }, (error, stdout) => {
+      if (error) reject(error)
+      else resolve(stdout)
+    })
+  })
+}
+
+const TIMED_OUT = Symbol('timed out')
+
+/**
+ * A short `git status` summary for the system prompt, or why there is none. Asynchronous (the
+ * event loop keeps serving streams and terminals meanwhile) and capped at `timeoutMs`: past it
+ * the prompt says the status is unknown and both git processes are killed.
+ */
+export async function gitSummary(root: string, timeoutMs = GIT_SUMMARY_TIMEOUT_MS): Promise<string> {
+  const controller = new AbortController()
+  let timer: NodeJS.Timeout | undefined
+  const cap = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), timeoutMs)
+  })
+  const work = Promise.all([
+    git(root, ['rev-parse', '--abbrev-ref', 'HEAD'], controller.signal),
+    git(root, ['status', '--porcelain'], controller.signal),
+  ])
   try {
-    const branch = execFileSync('git', ['rev-parse', '--abbrev-ref', 'HEAD'], { cwd: root, encoding: 'utf8', timeout: 2000, stdio: ['ignore', 'pipe', 'ignore'] }).trim()
-    const status = execFileSync('git', ['status', '--porcelain'], { cwd: root, encoding: 'utf8', timeout: 2000, stdio: ['ignore', 'pipe', 'ignore'] })
+    const result = await Promise.race([work, cap])
+    if (result === TIMED_OUT) {
+      controller.abort()
+      // The aborted calls reject; that is the expected end of them.
+      work.catch(() => undefined)
+      return `git repository status unknown (git status took over ${timeoutMs} ms)`
+    }
+    const [branch, status] = result
     const changed = status.split('\n').filter(Boolean).length
-    return `git repository, branch ${branch}, ${changed === 0 ? 'clean' : `${changed} changed file(s)`}`
+    return `git repository, branch ${branch.trim()}, ${changed === 0 ? 'clean' : `${changed} changed file(s)`}`
   } catch {
     return 'not a git repository (or git is unavailable)'
+  } finally {
+    clearTimeout(timer)
   }
 }
 
@@ -34,7 +71,7 @@ export function buildSystemPrompt(agent: AgentInfo, ctx: PromptContext): string[
     `Project root: ${ctx.projectRoot}`,
     `Platform: ${ctx.platform ?? process.platform}`,
     `Today: ${now.toISOString().slice(0, 10)}`,
-    `Version control: ${gitSummary(ctx.projectRoot)}`,
+    `Version control: ${ctx.git}`,
     '</environment>',
   ].join('\n')
   const blocks = [agent.prompt.trim(), environment]

@@ -27,10 +27,14 @@ export interface ToolOutcome {
   isError: boolean
   /** The user rejected the call without feedback: the turn stops after this step. */
   stopTurn?: boolean
+  /** Files the call wrote, when the tool lists them (edit, write, multiedit, apply_patch). */
+  changedPaths?: string[]
 }
 
 /** What the agent loop needs from the tool layer. */
 export interface ToolHost {
   definitions(agent: AgentInfo): ToolDefinition[]
   execute(call: ToolCallRequest, ctx: ToolCallContext): Promise<ToolOutcome>
+  /** Whether a call of tool `name` may change files (see `mutatesFiles`); absent: every tool may. */
+  mutatesFiles?(name: string, agent: AgentInfo): boolean
 }

@@ -7,7 +7,15 @@ import type { Config } from '../config'
 import type { ProjectInstance } from '../project/instance'
 import type { ProjectManager } from '../project/manager'
 import type { SessionStore } from '../session/store'
-import { SnapshotEngine, type DiffEntry, type FileVersions, type RestoreResult, type SnapshotResult } from '../snapshot'
+import {
+  SnapshotClient,
+  type DiffEntry,
+  type FileVersions,
+  type RestorePreview as EnginePreview,
+  type RestoreResult,
+  type SnapshotResult,
+  type UsageReport,
+} from '../snapshot'
 import type { CheckpointsRepo } from '../storage/checkpoints-repo'
 import type { KvRepo } from '../storage/kv-repo'
 import { ascendingId } from '../util/id'
@@ -20,8 +28,13 @@ export const DEFAULT_QUOTA_BYTES = 2 * 1024 ** 3
 /** Over quota, the oldest checkpoints go first, but never the newest ones. */
 const MIN_KEPT_CHECKPOINTS = 50
 
-/** Tools whose steps can change files; a step with any of them gets a checkpoint if the tree changed. */
-const CHANGING_TOOLS = new Set(['write', 'edit', 'multiedit', 'apply_patch', 'bash', 'memory'])
+/** What a step's tools changed on disk, as far as they know (see `mutatesFiles` on tool definitions). */
+export interface StepFileChanges {
+  /** Paths the tools wrote and listed (edit, write, multiedit, apply_patch report theirs exactly). */
+  paths: string[]
+  /** A tool that may change files without listing them ran (bash, MCP and custom tools, a failed edit). */
+  unlisted: boolean
+}
 
 export interface RestoreRequest {
   mode: RestoreMode
@@ -58,45 +71,73 @@ export class CheckpointService {
     private readonly bus: EventBus,
     private readonly dataDir: string,
     private readonly kv: KvRepo,
+    /**
+     * Whether engines watch their tree. Long-lived hosts (the desktop app, `serve`) do; a one-shot
+     * CLI command does not: a tree-wide watcher costs seconds and hundreds of MB on a large repo and
+     * would be thrown away before it paid off (its snapshots walk the tree or visit marked paths).
+     */
+    private readonly options: { changeFeed: boolean } = { changeFeed: true },
   ) {}
 
-  /** The project's snapshot engine, created with its change feed on first use and disposed with the project. */
-  engine(project: ProjectInstance, config?: Config): SnapshotEngine {
+  /** Checkpoint work queued per project (see `enqueue`). */
+  private readonly queues = new Map<string, Promise<void>>()
+
+  /**
+   * The project's snapshot engine, in its own worker thread (created on first use, disposed with
+   * the project); with the change feed running inside that worker where this host keeps one.
+   */
+  engine(project: ProjectInstance, config?: Config): SnapshotClient {
     return project.service(SERVICE_KEY, () => {
-      const engine = new SnapshotEngine({
+      const engine = new SnapshotClient({
         root: project.root,
         storeDir: join(this.dataDir, 'snapshots', project.id),
         maxFileBytes: config?.snapshot?.maxFileBytes,
         extraExcludes: config?.snapshot?.exclude,
         quotaBytes: config?.snapshot?.quotaBytes ?? DEFAULT_QUOTA_BYTES,
+        onLog: (level, message) => log[level](`[checkpoint] ${project.root}: ${message}`),
       })
-      // A restore interrupted by a crash is finished (or rolled back) before anything else.
-      const recovered = engine.recover()
-      if (recovered.action !== 'none') log.warn(`[checkpoint] ${project.root}: interrupted restore ${recovered.action}`)
-      const watching = engine.watch({ onError: (error) => log.warn(`[checkpoint] change feed: ${error.message}`) })
+      // A restore interrupted by a crash is finished (or rolled back) before anything else: the
+      // worker answers calls in order, so this runs first.
+      const recovered = engine.recover().then(
+        (result) => {
+          if (result.action !== 'none') log.warn(`[checkpoint] ${project.root}: interrupted restore ${result.action}`)
+        },
+        (error: unknown) => log.warn(`[checkpoint] ${project.root}: recovery failed: ${(error as Error).message}`),
+      )
+      const watching = this.options.changeFeed
+        ? engine.watch().catch((error: unknown) => log.warn(`[checkpoint] change feed of ${project.root}: ${(error as Error).message}`))
+        : undefined
       return {
         engine,
         dispose: async () => {
-          await (await watching).dispose()
+          await recovered
+          await this.queues.get(project.id)
           await engine.dispose()
+          await watching
         },
       }
     }).engine
   }
 
-  /** Before a user message is processed. */
-  beforeMessage(session: Session, messageId: string, config?: Config): Checkpoint | undefined {
-    if (config?.snapshot?.enabled === false) return undefined
-    return this.capture(session, messageId, 'message', config, false)
+  /**
+   * Before a user message is processed. Runs in the snapshot worker; the caller need not wait
+   * (the model request goes out meanwhile) but file-changing tools must: see `idle`.
+   */
+  beforeMessage(session: Session, messageId: string, config?: Config): Promise<Checkpoint | undefined> {
+    if (config?.snapshot?.enabled === false) return Promise.resolve(undefined)
+    return this.enqueue(session.projectId, () => this.capture(session, messageId, 'message', config, 'walk'))
   }
 
-  /** After a step: a checkpoint when a file-changing tool ran and the tree differs from the last checkpoint. */
-  afterStep(session: Session, messageId: string, tools: readonly string[], config?: Config): Checkpoint | undefined {
-    if (config?.snapshot?.enabled === false) return undefined
-    if (!tools.some((t) => CHANGING_TOOLS.has(t) || t.includes('__'))) return undefined
-    // The change feed reports edits asynchronously and may not have seen this step's writes yet; a
-    // shell command can touch anything anywhere. Rescan (unchanged files are not re-hashed).
-    return this.capture(session, messageId, 'step', config, true, true)
+  /** After a step: a checkpoint when its tools changed files and the tree differs from the last checkpoint. */
+  afterStep(session: Session, messageId: string, changes: StepFileChanges, config?: Config): Promise<Checkpoint | undefined> {
+    if (config?.snapshot?.enabled === false) return Promise.resolve(undefined)
+    if (changes.paths.length === 0 && !changes.unlisted) return Promise.resolve(undefined)
+    return this.enqueue(session.projectId, () => this.capture(session, messageId, 'step', config, changes, true))
+  }
+
+  /** Resolves when the project's queued checkpoint work is done (a file-changing tool waits for it). */
+  async idle(projectId: string): Promise<void> {
+    await this.queues.get(projectId)
   }
 
   list(projectId: string, sessionId?: string): Checkpoint[] {
@@ -115,74 +156,32 @@ export class CheckpointService {
   }
 
   /** Files that differ between two checkpoints, or a checkpoint and the working tree. */
-  diff(fromId: string, toId?: string): DiffEntry[] {
+  diff(fromId: string, toId?: string): Promise<DiffEntry[]> {
     const from = this.get(fromId)
-    const engine = this.engine(this.projects.get(from.projectId))
-    return engine.diff(from.snapshotId, toId ? this.get(toId).snapshotId : undefined)
+    const to = toId ? this.get(toId).snapshotId : undefined
+    return this.enqueue(from.projectId, () => this.engine(this.projects.get(from.projectId)).diff(from.snapshotId, to))
   }
 
   /** Old and new text of one file, for the diff editor. */
-  fileVersions(path: string, fromId: string, toId?: string): FileVersions {
+  fileVersions(path: string, fromId: string, toId?: string): Promise<FileVersions> {
     const from = this.get(fromId)
-    const engine = this.engine(this.projects.get(from.projectId))
-    return engine.fileVersions(path, from.snapshotId, toId ? this.get(toId).snapshotId : undefined)
+    const to = toId ? this.get(toId).snapshotId : undefined
+    return this.enqueue(from.projectId, () => this.engine(this.projects.get(from.projectId)).fileVersions(path, from.snapshotId, to))
   }
 
-  preview(checkpointId: string, request: Omit<RestoreRequest, 'expectCurrentId'>): RestorePreview {
+  preview(checkpointId: string, request: Omit<RestoreRequest, 'expectCurrentId'>): Promise<RestorePreview> {
     const checkpoint = this.get(checkpointId)
-    const messagesRemoved = this.messagesAfter(checkpoint)
-    if (request.mode === 'conversation') {
-      return { ...emptyPreview(checkpoint, request.mode), messagesRemoved }
-    }
-    const engine = this.engine(this.projects.get(checkpoint.projectId))
-    const preview = engine.preview(checkpoint.snapshotId, this.restoreOptions(checkpoint, request))
-    return {
-      checkpointId,
-      mode: request.mode,
-      currentId: preview.currentId,
-      writes: preview.writes.map((w) => ({ path: w.path, action: w.action })),
-      deletes: preview.deletes,
-      unchanged: preview.unchanged,
-      conflicts: preview.conflicts,
-      userCreated: preview.userCreated,
-      skipped: preview.skipped,
-      untracked: checkpoint.summary.untracked,
-      messagesRemoved: request.mode === 'both' ? messagesRemoved : 0,
-    }
+    return this.enqueue(checkpoint.projectId, () => this.previewNow(checkpoint, request))
   }
 
   /** Applies a restore; the state before it becomes a checkpoint, so it can be undone. */
-  restore(checkpointId: string, request: RestoreRequest): RestoreOutcome {
+  restore(checkpointId: string, request: RestoreRequest): Promise<RestoreOutcome> {
     const checkpoint = this.get(checkpointId)
-    const preview = this.preview(checkpointId, request)
-    let result: RestoreResult | undefined
-    let undo: Checkpoint | undefined
-    if (request.mode !== 'conversation') {
-      const project = this.projects.get(checkpoint.projectId)
-      const engine = this.engine(project)
-      result = engine.restore(checkpoint.snapshotId, {
-        ...this.restoreOptions(checkpoint, request),
-        expectCurrentId: request.expectCurrentId,
-      })
-      this.setBaseline(checkpoint.projectId, checkpoint.snapshotId)
-      undo = this.record({
-        projectId: checkpoint.projectId,
-        sessionId: checkpoint.sessionId,
-        messageId: checkpoint.messageId,
-        snapshotId: result.preRestoreId,
-        trigger: 'restore',
-        summary: this.summarize(engine, checkpoint.snapshotId, result.preRestoreId, []),
-      })
-    }
-    let messagesRemoved = 0
-    if (request.mode !== 'code' && checkpoint.sessionId && checkpoint.messageId && checkpoint.trigger === 'message') {
-      messagesRemoved = this.sessions.truncateFrom(checkpoint.sessionId, checkpoint.messageId)
-    }
-    return { preview, undoCheckpointId: undo?.id ?? null, written: result?.written ?? 0, deleted: result?.deleted ?? 0, messagesRemoved }
+    return this.enqueue(checkpoint.projectId, () => this.restoreNow(checkpoint, request))
   }
 
   /** A new session with the conversation up to the checkpoint; files are restored to it when `code` is set. */
-  fork(checkpointId: string, options: { code?: boolean } = {}): { session: Session; restore?: RestoreOutcome } {
+  async fork(checkpointId: string, options: { code?: boolean } = {}): Promise<{ session: Session; restore?: RestoreOutcome }> {
     const checkpoint = this.get(checkpointId)
     if (!checkpoint.sessionId) throw new HotaruError(ErrorNames.InvalidPayload, { message: 'this checkpoint belongs to no session' })
     const source = this.sessions.get(checkpoint.sessionId)
@@ -210,30 +209,114 @@ export class CheckpointService {
       trigger: 'fork',
       summary: EMPTY_SUMMARY,
     })
-    const restore = options.code ? this.restore(checkpointId, { mode: 'code' }) : undefined
+    const restore = options.code ? await this.restore(checkpointId, { mode: 'code' }) : undefined
     return { session: this.sessions.get(forked.id), ...(restore ? { restore } : {}) }
   }
 
   /** Removes snapshot data no checkpoint refers to any more. */
-  collectGarbage(projectId: string): { removedBytes: number } {
-    const engine = this.engine(this.projects.get(projectId))
-    const live = [...this.repo.snapshotIds(projectId), ...this.baselineIds(projectId)]
-    const result = engine.gc(live)
-    return { removedBytes: result.bytesFreed }
+  collectGarbage(projectId: string): Promise<{ removedBytes: number }> {
+    return this.enqueue(projectId, () => this.collectGarbageNow(projectId))
   }
 
   /** Storage used by the project's snapshots against its quota. */
-  usage(projectId: string) {
-    return this.engine(this.projects.get(projectId)).usage()
+  usage(projectId: string): Promise<UsageReport> {
+    return this.enqueue(projectId, () => this.engine(this.projects.get(projectId)).usage())
+  }
+
+  /**
+   * Runs checkpoint work of a project in order: a step's checkpoint never overtakes the message
+   * checkpoint before it, and a restore never runs in the middle of a capture.
+   */
+  private enqueue<T>(projectId: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.queues.get(projectId) ?? Promise.resolve()
+    const next = previous.then(work, work)
+    const tail = next.then(
+      () => undefined,
+      () => undefined,
+    )
+    this.queues.set(projectId, tail)
+    void tail.then(() => {
+      if (this.queues.get(projectId) === tail) this.queues.delete(projectId)
+    })
+    return next
+  }
+
+  private async previewNow(checkpoint: Checkpoint, request: Omit<RestoreRequest, 'expectCurrentId'>): Promise<RestorePreview> {
+    const messagesRemoved = this.messagesAfter(checkpoint)
+    if (request.mode === 'conversation') {
+      return { ...emptyPreview(checkpoint, request.mode), messagesRemoved }
+    }
+    const engine = this.engine(this.projects.get(checkpoint.projectId))
+    const preview = await engine.preview(checkpoint.snapshotId, this.restoreOptions(checkpoint, request))
+    return this.describePreview(checkpoint, request, preview)
+  }
+
+  private async restoreNow(checkpoint: Checkpoint, request: RestoreRequest): Promise<RestoreOutcome> {
+    let result: RestoreResult | undefined
+    let undo: Checkpoint | undefined
+    let preview: RestorePreview
+    if (request.mode === 'conversation') {
+      preview = await this.previewNow(checkpoint, request)
+    } else {
+      const project = this.projects.get(checkpoint.projectId)
+      const engine = this.engine(project)
+      // One pass: the engine previews (the undo snapshot) and applies; no separate preview walk.
+      result = await engine.restore(checkpoint.snapshotId, {
+        ...this.restoreOptions(checkpoint, request),
+        expectCurrentId: request.expectCurrentId,
+      })
+      preview = this.describePreview(checkpoint, request, result.preview)
+      this.setBaseline(checkpoint.projectId, checkpoint.snapshotId)
+      undo = this.record({
+        projectId: checkpoint.projectId,
+        sessionId: checkpoint.sessionId,
+        messageId: checkpoint.messageId,
+        snapshotId: result.preRestoreId,
+        trigger: 'restore',
+        summary: await this.summarize(engine, checkpoint.snapshotId, result.preRestoreId, []),
+      })
+    }
+    let messagesRemoved = 0
+    if (request.mode !== 'code' && checkpoint.sessionId && checkpoint.messageId && checkpoint.trigger === 'message') {
+      messagesRemoved = this.sessions.truncateFrom(checkpoint.sessionId, checkpoint.messageId)
+    }
+    return { preview, undoCheckpointId: undo?.id ?? null, written: result?.written ?? 0, deleted: result?.deleted ?? 0, messagesRemoved }
+  }
+
+  private describePreview(
+    checkpoint: Checkpoint,
+    request: Omit<RestoreRequest, 'expectCurrentId'>,
+    preview: EnginePreview,
+  ): RestorePreview {
+    return {
+      checkpointId: checkpoint.id,
+      mode: request.mode,
+      currentId: preview.currentId,
+      writes: preview.writes.map((w) => ({ path: w.path, action: w.action })),
+      deletes: preview.deletes,
+      unchanged: preview.unchanged,
+      conflicts: preview.conflicts,
+      userCreated: preview.userCreated,
+      skipped: preview.skipped,
+      untracked: checkpoint.summary.untracked,
+      messagesRemoved: request.mode === 'both' ? this.messagesAfter(checkpoint) : 0,
+    }
+  }
+
+  private async collectGarbageNow(projectId: string): Promise<{ removedBytes: number }> {
+    const engine = this.engine(this.projects.get(projectId))
+    const live = [...this.repo.snapshotIds(projectId), ...this.baselineIds(projectId)]
+    const result = await engine.gc(live)
+    return { removedBytes: result.bytesFreed }
   }
 
   /** Keeps the store under its quota: the oldest checkpoints are dropped (never the newest 50) and their data collected. */
-  private enforceQuota(projectId: string, engine: SnapshotEngine): void {
-    if (!engine.usage().overQuota) return
+  private async enforceQuota(projectId: string, engine: SnapshotClient): Promise<void> {
+    if (!(await engine.usage()).overQuota) return
     const count = this.repo.count(projectId)
     if (count <= MIN_KEPT_CHECKPOINTS) return
     const dropped = this.repo.pruneOldest(projectId, Math.max(MIN_KEPT_CHECKPOINTS, Math.floor(count / 2)))
-    const freed = this.collectGarbage(projectId).removedBytes
+    const freed = (await this.collectGarbageNow(projectId)).removedBytes
     log.warn(`[checkpoint] over the snapshot quota: dropped ${dropped} oldest checkpoint(s), freed ${freed} bytes`)
   }
 
@@ -242,20 +325,30 @@ export class CheckpointService {
     return id ? [id] : []
   }
 
-  private capture(
+  /**
+   * Takes the snapshot and records the checkpoint. `walk`: what the engine decides (the feed's
+   * increments when live, else the whole tree). Step changes: exactly the listed paths when every
+   * tool listed what it wrote; after an unlisted change, the feed once it has caught up, or the
+   * whole tree without one.
+   */
+  private async capture(
     session: Session,
     messageId: string,
     trigger: Checkpoint['trigger'],
     config: Config | undefined,
-    full: boolean,
+    changes: 'walk' | StepFileChanges,
     onlyIfChanged = false,
-  ): Checkpoint | undefined {
+  ): Promise<Checkpoint | undefined> {
     const project = this.projects.get(session.projectId)
-    const engine = this.engine(project, config)
-    if (full) engine.markAllDirty()
     let snapshot: SnapshotResult
+    let engine: SnapshotClient
     try {
-      snapshot = engine.snapshot()
+      engine = this.engine(project, config)
+      if (changes !== 'walk') {
+        if (changes.paths.length > 0) await engine.markDirty(changes.paths)
+        if (changes.unlisted) await engine.settleAfterUnlistedChange()
+      }
+      snapshot = await engine.snapshot({ trustMarks: changes !== 'walk' })
     } catch (error) {
       // A failed snapshot must not fail the user's turn; it is visible in the log and the timeline lacks this point.
       log.warn(`[checkpoint] snapshot of ${project.root} failed: ${(error as Error).message}`)
@@ -264,24 +357,29 @@ export class CheckpointService {
     const previous = this.repo.latest(session.projectId, session.id) ?? this.repo.latest(session.projectId, null)
     this.setBaseline(session.projectId, snapshot.id)
     if (onlyIfChanged && previous?.snapshotId === snapshot.id) return undefined
-    if (snapshot.changed) this.enforceQuota(session.projectId, engine)
-    return this.record({
-      projectId: session.projectId,
-      sessionId: session.id,
-      messageId,
-      snapshotId: snapshot.id,
-      trigger,
-      summary: this.summarize(engine, previous?.snapshotId, snapshot.id, snapshot.untracked),
-    })
+    try {
+      if (snapshot.changed) await this.enforceQuota(session.projectId, engine)
+      return this.record({
+        projectId: session.projectId,
+        sessionId: session.id,
+        messageId,
+        snapshotId: snapshot.id,
+        trigger,
+        summary: await this.summarize(engine, previous?.snapshotId, snapshot.id, snapshot.untracked),
+      })
+    } catch (error) {
+      log.warn(`[checkpoint] checkpoint of ${project.root} not recorded: ${(error as Error).message}`)
+      return undefined
+    }
   }
 
-  private summarize(
-    engine: SnapshotEngine,
+  private async summarize(
+    engine: SnapshotClient,
     fromId: string | undefined,
     toId: string,
     untracked: { path: string; size: number }[],
-  ): ChangeSummary {
-    const entries = fromId && fromId !== toId && engine.exists(fromId) ? engine.diff(fromId, toId) : []
+  ): Promise<ChangeSummary> {
+    const entries = fromId && fromId !== toId && (await engine.exists(fromId)) ? await engine.diff(fromId, toId) : []
     return {
       added: entries.filter((e) => e.status === 'added').length,
       modified: entries.filter((e) => e.status === 'modified').length,
@@ -292,7 +390,6 @@ export class CheckpointService {
       untracked: untracked.map((u) => ({ path: u.path, size: u.size })),
     }
   }
-
   private record(input: Omit<Checkpoint, 'id' | 'createdAt'>): Checkpoint {
     const checkpoint: Checkpoint = { ...input, id: ascendingId('cp'), createdAt: Date.now() }
     this.repo.insert(checkpoint)

@@ -53,6 +53,8 @@ interface ToolDefinitionExport {
   execute: unknown
   parameters?: unknown
   args?: unknown
+  /** `false` declares a read-only tool (no checkpoint work after its calls). */
+  mutatesFiles?: unknown
 }
 
 /** Ids in the form providers accept: other characters become `_`, cut at 64. */
@@ -112,6 +114,8 @@ export function toCustomTool(id: string, def: ToolDefinitionExport, file: string
     description: def.description,
     parameters,
     inputSchema,
+    // A tool file may declare `mutatesFiles: false`; otherwise its calls may change anything.
+    ...(def.mutatesFiles === false ? { mutatesFiles: false } : {}),
     async execute(args, ctx) {
       await ctx.ask({ permission: id, patterns: ['*'], always: ['*'], title: `Run custom tool ${id}`, metadata: { tool: id, file, input: args } })
       return toOutput(id, await run.call(def, args, customContext(ctx)))

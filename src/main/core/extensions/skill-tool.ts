@@ -52,6 +52,7 @@ export async function skillFiles(dir: string): Promise<{ files: string[]; more: 
 export function createSkillTool(skills: readonly SkillInfo[]): Tool {
   return defineTool({
     id: SKILL_TOOL_ID,
+    mutatesFiles: false,
     description,
     parameters,
     async execute(args) {

@@ -1,6 +1,4 @@
-import { completeAnthropic, streamAnthropic } from './adapters/anthropic-adapter'
 import { ClientCache } from './adapters/clients'
-import { completeOpenAI, streamOpenAI } from './adapters/openai-adapter'
 import { type ModelInfo, modelInfo } from './catalog'
 import { type Env, type ResolvedProvider, resolveProvider } from './credentials'
 import type { FailureContext } from './error-mapping'
@@ -82,14 +80,16 @@ export class ProviderRegistry {
     if (signal?.aborted) throw abortedError(ctx.providerId, ctx.model)
     const provider = await this.resolve(model.providerId)
     if (provider.kind === 'anthropic') {
-      const client = this.clients.anthropicFor(provider)
+      const kit = await this.clients.anthropicSdk()
+      const client = this.clients.anthropicFor(kit, provider)
       const params = toAnthropicParams(request, model)
-      yield* streamWithRetry((s) => streamAnthropic(client, params, s, ctx, this.idleMs), this.retry, signal, ctx)
+      yield* streamWithRetry((s) => kit.streamAnthropic(client, params, s, ctx, this.idleMs), this.retry, signal, ctx)
       return
     }
-    const client = this.clients.openaiFor(provider)
+    const kit = await this.clients.openaiSdk()
+    const client = this.clients.openaiFor(kit, provider)
     const params = toOpenAIParams(request, model, provider)
-    yield* streamWithRetry((s) => streamOpenAI(client, params, s, ctx, this.idleMs), this.retry, signal, ctx)
+    yield* streamWithRetry((s) => kit.streamOpenAI(client, params, s, ctx, this.idleMs), this.retry, signal, ctx)
   }
 
   /** One non-streamed turn (titles, summaries). Retries like `stream`; `onRetry` reports them. */
@@ -100,12 +100,14 @@ export class ProviderRegistry {
     if (signal?.aborted) throw abortedError(ctx.providerId, ctx.model)
     const provider = await this.resolve(model.providerId)
     if (provider.kind === 'anthropic') {
-      const client = this.clients.anthropicFor(provider)
+      const kit = await this.clients.anthropicSdk()
+      const client = this.clients.anthropicFor(kit, provider)
       const params = toAnthropicParams(request, model)
-      return callWithRetry((s) => completeAnthropic(client, params, s, ctx), this.retry, signal, ctx, onRetry)
+      return callWithRetry((s) => kit.completeAnthropic(client, params, s, ctx), this.retry, signal, ctx, onRetry)
     }
-    const client = this.clients.openaiFor(provider)
+    const kit = await this.clients.openaiSdk()
+    const client = this.clients.openaiFor(kit, provider)
     const params = toOpenAIParams(request, model, provider)
-    return callWithRetry((s) => completeOpenAI(client, params, s, ctx), this.retry, signal, ctx, onRetry)
+    return callWithRetry((s) => kit.completeOpenAI(client, params, s, ctx), this.retry, signal, ctx, onRetry)
   }
 }

@@ -32,6 +32,8 @@ export class ChangeFeed {
   private disposed = false
   private restarting: Promise<void> | null = null
   private stopWaiting: (() => void) | null = null
+  /** When the watcher last reported anything (or started): `settle()` waits for quiet after it. */
+  private lastEventAt = performance.now()
 
   constructor(
     private readonly root: string,
@@ -66,6 +68,22 @@ export class ChangeFeed {
     // Anything that happened before "ready" may have been missed: the first snapshot walks fully.
     this.sink.rescan()
     this.sink.setLive(true)
+  }
+
+  /**
+   * Resolves once no event arrived for `quietMs` (at most `maxMs`): changes a process just made
+   * reach the watcher through the event loop, a little after the process ended.
+   */
+  async settle(quietMs: number, maxMs: number): Promise<void> {
+    const deadline = performance.now() + maxMs
+    // At least one quiet period from now: events of a just-finished command may still be queued.
+    this.lastEventAt = Math.max(this.lastEventAt, performance.now())
+    for (;;) {
+      const now = performance.now()
+      const quietUntil = this.lastEventAt + quietMs
+      if (now >= quietUntil || now >= deadline || this.disposed) return
+      await new Promise((resolve) => setTimeout(resolve, Math.min(quietUntil, deadline) - now))
+    }
   }
 
   async dispose(): Promise<void> {
@@ -105,6 +123,7 @@ export class ChangeFeed {
 
   private onEvent(abs: string): void {
     if (this.disposed) return
+    this.lastEventAt = performance.now()
     const rel = this.relativePath(abs)
     if (rel === null) return
     if (rel === '') {

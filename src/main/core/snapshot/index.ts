@@ -10,3 +10,5 @@ export {
   type WatchHandle,
 } from './snapshot-engine'
 export type * from './types'
+export { SnapshotClient, SnapshotWorkerFailed, type SnapshotClientOptions } from './client'
+export type { ChangeFeedState } from './worker-protocol'

@@ -49,6 +49,12 @@ export interface WatchHandle {
 export interface SnapshotOptions {
   /** Walk the whole tree even if the change feed says little changed. */
   full?: boolean
+  /**
+   * Visit only the marked paths even without a live change feed: the caller vouches that nothing
+   * else changed since the previous snapshot (e.g. after an edit tool wrote exactly those paths).
+   * A pending full walk (first snapshot, `markAllDirty`, an ignore-rule change) still happens.
+   */
+  trustMarks?: boolean
 }
 
 export interface RestoreRunOptions extends RestoreOptions {
@@ -121,7 +127,7 @@ export class SnapshotEngine {
   snapshot(options: SnapshotOptions = {}): SnapshotResult {
     return this.locked(() => {
       this.assertNoRestorePending()
-      return this.takeSnapshot(options.full ?? false)
+      return this.takeSnapshot(options.full ?? false, options.trustMarks ?? false)
     })
   }
 
@@ -143,6 +149,22 @@ export class SnapshotEngine {
   /** The next snapshot walks the whole tree (e.g. after a shell command ran). */
   markAllDirty(): void {
     this.allDirty = true
+  }
+
+  /**
+   * Something changed the tree in ways nobody listed (a shell command, an MCP tool): with a live
+   * feed, waits until it has reported what happened (quiet for `quietMs`, at most `maxMs`); without
+   * one, the next snapshot walks the whole tree.
+   */
+  async settleAfterUnlistedChange(quietMs = 25, maxMs = 300): Promise<void> {
+    const feed = this.feed
+    if (!feed || !this.feedLive) {
+      this.allDirty = true
+      return
+    }
+    await feed.settle(quietMs, maxMs)
+    // The feed failed or restarted meanwhile: it can no longer vouch for the change.
+    if (!this.feedLive) this.allDirty = true
   }
 
   /**
@@ -455,12 +477,12 @@ export class SnapshotEngine {
     }
   }
 
-  private takeSnapshot(full: boolean): SnapshotResult {
+  private takeSnapshot(full: boolean, trustMarks = false): SnapshotResult {
     const started = performance.now()
     // A changed .gitignore can add or remove any path below it: only a full walk can tell.
     const ignoreChanged = [...this.dirty].some(isGitignore)
     if (ignoreChanged) this.rules.invalidate()
-    const walkAll = full || this.allDirty || !this.feedLive || ignoreChanged
+    const walkAll = full || this.allDirty || (!this.feedLive && !trustMarks) || ignoreChanged
     const stats = emptyStats(walkAll)
     const scanner = new Scanner(
       {

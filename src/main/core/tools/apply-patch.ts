@@ -102,6 +102,7 @@ function commit(changes: PlannedChange[], ctx: ToolContext): void {
 
 export const applyPatchTool = defineTool({
   id: 'apply_patch',
+  mutatesFiles: true,
   description,
   parameters,
   argumentAliases: { patch: 'patchText', input: 'patchText' },
@@ -130,6 +131,7 @@ export const applyPatchTool = defineTool({
     return {
       title: paths.length === 1 ? (paths[0] as string) : `${paths.length} files`,
       output: `Patch applied:\n${summary.join('\n')}`,
+      changedPaths: paths,
       metadata: { files, diff, additions: files.reduce((n, f) => n + f.additions, 0), deletions: files.reduce((n, f) => n + f.deletions, 0) },
     }
   },

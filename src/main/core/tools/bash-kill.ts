@@ -7,6 +7,7 @@ const parameters = z.object({ id: z.string().describe('The background process id
 
 export const bashKillTool = defineTool({
   id: 'bash_kill',
+  mutatesFiles: false,
   description,
   parameters,
   async execute(args, ctx) {

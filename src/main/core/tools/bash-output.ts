@@ -10,6 +10,7 @@ const parameters = z.object({
 
 export const bashOutputTool = defineTool({
   id: 'bash_output',
+  mutatesFiles: false,
   description,
   parameters,
   truncate: 'tail',

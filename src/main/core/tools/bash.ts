@@ -151,6 +151,18 @@ export const bashTool = defineTool({
   },
 })
 
+/** Whether any process is left in the command's process group (it leads its own, being detached). */
+function groupAlive(pid: number): boolean {
+  if (process.platform === 'win32') return true
+  try {
+    process.kill(-pid, 0)
+    return true
+  } catch (error) {
+    // EPERM: something is there, just not ours to signal; killTree reports what it cannot end.
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
 async function runForeground(
   command: string,
   options: {
@@ -212,7 +224,8 @@ async function runForeground(
     if (progressTimer) clearTimeout(progressTimer)
   }
   // Whatever the command left running in its group ends with it; servers belong in background mode.
-  if (!stopReason && child.pid) killing = killTree(child.pid, 500)
+  // The group is probed with signal 0 first: after a normal exit it is empty and no `ps` runs.
+  if (!stopReason && child.pid && groupAlive(child.pid)) killing = killTree(child.pid, 500)
   await killing
   child.stdout?.destroy()
   child.stderr?.destroy()

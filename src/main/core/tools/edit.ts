@@ -17,6 +17,7 @@ const parameters = z.object({
 
 export const editTool = defineTool({
   id: 'edit',
+  mutatesFiles: true,
   description,
   parameters,
   argumentAliases: { file_path: 'filePath', old_string: 'oldString', new_string: 'newString', replace_all: 'replaceAll' },
@@ -37,6 +38,7 @@ export const editTool = defineTool({
     return {
       title: resolved.rel,
       output: `Edited ${resolved.rel}: ${edited.replacements} replacement${edited.replacements === 1 ? '' : 's'}${fuzzy}.`,
+      changedPaths: [resolved.abs],
       metadata: { filePath: resolved.abs, matcher: edited.matcher, replacements: edited.replacements, ...preview },
     }
   },

@@ -20,6 +20,7 @@ export function createGlobTool(options: { rg?: string | null } = {}): Tool {
   const rg = options.rg === undefined ? bundledRipgrep() : options.rg
   return defineTool({
     id: 'glob',
+    mutatesFiles: false,
     description,
     parameters,
     async execute(args, ctx) {

@@ -37,6 +37,7 @@ export function createGrepTool(options: { rg?: string | null } = {}): Tool {
   const rg = options.rg === undefined ? bundledRipgrep() : options.rg
   return defineTool({
     id: 'grep',
+    mutatesFiles: false,
     description,
     parameters,
     async execute(args, ctx) {

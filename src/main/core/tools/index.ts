@@ -1,6 +1,6 @@
 export { BackgroundProcesses, type BackgroundInfo, type BackgroundStart, type BackgroundStatus } from './bash/background'
 export { killTree } from './bash/process-tree'
-export { loginShellEnv, pickShell } from './bash/shell-env'
+export { loginShellEnv, pickShell, useProcessEnvironment } from './bash/shell-env'
 export { builtinTools } from './builtin'
 export { applyEdit } from './edit/apply-edit'
 export { ToolError, ToolErrorNames } from './errors'
@@ -22,5 +22,6 @@ export {
   type ToolOutput,
   type ToolProgress,
   type TruncateDirection,
+  mayMutateFiles,
 } from './tool'
 export { MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, truncateText } from './truncate'

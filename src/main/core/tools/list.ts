@@ -31,6 +31,7 @@ function render(node: Node, depth: number, out: string[]): void {
 
 export const listTool = defineTool({
   id: 'list',
+  mutatesFiles: false,
   description,
   parameters,
   async execute(args, ctx) {

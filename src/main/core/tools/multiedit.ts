@@ -24,6 +24,7 @@ const parameters = z.object({
 
 export const multieditTool = defineTool({
   id: 'multiedit',
+  mutatesFiles: true,
   description,
   parameters,
   argumentAliases: { file_path: 'filePath' },
@@ -51,6 +52,7 @@ export const multieditTool = defineTool({
     return {
       title: resolved.rel,
       output: `Applied ${args.edits.length} edits to ${resolved.rel}.`,
+      changedPaths: [resolved.abs],
       metadata: { filePath: resolved.abs, matchers, ...preview },
     }
   },

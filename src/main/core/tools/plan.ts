@@ -17,6 +17,7 @@ const YES_BUILD = 'Yes, start implementing'
 
 export const planEnterTool = defineTool({
   id: 'plan_enter',
+  mutatesFiles: false,
   description: planEnterDescription,
   parameters: z.object({ reason: z.string().optional().describe('Why a plan should come first, in one sentence') }),
   async execute(args, ctx) {
@@ -43,6 +44,7 @@ export const planEnterTool = defineTool({
 
 export const planExitTool = defineTool({
   id: 'plan_exit',
+  mutatesFiles: false,
   description: planExitDescription,
   parameters: z.object({}),
   async execute(_args, ctx) {

@@ -22,6 +22,7 @@ const parameters = z.object({
 
 export const questionTool = defineTool({
   id: 'question',
+  mutatesFiles: false,
   description,
   parameters,
   async execute(args, ctx) {

@@ -77,6 +77,7 @@ async function askRead(ctx: ToolContext, pattern: string): Promise<void> {
 
 export const readTool = defineTool({
   id: 'read',
+  mutatesFiles: false,
   description,
   parameters,
   async execute(args, ctx) {

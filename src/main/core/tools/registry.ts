@@ -81,8 +81,15 @@ export class ToolRegistry {
 }
 
 /** One tool as the provider layer sends it. */
+/** Tools are immutable data: each one's JSON schema is generated once, not for every request. */
+const definitions = new WeakMap<Tool, ToolDefinition>()
+
 export function toolDefinition(tool: Tool): ToolDefinition {
+  const cached = definitions.get(tool)
+  if (cached) return cached
   const schema = tool.inputSchema ?? (z.toJSONSchema(tool.parameters, { io: 'input' }) as Record<string, unknown>)
   const { $schema: _drop, ...inputSchema } = schema
-  return { name: tool.id, description: tool.description, inputSchema }
+  const definition = { name: tool.id, description: tool.description, inputSchema }
+  definitions.set(tool, definition)
+  return definition
 }

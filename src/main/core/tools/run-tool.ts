@@ -14,6 +14,8 @@ export interface ToolResult {
   output: string
   metadata: Record<string, unknown> & { truncated?: boolean; outputPath?: string }
   attachments?: ToolAttachment[]
+  /** Files the call wrote, as the tool reported them. */
+  changedPaths?: string[]
   /**
    * Set when the call failed; `output` then holds the message for the model. The loop
    * stops the turn on `PermissionRejected` without `feedback`.
@@ -113,6 +115,7 @@ export async function runTool(tool: Tool, input: unknown, ctx: ToolContext, opti
       output: cut.output,
       metadata,
       ...(out.attachments ? { attachments: out.attachments } : {}),
+      ...(out.changedPaths ? { changedPaths: out.changedPaths } : {}),
       durationMs: elapsed(),
     }
   } catch (error) {

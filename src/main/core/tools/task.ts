@@ -12,6 +12,7 @@ const parameters = z.object({
 /** Delegates to the loop's `runSubagent`; holds no state, so parallel calls are independent. */
 export const taskTool = defineTool({
   id: 'task',
+  mutatesFiles: false,
   description,
   parameters,
   async execute(args, ctx) {

@@ -16,6 +16,7 @@ function remaining(todos: Todo[]): number {
 
 export const todowriteTool = defineTool({
   id: 'todowrite',
+  mutatesFiles: false,
   description: todowriteDescription,
   parameters: z.object({ todos: z.array(TodoSchema).describe('The complete, updated todo list') }),
   async execute(args, ctx) {
@@ -27,6 +28,7 @@ export const todowriteTool = defineTool({
 
 export const todoreadTool = defineTool({
   id: 'todoread',
+  mutatesFiles: false,
   description: todoreadDescription,
   parameters: z.object({}),
   async execute(_args, ctx) {

@@ -85,6 +85,8 @@ export interface ToolOutput<M extends Record<string, unknown> = Record<string, u
   output: string
   metadata: M
   attachments?: ToolAttachment[]
+  /** Files the call wrote (absolute or project-relative): the step's checkpoint visits exactly these. */
+  changedPaths?: string[]
 }
 
 /** Which end of a long output to keep for the model; the whole output is saved to a file either way. */
@@ -103,6 +105,12 @@ export interface ToolDef<P extends z.ZodType = z.ZodType> {
   argumentAliases?: Readonly<Record<string, string>>
   /** The files a call changes: calls sharing one run one after another (see `withFileLocks`). */
   lockPaths?(args: z.infer<P>, ctx: ToolContext): string[]
+  /**
+   * Whether a call may change files in the project. `false`: never (no checkpoint work after it,
+   * and it need not wait for the message's first checkpoint). `true` or unset (custom and MCP
+   * tools): it may; calls that list what they wrote (`changedPaths`) get an incremental checkpoint.
+   */
+  mutatesFiles?: boolean
 }
 
 /** A tool whose argument and metadata types are erased, as registries hold them. */
@@ -115,6 +123,12 @@ export interface Tool {
   inputSchema?: Record<string, unknown>
   argumentAliases?: Readonly<Record<string, string>>
   lockPaths?(args: unknown, ctx: ToolContext): string[]
+  mutatesFiles?: boolean
+}
+
+/** Whether calls of `tool` may change files: unknown counts as yes. */
+export function mayMutateFiles(tool: Pick<Tool, 'mutatesFiles'> | undefined): boolean {
+  return tool?.mutatesFiles !== false
 }
 
 /** Tools are data: an id, a description for the model, zod parameters and `execute`. */

@@ -70,6 +70,7 @@ export function htmlToText(html: string): string {
 
 export const webfetchTool = defineTool({
   id: 'webfetch',
+  mutatesFiles: false,
   description,
   parameters,
   async execute(args, ctx) {

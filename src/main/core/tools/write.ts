@@ -15,6 +15,7 @@ const parameters = z.object({
 
 export const writeTool = defineTool({
   id: 'write',
+  mutatesFiles: true,
   description,
   parameters,
   argumentAliases: { file_path: 'filePath' },
@@ -32,6 +33,7 @@ export const writeTool = defineTool({
     return {
       title: resolved.rel,
       output: `${before === null ? 'Created' : 'Wrote'} ${resolved.rel} (${lines} lines).`,
+      changedPaths: [resolved.abs],
       metadata: { filePath: resolved.abs, created: before === null, ...preview },
     }
   },

@@ -9,9 +9,9 @@ export const checkpointHandlers: DomainHandlers<'checkpoint'> = {
   file: ({ fromId, toId, path }, { services }) => services.checkpoints.fileVersions(path, fromId, toId),
   preview: ({ checkpointId, ...request }, { services }) => services.checkpoints.preview(checkpointId, request),
   restore: ({ checkpointId, ...request }, { services }) => services.checkpoints.restore(checkpointId, request),
-  fork: ({ checkpointId, code }, { services }) => services.checkpoints.fork(checkpointId, { code }).session,
-  usage: ({ projectId }, { services }) => {
-    const { totalBytes, quotaBytes, overQuota } = services.checkpoints.usage(projectId)
+  fork: async ({ checkpointId, code }, { services }) => (await services.checkpoints.fork(checkpointId, { code })).session,
+  usage: async ({ projectId }, { services }) => {
+    const { totalBytes, quotaBytes, overQuota } = await services.checkpoints.usage(projectId)
     return { totalBytes, quotaBytes, overQuota }
   },
 }

@@ -84,9 +84,12 @@ export function waitForExit(child: ChildProcess, drainMs = 250): Promise<{ code:
   return new Promise((resolve) => {
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined
     let done = false
+    let drain: NodeJS.Timeout | undefined
     const finish = (): void => {
       if (done || !exit) return
       done = true
+      // A pending drain timer would keep the process alive after the last answer.
+      clearTimeout(drain)
       resolve(exit)
     }
     child.once('close', (code, sig) => {
@@ -96,7 +99,7 @@ export function waitForExit(child: ChildProcess, drainMs = 250): Promise<{ code:
     child.once('exit', (code, sig) => {
       exit = { code, signal: sig }
       // A process the command left behind may hold the pipes open: do not wait for it forever.
-      setTimeout(finish, drainMs)
+      drain = setTimeout(finish, drainMs)
     })
     child.once('error', () => {
       exit ??= { code: null, signal: null }

@@ -23,6 +23,15 @@ export interface ShellEnv {
 
 const cache = new Map<string, Promise<ShellEnv>>()
 const LOGIN_TIMEOUT_MS = 5000
+let processEnvOnly = false
+
+/**
+ * Commands get this process's environment instead of a login shell's: the CLI and `serve` are
+ * started from a shell that already set it up, and a login shell costs 35–200 ms per start.
+ */
+export function useProcessEnvironment(): void {
+  processEnvOnly = true
+}
 
 /**
  * The user's login-shell environment (PATH from their profile, version managers…),
@@ -31,6 +40,7 @@ const LOGIN_TIMEOUT_MS = 5000
  * environment is used and the reason is kept for the UI.
  */
 export function loginShellEnv(shell: string): Promise<ShellEnv> {
+  if (processEnvOnly) return Promise.resolve({ env: { ...process.env }, source: 'process' })
   let pending = cache.get(shell)
   if (!pending) {
     pending = readLoginEnv(shell)

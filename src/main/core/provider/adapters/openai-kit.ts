@@ -1,0 +1,3 @@
+/** Everything that needs the OpenAI SDK's code, loaded on first use (see `ClientCache`). */
+export { default as OpenAI } from 'openai'
+export { completeOpenAI, streamOpenAI } from './openai-adapter'

@@ -1,0 +1,154 @@
+import { HotaruError } from '@shared/errors'
+import { resolve } from 'node:path'
+import { Worker } from 'node:worker_threads'
+import type { SnapshotEngineOptions } from './types'
+import { snapshotWorkerUrl } from './worker-entry'
+import type { SerializedError, SnapshotOpName, SnapshotOps, SnapshotRequest, SnapshotWorkerMessage } from './worker-protocol'
+
+/** The worker ended (crashed, ran out of its heap cap, was terminated) while calls were pending. */
+export const SnapshotWorkerFailed = 'SnapshotWorkerFailed'
+
+/** Heap cap of a snapshot worker: a runaway watcher or walk ends that thread, not the app. */
+const DEFAULT_MAX_HEAP_MB = 512
+
+export interface SnapshotClientOptions extends SnapshotEngineOptions {
+  maxHeapMb?: number
+  /** Diagnostics of the worker (change feed errors, restarts). */
+  onLog?: (level: 'warn' | 'debug', message: string) => void
+}
+
+interface Pending {
+  resolve(value: unknown): void
+  reject(error: Error): void
+}
+
+type Call<K extends SnapshotOpName> = (...args: SnapshotOps[K][0]) => Promise<SnapshotOps[K][1]>
+
+/**
+ * The snapshot engine of one project, hosted in a worker thread: the same operations as
+ * `SnapshotEngine`, as promises, so hashing a large tree never blocks the event loop that
+ * carries IPC, streams and terminals. Calls run in the order they are made. If the worker dies
+ * its pending calls fail with `SnapshotWorkerFailed`; the next call starts a fresh one (whose
+ * first snapshot walks the tree, so nothing is missed) and restarts the change feed if it ran.
+ */
+export class SnapshotClient {
+  readonly root: string
+  readonly storeDir: string
+  private worker: Worker | null = null
+  private readonly pending = new Map<number, Pending>()
+  private nextId = 1
+  private watchWanted = false
+  private disposed = false
+
+  constructor(private readonly options: SnapshotClientOptions) {
+    this.root = resolve(options.root)
+    this.storeDir = resolve(options.storeDir)
+  }
+
+  readonly snapshot: Call<'snapshot'> = (...args) => this.call('snapshot', ...args)
+  readonly markDirty: Call<'markDirty'> = (...args) => this.call('markDirty', ...args)
+  readonly markAllDirty: Call<'markAllDirty'> = () => this.call('markAllDirty')
+  /** After a change nobody listed (shell, MCP): lets a live feed catch up, else the next snapshot walks all. */
+  readonly settleAfterUnlistedChange: Call<'settleAfterUnlistedChange'> = () => this.call('settleAfterUnlistedChange')
+  readonly changeFeed: Call<'changeFeed'> = () => this.call('changeFeed')
+  readonly exists: Call<'exists'> = (...args) => this.call('exists', ...args)
+  readonly manifest: Call<'manifest'> = (...args) => this.call('manifest', ...args)
+  readonly diff: Call<'diff'> = (...args) => this.call('diff', ...args)
+  readonly fileVersions: Call<'fileVersions'> = (...args) => this.call('fileVersions', ...args)
+  readonly preview: Call<'preview'> = (...args) => this.call('preview', ...args)
+  readonly restore: Call<'restore'> = (...args) => this.call('restore', ...args)
+  readonly recover: Call<'recover'> = (...args) => this.call('recover', ...args)
+  readonly usage: Call<'usage'> = (...args) => this.call('usage', ...args)
+  readonly gc: Call<'gc'> = (...args) => this.call('gc', ...args)
+
+  /**
+   * Starts the change feed inside the worker (the watcher's crawl never touches this thread);
+   * resolves once it is live. Snapshots meanwhile walk the tree, so nothing waits for it.
+   */
+  async watch(): Promise<void> {
+    this.watchWanted = true
+    await this.call('watch')
+  }
+
+  /** Ends the change feed (closing the watcher cleanly) and the worker, after the calls already made. */
+  async dispose(): Promise<void> {
+    if (this.disposed) return
+    this.disposed = true
+    const worker = this.worker
+    if (!worker) return
+    try {
+      if (this.watchWanted) await this.send('unwatch', [])
+    } finally {
+      this.worker = null
+      await worker.terminate()
+    }
+  }
+
+  private call<K extends SnapshotOpName>(op: K, ...args: SnapshotOps[K][0]): Promise<SnapshotOps[K][1]> {
+    if (this.disposed) {
+      return Promise.reject(new HotaruError(SnapshotWorkerFailed, { message: `the snapshot engine of ${this.root} was closed` }))
+    }
+    return this.send(op, args) as Promise<SnapshotOps[K][1]>
+  }
+
+  private send(op: SnapshotOpName, args: unknown[]): Promise<unknown> {
+    let worker = this.worker
+    if (!worker) {
+      worker = this.spawn()
+      // A replacement worker gets the feed back; its first snapshot walks the tree meanwhile.
+      if (this.watchWanted && op !== 'watch' && op !== 'unwatch') {
+        const { onLog } = this.options
+        this.send('watch', []).catch((error: unknown) => onLog?.('warn', `change feed not restarted: ${(error as Error).message}`))
+      }
+    }
+    const id = this.nextId++
+    // The worker keeps the process alive only while a call waits for it.
+    if (this.pending.size === 0) worker.ref()
+    const request: SnapshotRequest = { id, op, args }
+    return new Promise((resolvePromise, reject) => {
+      this.pending.set(id, { resolve: resolvePromise, reject })
+      worker.postMessage(request)
+    })
+  }
+
+  private spawn(): Worker {
+    const { maxHeapMb, onLog, ...engineOptions } = this.options
+    const worker = new Worker(snapshotWorkerUrl(), {
+      workerData: { ...engineOptions, root: this.root, storeDir: this.storeDir },
+      resourceLimits: { maxOldGenerationSizeMb: maxHeapMb ?? DEFAULT_MAX_HEAP_MB },
+      name: 'hotaru-snapshot',
+    })
+    worker.unref()
+    worker.on('message', (message: SnapshotWorkerMessage) => {
+      if (message.type === 'log') {
+        onLog?.(message.level, message.message)
+        return
+      }
+      const pending = this.pending.get(message.id)
+      if (!pending) return
+      this.pending.delete(message.id)
+      if (this.pending.size === 0) worker.unref()
+      if (message.ok) pending.resolve(message.value)
+      else pending.reject(deserialize(message.error))
+    })
+    const fail = (reason: string): void => {
+      if (this.worker === worker) this.worker = null
+      const calls = [...this.pending.values()]
+      this.pending.clear()
+      for (const call of calls) call.reject(new HotaruError(SnapshotWorkerFailed, { message: `the snapshot worker of ${this.root} ${reason}` }))
+      if (!this.disposed) onLog?.('warn', `snapshot worker ${reason}`)
+    }
+    worker.on('error', (error) => fail(`failed: ${error.message}`))
+    worker.on('exit', (code) => fail(`exited (code ${code})`))
+    this.worker = worker
+    return worker
+  }
+}
+
+function deserialize(error: SerializedError): Error {
+  if (error.data) return new HotaruError(error.name, error.data)
+  const plain = new Error(error.message)
+  plain.name = error.name
+  if (error.stack) plain.stack = error.stack
+  return plain
+}

@@ -1,0 +1,57 @@
+import type { RecoverResult, RestoreOptions, RestorePreview, RestoreResult } from './restore-types'
+import type { RestoreRunOptions, SnapshotOptions } from './snapshot-engine'
+import type { DiffEntry, DiffOptions, FileVersions, GcResult, Manifest, SnapshotId, SnapshotResult, UsageReport } from './types'
+
+/** The change feed as the engine sees it: trusted or not, and what the next snapshot will visit. */
+export interface ChangeFeedState {
+  live: boolean
+  pendingPaths: number
+  fullWalkPending: boolean
+}
+
+/**
+ * The operations the snapshot worker serves: name → [arguments, result]. The client and the
+ * worker are both typed from this one table, so they cannot drift apart.
+ */
+export interface SnapshotOps {
+  snapshot: [[options?: SnapshotOptions], SnapshotResult]
+  /** Marks paths (project-relative or absolute); paths outside the project are skipped. */
+  markDirty: [[paths: string[]], void]
+  markAllDirty: [[], void]
+  settleAfterUnlistedChange: [[], void]
+  changeFeed: [[], ChangeFeedState]
+  /** Starts the change feed; resolves once it is live. */
+  watch: [[], void]
+  unwatch: [[], void]
+  exists: [[id: SnapshotId], boolean]
+  manifest: [[id: SnapshotId], Manifest]
+  diff: [[fromId: SnapshotId, toId?: SnapshotId, options?: DiffOptions], DiffEntry[]]
+  fileVersions: [[path: string, fromId: SnapshotId, toId?: SnapshotId], FileVersions]
+  preview: [[targetId: SnapshotId, options?: RestoreOptions], RestorePreview]
+  restore: [[targetId: SnapshotId, options?: RestoreRunOptions], RestoreResult]
+  recover: [[options?: { prefer?: 'complete' | 'rollback' }], RecoverResult]
+  usage: [[options?: { exact?: boolean }], UsageReport]
+  gc: [[liveIds: SnapshotId[]], GcResult]
+}
+
+export type SnapshotOpName = keyof SnapshotOps
+
+export interface SnapshotRequest {
+  id: number
+  op: SnapshotOpName
+  args: unknown[]
+}
+
+/** A failure as it crosses the thread boundary: HotaruError's name and data survive. */
+export interface SerializedError {
+  name: string
+  message: string
+  data?: { message: string; [key: string]: unknown }
+  stack?: string
+}
+
+export type SnapshotWorkerMessage =
+  | { type: 'result'; id: number; ok: true; value: unknown }
+  | { type: 'result'; id: number; ok: false; error: SerializedError }
+  /** A diagnostic of the worker (change feed errors) for the host's log. */
+  | { type: 'log'; level: 'warn' | 'debug'; message: string }

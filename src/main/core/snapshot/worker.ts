@@ -1,0 +1,84 @@
+/**
+ * Entry of the snapshot worker thread: one `SnapshotEngine` (and its change feed) per worker,
+ * driven by `SnapshotClient` over `parentPort`. Requests run one at a time in arrival order, so
+ * the engine's synchronous API keeps its guarantees; only `watch` and the feed settle are async.
+ */
+import { HotaruError } from '@shared/errors'
+import { parentPort, workerData } from 'node:worker_threads'
+import { SnapshotEngine, type WatchHandle } from './snapshot-engine'
+import type { SnapshotEngineOptions } from './types'
+import type { SerializedError, SnapshotOps, SnapshotRequest, SnapshotWorkerMessage } from './worker-protocol'
+
+const port = parentPort
+if (!port) throw new Error('the snapshot worker must run in a worker thread')
+
+const engine = new SnapshotEngine(workerData as SnapshotEngineOptions)
+let watching: WatchHandle | null = null
+
+const post = (message: SnapshotWorkerMessage): void => port.postMessage(message)
+
+type Handlers = { [K in keyof SnapshotOps]: (...args: SnapshotOps[K][0]) => SnapshotOps[K][1] | Promise<SnapshotOps[K][1]> }
+
+const handlers: Handlers = {
+  snapshot: (options) => engine.snapshot(options),
+  markDirty: (paths) => {
+    for (const path of paths) {
+      try {
+        engine.markDirty([path])
+      } catch (error) {
+        // A tool may write outside the project (with permission): not part of this tree.
+        if (!(error instanceof HotaruError && error.name === 'OutsideWorkspace')) throw error
+      }
+    }
+  },
+  markAllDirty: () => engine.markAllDirty(),
+  settleAfterUnlistedChange: () => engine.settleAfterUnlistedChange(),
+  changeFeed: () => engine.changeFeed,
+  watch: async () => {
+    if (watching) return
+    watching = await engine.watch({ onError: (error) => post({ type: 'log', level: 'warn', message: `change feed: ${error.message}` }) })
+  },
+  unwatch: async () => {
+    watching = null
+    // Also ends a feed still starting (its `watch` request then resolves).
+    await engine.dispose()
+  },
+  exists: (id) => engine.exists(id),
+  manifest: (id) => engine.manifest(id),
+  diff: (fromId, toId, options) => engine.diff(fromId, toId, options),
+  fileVersions: (path, fromId, toId) => engine.fileVersions(path, fromId, toId),
+  preview: (targetId, options) => engine.preview(targetId, options),
+  restore: (targetId, options) => engine.restore(targetId, options),
+  recover: (options) => engine.recover(options),
+  usage: (options) => engine.usage(options),
+  gc: (liveIds) => engine.gc(liveIds),
+}
+
+function serialize(error: unknown): SerializedError {
+  if (error instanceof HotaruError) return { name: error.name, message: error.message, data: error.data, stack: error.stack }
+  if (error instanceof Error) return { name: error.name, message: error.message, stack: error.stack }
+  return { name: 'Error', message: String(error) }
+}
+
+async function answer(request: SnapshotRequest): Promise<void> {
+  try {
+    const handler = handlers[request.op] as (...args: unknown[]) => unknown
+    const value = await handler(...request.args)
+    post({ type: 'result', id: request.id, ok: true, value })
+  } catch (error) {
+    post({ type: 'result', id: request.id, ok: false, error: serialize(error) })
+  }
+}
+
+// Requests run in arrival order; a feed settle must not be overtaken by the snapshot that follows it.
+let queue: Promise<void> = Promise.resolve()
+
+port.on('message', (request: SnapshotRequest) => {
+  // Starting the feed takes as long as the watcher's first crawl: snapshots go on meanwhile (they
+  // walk the tree until the feed is live), so `watch` does not hold up the queue.
+  if (request.op === 'watch') {
+    void answer(request)
+    return
+  }
+  queue = queue.then(() => answer(request))
+})

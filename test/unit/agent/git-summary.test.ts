@@ -1,0 +1,33 @@
+import { execFileSync } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { gitSummary } from '../../../src/main/core/agent/system-prompt'
+import { tempDir, writeTree } from '../../support/temp'
+
+function repo(): string {
+  const root = writeTree(tempDir(), { 'a.txt': 'one\n' })
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: root, stdio: 'ignore' })
+  git('init', '-q', '-b', 'main')
+  git('-c', 'user.email=t@example.com', '-c', 'user.name=t', 'add', '.')
+  git('-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-q', '-m', 'init')
+  return root
+}
+
+describe('git summary for the system prompt', () => {
+  it('names the branch and counts changed files', async () => {
+    const root = repo()
+    expect(await gitSummary(root)).toBe('git repository, branch main, clean')
+    writeFileSync(join(root, 'a.txt'), 'two\n')
+    writeFileSync(join(root, 'b.txt'), 'new\n')
+    expect(await gitSummary(root)).toBe('git repository, branch main, 2 changed file(s)')
+  })
+
+  it('says when the folder is no repository', async () => {
+    expect(await gitSummary(tempDir())).toBe('not a git repository (or git is unavailable)')
+  })
+
+  it('gives up at the time cap instead of holding up the turn', async () => {
+    expect(await gitSummary(repo(), 1)).toBe('git repository status unknown (git status took over 1 ms)')
+  })
+})

@@ -4,6 +4,7 @@ import { appHandlers } from './handlers/app'
 import { checkpointHandlers } from './handlers/checkpoint'
 import { fsHandlers } from './handlers/fs'
 import { layoutHandlers } from './handlers/layout'
+import { lspHandlers } from './handlers/lsp'
 import { mcpHandlers } from './handlers/mcp'
 import { ptyHandlers } from './handlers/pty'
 import { permissionHandlers } from './handlers/permission'
@@ -28,6 +29,7 @@ export const handlers: Handlers = {
   process: processHandlers,
   settings: settingsHandlers,
   checkpoint: checkpointHandlers,
+  lsp: lspHandlers,
 }
 
 export function createAppRouter(services: Services): Router {

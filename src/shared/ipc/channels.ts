@@ -29,6 +29,7 @@ export const channels = {
   process: { methods: ['list', 'output', 'kill'], events: ['changed'] },
   settings: { methods: ['providers', 'setApiKey', 'deleteApiKey', 'testConnection'], events: [] },
   checkpoint: { methods: ['list', 'diff', 'file', 'preview', 'restore', 'fork', 'usage'], events: ['created'] },
+  lsp: { methods: ['status', 'diagnostics', 'open', 'restart', 'install'], events: ['status', 'diagnostics'] },
 } as const
 
 export type Channels = typeof channels

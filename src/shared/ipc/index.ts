@@ -4,6 +4,7 @@ import { appContract } from './app'
 import { checkpointContract } from './checkpoint'
 import { fsContract } from './fs'
 import { layoutContract } from './layout'
+import { lspContract } from './lsp'
 import { ptyContract } from './pty'
 import { mcpContract } from './mcp'
 import { permissionContract } from './permission'
@@ -29,6 +30,7 @@ export const contracts = {
   process: processContract,
   settings: settingsContract,
   checkpoint: checkpointContract,
+  lsp: lspContract,
 } as const satisfies { [D in Domain]: unknown }
 
 export type Contracts = typeof contracts

@@ -124,7 +124,25 @@ export class ProjectLsp implements Disposable {
     return server ? this.handle(server) : undefined
   }
 
-  private async resolveLaunch(server: EffectiveServer, handle: ServerHandle): Promise<ResolvedLaunch> {
+  /**
+   * Where each server would come from, without starting or installing anything
+   * (`hotaru lsp status`): its state when it runs in this process, its command when found,
+   * the reason when it is missing.
+   */
+  async availability(): Promise<Array<LspServerStatus & { command?: string }>> {
+    const out: Array<LspServerStatus & { command?: string }> = []
+    for (const status of this.statuses()) {
+      const server = this.servers.find((s) => s.spec.id === status.id)
+      if (!server) continue
+      const resolved = await this.resolveLaunch(server, undefined)
+      if ('missing' in resolved) out.push({ ...status, state: status.state === 'idle' ? 'missing' : status.state, reason: status.reason ?? resolved.missing, ...(resolved.install ? { install: resolved.install } : {}) })
+      else out.push({ ...status, source: resolved.source, command: [resolved.launch.command, ...resolved.launch.args].join(' ') })
+    }
+    return out
+  }
+
+  /** How to start a server; with no handle, nothing is installed (only looked up). */
+  private async resolveLaunch(server: EffectiveServer, handle: ServerHandle | undefined): Promise<ResolvedLaunch> {
     const path = await this.deps.loginPath()
     const env: Record<string, string> = {}
     for (const [key, value] of Object.entries(this.deps.env)) if (value !== undefined) env[key] = value
@@ -142,12 +160,13 @@ export class ProjectLsp implements Disposable {
       const packages = [spec.npm.package, ...(spec.npm.with ?? [])].map((p, i) => (i === 0 && server.version ? `${p}@${server.version}` : p))
       const decision = this.deps.installDecision(spec.npm.package)
       const allowed = this.policy === 'auto' || (this.policy !== 'never' && (decision === 'yes' || this.deps.installAllowed()))
-      if (!allowed) {
+      if (!allowed || !handle) {
         const why =
           this.policy === 'never'
             ? `${spec.bin} is not installed (lsp.install is "never")`
             : `${spec.bin} is not installed in the project; it can be installed into the app's data folder`
-        return { missing: why, install: this.policy === 'never' ? undefined : { packages, declined: decision === 'no' } }
+        const canInstall = this.policy !== 'never' ? { install: { packages, declined: decision === 'no' } } : {}
+        return { missing: allowed ? `${spec.bin} is not installed yet; it is installed on first use` : why, ...canInstall }
       }
       handle.markInstalling()
       await this.deps.install(packages)

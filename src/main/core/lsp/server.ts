@@ -140,7 +140,9 @@ export class ServerHandle {
       launch: resolved.launch,
       rootPath: this.deps.rootPath,
       initializationOptions: resolved.initializationOptions,
-      onDiagnostics: (uri, diagnostics) => this.onReport(uri, diagnostics.slice(0, MAX_DIAGNOSTICS_PER_FILE).map(toLspDiagnostic)),
+      // Hints ("unused", "could be simplified") are editor styling, not problems to fix.
+      onDiagnostics: (uri, diagnostics) =>
+        this.onReport(uri, diagnostics.map(toLspDiagnostic).filter((d) => d.severity !== 'hint').slice(0, MAX_DIAGNOSTICS_PER_FILE)),
       onExit: (reason) => this.onCrash(client, reason),
     })
     this.client = client

@@ -252,6 +252,8 @@ export class ProjectLsp implements Disposable {
     if (!complete) report.notes.push(`The ${name} language server did not finish checking within ${Math.round(options.waitMs / 100) / 10} s; diagnostics may be incomplete.`)
     for (const file of files) {
       const uri = pathToFileURL(file).href
+      // A file the server has not reported on since the change is left out: "no errors" would be a guess.
+      if (handle.reportCount(uri) <= (counts.get(uri) ?? 0)) continue
       const diagnostics = handle.diagnostics.get(uri) ?? []
       report.files.push({ path: this.relPath(file), server: handle.id, errors: errorsOf({ path: '', server: handle.id, diagnostics }) })
     }

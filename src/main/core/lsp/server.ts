@@ -136,6 +136,8 @@ export class ServerHandle {
       return undefined
     }
     this.source = resolved.source
+    // A crash during the handshake goes the same way as a later one: restarts, then degraded.
+    let crashed = false
     const client = new LanguageServerClient({
       launch: resolved.launch,
       rootPath: this.deps.rootPath,
@@ -143,7 +145,10 @@ export class ServerHandle {
       // Hints ("unused", "could be simplified") are editor styling, not problems to fix.
       onDiagnostics: (uri, diagnostics) =>
         this.onReport(uri, diagnostics.map(toLspDiagnostic).filter((d) => d.severity !== 'hint').slice(0, MAX_DIAGNOSTICS_PER_FILE)),
-      onExit: (reason) => this.onCrash(client, reason),
+      onExit: (reason) => {
+        crashed = true
+        this.onCrash(client, reason)
+      },
     })
     this.client = client
     try {
@@ -152,6 +157,7 @@ export class ServerHandle {
       const message = error instanceof Error ? error.message : String(error)
       const stderr = client.stderr.summary(5)
       await client.stop()
+      if (crashed) return undefined
       if (this.client === client) this.client = undefined
       if (!this.disposed) this.setState('degraded', `it could not be started: ${message}${stderr ? `: ${stderr}` : ''}`)
       return undefined
@@ -172,7 +178,9 @@ export class ServerHandle {
   private onCrash(client: LanguageServerClient, reason: string): void {
     if (this.disposed || this.client !== client) return
     this.client = undefined
-    if (Date.now() - this.startedAt >= (this.deps.stableAfterMs ?? 60_000)) this.recentCrashes = 0
+    // Only a server that was up (ready) for a while earns a fresh budget; one that dies while starting does not.
+    if (this.startedAt > 0 && Date.now() - this.startedAt >= (this.deps.stableAfterMs ?? 60_000)) this.recentCrashes = 0
+    this.startedAt = 0
     const delays = this.deps.restartDelaysMs ?? [250, 1_000, 3_000]
     const delay = delays[this.recentCrashes]
     log.warn(`[lsp] ${this.id} stopped: ${reason}`)

@@ -19,7 +19,7 @@ const parameters = z.object({
 
 const MAX_RESULTS = 100
 /** How long the tool waits for a server that is still starting. */
-const START_WAIT_MS = 30_000
+const START_WAIT_MS = 60_000
 
 const SYMBOL_KINDS = [
   '', 'file', 'module', 'namespace', 'package', 'class', 'method', 'property', 'field', 'constructor', 'enum', 'interface',
@@ -46,7 +46,7 @@ export function createLspTool(lspOf: (projectId: string) => ProjectLsp | undefin
         const status = handle.status()
         throw new ToolError(`The ${handle.server.spec.name} language server is ${status.state}${status.reason ? `: ${status.reason}` : ''}.`)
       }
-      const uri = (await handle.syncFile(resolved.abs)) ?? pathToFileURL(resolved.abs).href
+      const uri = (await handle.ensureOpen(resolved.abs)) ?? pathToFileURL(resolved.abs).href
       const show = (location: { uri: string; line: number; character: number }): string =>
         `${lsp.relPath(uriToPath(location.uri) ?? location.uri)}:${location.line + 1}:${location.character + 1}`
       const position = (): [number, number] => {

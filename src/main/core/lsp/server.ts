@@ -62,6 +62,7 @@ export class ServerHandle {
   private readonly reportListeners = new Set<(uri: string) => void>()
   /** URIs closed only to be re-opened: the empty report their close causes is not news. */
   private readonly reopening = new Set<string>()
+  private readonly opening = new Map<string, Promise<string | undefined>>()
 
   constructor(
     readonly server: EffectiveServer,
@@ -290,6 +291,23 @@ export class ServerHandle {
       }
     }
     return uri
+  }
+
+  /**
+   * Makes sure the server has the file's current text without re-sending an unchanged
+   * file: a re-open cancels the server's pending requests on it, so parallel questions
+   * about one file share a single open.
+   */
+  ensureOpen(path: string): Promise<string | undefined> {
+    const uri = pathToFileURL(path).href
+    const doc = this.documents.get(uri)
+    const stat = statSync(path, { throwIfNoEntry: false })
+    if (doc && stat && stat.mtimeMs === doc.mtimeMs && stat.size === doc.size) return Promise.resolve(uri)
+    const pending = this.opening.get(uri)
+    if (pending) return pending
+    const opened = this.syncFile(path).finally(() => this.opening.delete(uri))
+    this.opening.set(uri, opened)
+    return opened
   }
 
   /** The running client, for `lsp` tool requests. */

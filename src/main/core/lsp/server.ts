@@ -320,8 +320,9 @@ export class ServerHandle {
     clearTimeout(this.restartTimer)
     const client = this.client
     this.client = undefined
-    await this.starting
+    // Stopped first: a server stuck in its handshake must not hold up closing the project.
     await client?.stop()
+    await this.starting
     this.state = 'stopped'
   }
 }

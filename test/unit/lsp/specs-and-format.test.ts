@@ -30,7 +30,7 @@ describe('lsp config', () => {
     expect(ConfigSchema.safeParse({ lsp: { install: 'sometimes' } }).success).toBe(false)
     expect(ConfigSchema.safeParse({ lsp: { x: { command: 'not-an-array' } } }).success).toBe(false)
     expect(ConfigSchema.safeParse({ lsp: { x: { extensions: ['ts'] } } }).success).toBe(false)
-    expect(installPolicy({ install: 'never' })).toBe('never')
+    expect(installPolicy(ConfigSchema.parse({ lsp: { install: 'never' } }).lsp)).toBe('never')
     expect(installPolicy(undefined)).toBe('ask')
   })
 })

@@ -36,7 +36,8 @@ export function spawnServerProcess(launch: ServerLaunch): Promise<ServerProcess>
     windowsHide: true,
   })
   return new Promise((resolve, reject) => {
-    child.once('error', (error) => {
+    // Before 'spawn' an error means it could not start; later ones (a broken pipe) end in 'exit', which the client reports.
+    child.on('error', (error) => {
       if (child.pid === undefined) reject(error)
     })
     child.once('spawn', () => {

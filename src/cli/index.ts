@@ -11,6 +11,7 @@ Commands:
   sessions     List, show and export sessions
   checkpoints  List, diff and restore checkpoints (hotaru checkpoints --help)
   mcp          MCP servers of a project (hotaru mcp list)
+  lsp          Language servers: status, and the diagnostics of files (hotaru lsp --help)
   serve        Serve the Hotaru UI to a browser on this machine (loopback only)
 
 Options:
@@ -32,6 +33,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   sessions: () => import('./commands/sessions').then((m) => m.runSessions),
   checkpoints: () => import('./commands/checkpoints').then((m) => m.runCheckpoints),
   mcp: () => import('./commands/mcp').then((m) => m.runMcp),
+  lsp: () => import('./commands/lsp').then((m) => m.runLsp),
   serve: () => import('./commands/serve').then((m) => m.runServe),
 }
 

@@ -17,6 +17,7 @@ Options:
   --format text|json    text: answer on stdout, tool activity on stderr (default)
                         json: one JSON event per line on stdout
   --yes, -y             Answer every permission ask with "allow once"
+  --install-lsp         Install missing language servers (npm) into the app's data folder without asking
   -h, --help            Show this help
 
 Without --yes, permission asks are answered at the terminal when stdin is a TTY
@@ -35,6 +36,7 @@ export async function runRun(argv: string[]): Promise<number> {
       continue: { type: 'boolean', short: 'c' },
       format: { type: 'string' },
       yes: { type: 'boolean', short: 'y' },
+      'install-lsp': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     USAGE,
@@ -63,6 +65,7 @@ export async function runRun(argv: string[]): Promise<number> {
       import('../../main/core/sandbox/status'),
     ])
   const services = cliServices()
+  if (values['install-lsp']) services.lsp.allowInstall()
   const controller = new AbortController()
   const onSignal = (): void => controller.abort()
   process.once('SIGINT', onSignal)

@@ -22,6 +22,7 @@ import { log } from './util/log'
 import { detached } from './util/detached'
 import { loginShellEnv, pickShell, useProcessEnvironment, type Tool } from './tools'
 import { CommandSandbox, sandboxContext, sandboxPolicy, sandboxSupport } from './sandbox'
+import { createLspTool, diagnosticsAfterTool, LspService } from './lsp'
 
 /** The model new sessions use unless config or the user picks another. */
 export const DEFAULT_MODEL_ID = 'anthropic/claude-sonnet-4-6'
@@ -42,6 +43,8 @@ export interface ServicesOptions {
   urlOpener?: UrlOpener
   /** Environment for config placeholders and provider credentials (tests pass their own). */
   env?: NodeJS.ProcessEnv
+  /** Language server settings that are not config: waits (tests on a busy machine), install without asking (CLI flag). */
+  lsp?: { waitMs?: number; quietMs?: number; installWithoutAsking?: boolean; restartDelaysMs?: readonly number[] }
 }
 
 /** The composition root of the core: one object, built in one place, passed down. */
@@ -59,6 +62,7 @@ export interface Services {
   readonly agents: AgentService
   readonly mcp: McpRuntime
   readonly checkpoints: CheckpointService
+  readonly lsp: LspService
   readonly secrets: SecretStore
   readonly secretsProtection: string
   /** MCP tools of a project, when an MCP manager is attached (set by the MCP layer). */
@@ -99,7 +103,9 @@ export function createServices(options: ServicesOptions): Services {
       sandboxSupport(options.env),
     ),
   )
-  const services: { extraTools: (projectId: string) => Tool[] } = { extraTools: (projectId) => mcp.toolsOf(projectId) }
+  const lsp = new LspService({ bus, kv: storage.kv, dataDir: options.dataDir, env: options.env, ...options.lsp })
+  const lspTool = createLspTool((projectId) => lsp.for(projects.get(projectId)))
+  const services: { extraTools: (projectId: string) => Tool[] } = { extraTools: (projectId) => [...mcp.toolsOf(projectId), lspTool] }
   // MCP servers start when a project opens, in the background; a turn waits for them to settle.
   bus.subscribe((event) => {
     if (event.channel !== 'project:opened') return
@@ -123,6 +129,13 @@ export function createServices(options: ServicesOptions): Services {
     bus,
     outputRoot: join(options.dataDir, 'tool-output'),
     extraTools: (projectId) => services.extraTools(projectId),
+    postSteps: [
+      // Language server diagnostics after edits (and a warm server after reads).
+      ({ project, config, tool, metadata, failed, signal }) =>
+        config.lsp === false
+          ? Promise.resolve(undefined)
+          : diagnosticsAfterTool(lsp.for(project, config), { tool, metadata, failed, signal, waitMs: lsp.waitMs, quietMs: lsp.quietMs }),
+    ],
   })
   const checkpoints = new CheckpointService(storage.checkpoints, projects, sessions, bus, options.dataDir, storage.kv, {
     // One-shot CLI commands end before a tree-wide watcher would pay off.
@@ -164,6 +177,7 @@ export function createServices(options: ServicesOptions): Services {
     agents,
     mcp,
     checkpoints,
+    lsp,
     secrets,
     secretsProtection: options.secretsProtection ?? PLAIN_CODEC.protection,
     defaultModel: () => (options.env ?? process.env).HOTARU_MODEL ?? DEFAULT_MODEL_ID,

@@ -4,6 +4,7 @@ import { appHandlers } from './handlers/app'
 import { checkpointHandlers } from './handlers/checkpoint'
 import { fsHandlers } from './handlers/fs'
 import { layoutHandlers } from './handlers/layout'
+import { lspHandlers } from './handlers/lsp'
 import { mcpHandlers } from './handlers/mcp'
 import { ptyHandlers } from './handlers/pty'
 import { permissionHandlers } from './handlers/permission'
@@ -30,6 +31,7 @@ export const handlers: Handlers = {
   settings: settingsHandlers,
   checkpoint: checkpointHandlers,
   sandbox: sandboxHandlers,
+  lsp: lspHandlers,
 }
 
 export function createAppRouter(services: Services): Router {

@@ -3,6 +3,8 @@ import { ChatPanel, installChatCommands } from './features/chat'
 import { SettingsDialog } from './features/settings'
 import { ProjectTabs } from './features/tabs'
 import { Workspace } from './features/workspace'
+import { ProblemCounts, problemsFor } from './features/problems'
+import { projectStoreFor } from './stores/project'
 import { useWorkspace, workspace } from './stores/workspace'
 
 /**
@@ -19,10 +21,18 @@ function StatusBar() {
   const connection = useWorkspace((s) => s.connection)
   const detail = useWorkspace((s) => s.connectionDetail)
   const info = useWorkspace((s) => s.info)
+  const activeId = useWorkspace((s) => s.activeId)
+  const bridge = useWorkspace((s) => s.bridge)
+  const showProblems = (projectId: string): void => {
+    if (!bridge) return
+    problemsFor(bridge, projectId).setState({ shown: true })
+    projectStoreFor(bridge, projectId).getState().setView({ terminal: true })
+  }
   return (
     <footer className="statusbar" data-testid="statusbar">
       <span className={`dot ${connection}`} aria-hidden />
       <span data-testid="connection-state">{connection === 'open' ? 'Connected' : (detail ?? connection)}</span>
+      {activeId && bridge && <ProblemCounts key={activeId} bridge={bridge} projectId={activeId} onShow={() => showProblems(activeId)} />}
       {info && (
         <span className="muted right">
           {info.name} {info.version}

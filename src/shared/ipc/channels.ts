@@ -30,6 +30,7 @@ export const channels = {
   settings: { methods: ['providers', 'setApiKey', 'deleteApiKey', 'testConnection'], events: [] },
   checkpoint: { methods: ['list', 'diff', 'file', 'preview', 'restore', 'fork', 'usage'], events: ['created'] },
   sandbox: { methods: ['status'], events: [] },
+  lsp: { methods: ['status', 'diagnostics', 'open', 'restart', 'install'], events: ['status', 'diagnostics'] },
 } as const
 
 export type Channels = typeof channels

@@ -4,6 +4,7 @@ import { appContract } from './app'
 import { checkpointContract } from './checkpoint'
 import { fsContract } from './fs'
 import { layoutContract } from './layout'
+import { lspContract } from './lsp'
 import { ptyContract } from './pty'
 import { mcpContract } from './mcp'
 import { permissionContract } from './permission'
@@ -31,6 +32,7 @@ export const contracts = {
   settings: settingsContract,
   checkpoint: checkpointContract,
   sandbox: sandboxContract,
+  lsp: lspContract,
 } as const satisfies { [D in Domain]: unknown }
 
 export type Contracts = typeof contracts

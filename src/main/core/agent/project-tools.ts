@@ -23,6 +23,24 @@ export interface TurnHooks {
   switchAgent(sessionId: string, agent: string): void
 }
 
+/** What a post-step sees of a finished tool call. */
+export interface ToolPostStepInput {
+  project: ProjectInstance
+  config: Config
+  tool: string
+  metadata: Record<string, unknown>
+  failed: boolean
+  /** The turn's stop signal: a post-step stops waiting when it fires. */
+  signal: AbortSignal
+}
+
+/**
+ * Runs after every tool call, before PostToolUse hooks: what it returns is appended
+ * to the output for the model and merged into the metadata for the UI (language
+ * server diagnostics after edits). Tools know nothing of it.
+ */
+export type ToolPostStep = (input: ToolPostStepInput) => Promise<{ output: string; metadata?: Record<string, unknown> } | undefined>
+
 export interface ToolRuntimeDeps {
   permissions: PermissionService
   questions: QuestionService
@@ -32,6 +50,7 @@ export interface ToolRuntimeDeps {
   outputRoot: string
   /** Extra tools (MCP) for a project, looked up per turn. */
   extraTools?: (projectId: string) => Tool[]
+  postSteps?: ToolPostStep[]
 }
 
 /** The todo list of a session, kept in the settings table so it survives restarts. */
@@ -176,6 +195,9 @@ export class ProjectToolRuntime implements Disposable {
           { doomLoop: this.doomLoop },
           available,
         )
+        const after = await this.postSteps({ project: this.project, config, tool: call.name, metadata: result.metadata, failed: result.error !== undefined, signal: ctx.signal })
+        if (after.output) result.output = `${result.output}\n\n${after.output}`
+        Object.assign(result.metadata, after.metadata)
         const post = await runHooks(config.hooks, 'PostToolUse', { ...hookPayload, output: result.output }, hookOptions)
         const hookFailures = [...pre.failures, ...post.failures]
         return {
@@ -195,6 +217,25 @@ export class ProjectToolRuntime implements Disposable {
         }
       },
     }
+  }
+
+  /** Every post-step in order; one that fails is reported in the metadata and does not fail the call. */
+  private async postSteps(input: ToolPostStepInput): Promise<{ output: string; metadata: Record<string, unknown> }> {
+    const outputs: string[] = []
+    const metadata: Record<string, unknown> = {}
+    const failures: string[] = []
+    for (const step of this.deps.postSteps ?? []) {
+      try {
+        const extra = await step(input)
+        if (!extra) continue
+        if (extra.output) outputs.push(extra.output)
+        Object.assign(metadata, extra.metadata)
+      } catch (error) {
+        failures.push(error instanceof Error ? error.message : String(error))
+      }
+    }
+    if (failures.length > 0) metadata.postStepFailures = failures
+    return { output: outputs.join('\n\n'), metadata }
   }
 
   private fileTimesFor(sessionId: string): FileTimes {

@@ -151,6 +151,31 @@ export const SandboxConfigSchema = z.strictObject({
   allowUnsandboxedRetry: z.boolean().optional(),
 })
 
+/**
+ * One language server in `lsp`: a built-in one switched off or pinned (`command`, `version`), or a new one
+ * (`command` + `extensions`). A project-configured `command` runs a program, so it is subject to workspace trust.
+ */
+export const LspServerSchema = z.strictObject({
+  disabled: z.boolean().optional(),
+  /** Full argv, e.g. `["my-ls", "--stdio"]`; for a built-in server it replaces how the server is found. */
+  command: z.array(z.string().min(1)).min(1).optional(),
+  /** File extensions with the dot (`.foo`); for a built-in server they replace its own. */
+  extensions: z.array(z.string().regex(/^\.[^\s/\\]+$/, { error: 'expected an extension like ".ts"' })).min(1).optional(),
+  env: stringMap.optional(),
+  initializationOptions: z.record(z.string(), z.unknown()).optional(),
+  /** npm version (or range) installed on demand for an npm-distributed server. */
+  version: z.string().min(1).optional(),
+})
+
+/**
+ * `lsp`: `false` turns every language server off; otherwise server id → settings, plus `install`
+ * (whether npm-distributed servers missing from the project may be installed into the app's data dir).
+ */
+export const LspConfigSchema = z.union([
+  z.literal(false),
+  z.strictObject({ install: z.enum(['ask', 'auto', 'never']).optional() }).catchall(LspServerSchema),
+])
+
 export const ConfigSchema = z.strictObject({
   $schema: z.string().optional(),
   model: ModelRefSchema.optional(),
@@ -169,6 +194,7 @@ export const ConfigSchema = z.strictObject({
   shell: z.string().optional(),
   maxTurns: positiveInt.optional(),
   sandbox: SandboxConfigSchema.optional(),
+  lsp: LspConfigSchema.optional(),
 })
 
 /** What one file (or `HOTARU_CONFIG_CONTENT`) may hold: the config, plus MCP on/off toggles. */
@@ -191,3 +217,5 @@ export type HooksConfig = z.infer<typeof HooksConfigSchema>
 export type HookEvent = z.infer<typeof HookEventSchema>
 export type SandboxConfig = z.infer<typeof SandboxConfigSchema>
 export type SandboxNetworkConfig = z.infer<typeof SandboxNetworkSchema>
+export type LspConfig = z.infer<typeof LspConfigSchema>
+export type LspServerConfig = z.infer<typeof LspServerSchema>

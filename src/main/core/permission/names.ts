@@ -11,6 +11,8 @@ export const Permission = {
   Task: 'task',
   ExternalDirectory: 'external_directory',
   DoomLoop: 'doom_loop',
+  /** The read-only `lsp` tool (definitions, references, hover, symbols); allowed by default. */
+  Lsp: 'lsp',
 } as const
 
 /** Where plan-mode agents keep their plan, relative to the project root. */

@@ -5,8 +5,10 @@ import { errorMessage, IpcError, unwrap } from '../../ipc'
 import { onProjectDropped, type ProjectStore } from '../../stores/project'
 import { onResync } from '../../stores/resync'
 import { workspace } from '../../stores/workspace'
-import { loadMonaco, modelUri } from './monaco'
+import { loadMonaco, modelUri, type MonacoApi } from './monaco'
 import { background } from '../../lib/background'
+import { problemsFor } from '../../stores/problems'
+import type { LspFileDiagnostics } from '@shared/ipc/lsp'
 
 /** Our own save comes back from the watcher with (nearly) the mtime the save reported. */
 const SAME_WRITE_MS = 1
@@ -36,6 +38,10 @@ export class Documents {
         if (id === projectId) this.onDiskChanges(payload)
       }),
       onResync(() => background('recheckAll', this.recheckAll())),
+      // Language-server problems become Monaco markers on the open files.
+      problemsFor(bridge, projectId).subscribe((s, prev) => {
+        if (s.files !== prev.files) for (const path of this.models.keys()) if (s.files[path] !== prev.files[path]) this.applyMarkers(path)
+      }),
     )
     this.sync()
   }
@@ -79,6 +85,12 @@ export class Documents {
       this.models.set(path, model)
       this.savedVersion.set(path, model.getAlternativeVersionId())
       model.onDidChangeContent(() => this.updateDirty(path))
+      this.monaco = monaco
+      this.applyMarkers(path)
+      // Opening a file starts its language server; the report arrives as an event.
+      void bridge.lsp.open({ projectId, path }).then((result) => {
+        if (!result.ok) console.warn(`[problems] no language server for ${path}:`, result.error.data.message)
+      })
       this.state.setDoc(path, {
         status: 'ready',
         binary: file.binary,
@@ -94,6 +106,31 @@ export class Documents {
     } finally {
       this.loading.delete(path)
     }
+  }
+
+  private monaco: MonacoApi | undefined
+
+  private applyMarkers(path: string): void {
+    const model = this.models.get(path)
+    if (!model || !this.monaco) return
+    const { bridge, projectId } = this.state
+    const file: LspFileDiagnostics | undefined = problemsFor(bridge, projectId).getState().files[path]
+    const severity = this.monaco.MarkerSeverity
+    const levels = { error: severity.Error, warning: severity.Warning, info: severity.Info, hint: severity.Hint }
+    this.monaco.editor.setModelMarkers(
+      model,
+      'lsp',
+      (file?.diagnostics ?? []).map((d) => ({
+        startLineNumber: d.line,
+        startColumn: d.column,
+        endLineNumber: d.endLine,
+        endColumn: d.endColumn,
+        message: d.message,
+        severity: levels[d.severity],
+        ...(d.code ? { code: d.code } : {}),
+        ...(d.source ? { source: d.source } : {}),
+      })),
+    )
   }
 
   private updateDirty(path: string): void {

@@ -6,7 +6,7 @@ import { ProjectStoreContext, useProject, useProjectStore, type ProjectStore } f
 import type { LayoutView } from '../../stores/project-layout'
 import { documentsFor, EditorArea, openFile } from '../editor'
 import { createInFolder, FileTree } from '../files'
-import { TerminalPanel } from '../terminal'
+import { BottomPanel } from './BottomPanel'
 import { initialCenterLayout, initialMainLayout } from './initial-layout'
 import { background } from '../../lib/background'
 
@@ -115,7 +115,7 @@ function Layout({ project, right }: { project: ProjectInfo; right: ReactNode | n
             panelRef={terminal.ref}
             onResize={terminal.onResize}
           >
-            <TerminalPanel />
+            <BottomPanel />
           </Panel>
         </Group>
       </Panel>

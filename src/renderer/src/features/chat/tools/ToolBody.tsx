@@ -65,6 +65,37 @@ function EditDiffs({ part, root }: { part: ToolPart; root: string }) {
   )
 }
 
+interface ReportFile {
+  path: string
+  errors: Array<{ line: number; column: number; message: string; code?: string }>
+}
+
+/** The language-server errors an edit caused, as the model was told them. */
+function EditDiagnostics({ part }: { part: ToolPart }) {
+  const report = record(record(part.state.metadata).diagnostics)
+  const files = (Array.isArray(report.files) ? report.files : []) as ReportFile[]
+  const others = (Array.isArray(report.others) ? report.others : []) as ReportFile[]
+  const notes = (Array.isArray(report.notes) ? report.notes : []).filter((n): n is string => typeof n === 'string')
+  if (files.length === 0 && others.length === 0 && notes.length === 0) return null
+  const rows = [...files, ...others].flatMap((f) => f.errors.map((e) => ({ path: f.path, ...e })))
+  return (
+    <div className="tool-diagnostics" data-testid="tool-diagnostics" data-errors={rows.length}>
+      {rows.length === 0 && notes.length === 0 && <div className="muted">No errors in {files.map((f) => f.path).join(', ')}</div>}
+      {rows.slice(0, 40).map((r, i) => (
+        <div key={i} className="bad mono">
+          ⨯ {r.path}:{r.line}:{r.column} {r.code ? `${r.code} ` : ''}
+          {r.message}
+        </div>
+      ))}
+      {notes.map((n) => (
+        <div key={n} className="muted">
+          {n}
+        </div>
+      ))}
+    </div>
+  )
+}
+
 function BashBody({ part }: { part: ToolPart }) {
   const meta = record(part.state.metadata)
   const running = part.state.status === 'running' || part.state.status === 'pending'
@@ -120,7 +151,10 @@ export function ToolBody({ part, root }: { part: ToolPart; root: string }) {
     part.tool === 'bash' ? (
       <BashBody part={part} />
     ) : EDIT_TOOLS.has(part.tool) ? (
-      <EditDiffs part={part} root={root} />
+      <>
+        <EditDiffs part={part} root={root} />
+        <EditDiagnostics part={part} />
+      </>
     ) : part.tool === 'task' ? (
       <SubagentRun part={part} root={root} />
     ) : part.tool === 'todowrite' || part.tool === 'todoread' ? (

@@ -23,6 +23,14 @@ function openByDefault(part: ToolPart, recent: boolean): boolean {
   return false
 }
 
+/** How many language-server errors the edit left, from its diagnostics report (undefined: none was made). */
+function diagnosticErrors(part: ToolPart): number | undefined {
+  const report = record(record(part.state.metadata).diagnostics)
+  if (!Array.isArray(report.files)) return undefined
+  const files = [...report.files, ...(Array.isArray(report.others) ? report.others : [])].map(record)
+  return files.reduce((n, f) => n + (Array.isArray(f.errors) ? f.errors.length : 0), 0)
+}
+
 /** One tool call: name, key argument, status and time in a row; details below when opened. */
 export const ToolCard = memo(function ToolCard({ part, root, recent }: ToolCardProps) {
   const chat = useChatController()
@@ -35,6 +43,7 @@ export const ToolCard = memo(function ToolCard({ part, root, recent }: ToolCardP
   const arg = keyArgument(part, root)
   const meta = record(part.state.metadata)
   const blocked = Array.isArray(meta.sandboxBlocked) ? meta.sandboxBlocked.length : 0
+  const errors = EDIT_TOOLS.has(part.tool) ? diagnosticErrors(part) : undefined
   return (
     <div className={`tool-card tool-${status}`} data-testid="tool-card" data-tool={part.tool} data-status={status} data-call-id={part.callId}>
       <button type="button" className="tool-head" aria-expanded={open} onClick={() => chat.toggleExpanded(part.id, fallback)}>
@@ -62,6 +71,11 @@ export const ToolCard = memo(function ToolCard({ part, root, recent }: ToolCardP
         {counts && (
           <span className="tool-counts mono">
             <span className="add">+{counts.additions}</span> <span className="del">−{counts.deletions}</span>
+          </span>
+        )}
+        {errors !== undefined && errors > 0 && (
+          <span className="tool-problems mono" data-testid="tool-problems" title={`${errors} error${errors === 1 ? '' : 's'} after this edit`}>
+            ⨯ {errors}
           </span>
         )}
         <Elapsed start={part.state.startedAt} end={part.state.endedAt ?? (status === 'running' || status === 'pending' ? undefined : part.state.startedAt)} />

@@ -1,0 +1,264 @@
+import { Transform, type TransformCallback } from 'node:stream'
+import { pathToFileURL } from 'node:url'
+import {
+  ConfigurationRequest,
+  createProtocolConnection,
+  DefinitionRequest,
+  DidChangeTextDocumentNotification,
+  DidCloseTextDocumentNotification,
+  DidOpenTextDocumentNotification,
+  DocumentSymbolRequest,
+  ExitNotification,
+  HoverRequest,
+  InitializedNotification,
+  InitializeRequest,
+  LogMessageNotification,
+  MessageType,
+  PublishDiagnosticsNotification,
+  ReferencesRequest,
+  RegistrationRequest,
+  ShowMessageRequest,
+  ShutdownRequest,
+  StreamMessageReader,
+  StreamMessageWriter,
+  UnregistrationRequest,
+  WorkDoneProgressCreateRequest,
+  WorkspaceFoldersRequest,
+  WorkspaceSymbolRequest,
+  type DataCallback,
+  type Definition,
+  type Disposable as JsonRpcDisposable,
+  type DefinitionLink,
+  type Diagnostic,
+  type DocumentSymbol,
+  type Hover,
+  type Location,
+  type ProtocolConnection,
+  type SymbolInformation,
+  type WorkspaceSymbol,
+} from 'vscode-languageserver-protocol/node'
+import { APP_NAME, APP_VERSION } from '../app/meta'
+import { LineTail } from '../mcp/line-tail'
+import { spawnServerProcess, type ServerLaunch, type ServerProcess } from './process'
+
+/** A message larger than this is a broken server; the connection is dropped instead of buffering it. */
+export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+
+export interface ClientOptions {
+  launch: ServerLaunch
+  rootPath: string
+  initializationOptions?: Record<string, unknown>
+  onDiagnostics(uri: string, diagnostics: Diagnostic[]): void
+  /** The process ended or the connection broke, without `stop()` being called. */
+  onExit(reason: string): void
+  /** How long `initialize` may take (default 60 s: a cold pyright or rust-analyzer is slow). */
+  initializeTimeoutMs?: number
+}
+
+/**
+ * Counts the bytes read since the last complete message, so a server that streams
+ * an endless message is cut off instead of growing the read buffer without bound.
+ */
+class BoundedStream extends Transform {
+  pending = 0
+  constructor(private readonly onOverflow: () => void) {
+    super()
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    this.pending += chunk.length
+    if (this.pending > MAX_MESSAGE_BYTES) {
+      this.onOverflow()
+      done()
+      return
+    }
+    done(null, chunk)
+  }
+}
+
+/** Resets the byte count of its stream whenever a whole message has been read. */
+class CountingReader extends StreamMessageReader {
+  constructor(private readonly source: BoundedStream) {
+    super(source)
+  }
+
+  override listen(callback: DataCallback): JsonRpcDisposable {
+    return super.listen((message) => {
+      this.source.pending = 0
+      callback(message)
+    })
+  }
+}
+
+/**
+ * One running language server over stdio, through vscode-languageserver-protocol:
+ * the initialize handshake, full-text document sync, diagnostics, and the few
+ * requests the `lsp` tool needs. The client answers the server's own requests
+ * (configuration, capability registration, progress) so servers that expect an
+ * editor on the other end keep working.
+ */
+export class LanguageServerClient {
+  readonly stderr = new LineTail(40)
+  private process: ServerProcess | undefined
+  private connection: ProtocolConnection | undefined
+  private stopping = false
+  private exited = false
+  private readonly versions = new Map<string, number>()
+
+  constructor(private readonly options: ClientOptions) {}
+
+  get pid(): number | undefined {
+    return this.process?.pid
+  }
+
+  async start(): Promise<void> {
+    const proc = await spawnServerProcess(this.options.launch)
+    this.process = proc
+    const bounded = new BoundedStream(() => this.fail(`it wrote a message larger than ${MAX_MESSAGE_BYTES} bytes`))
+    proc.child.stdout.pipe(bounded)
+    proc.child.stderr.setEncoding('utf8')
+    proc.child.stderr.on('data', (chunk: string) => this.stderr.push(chunk))
+    proc.child.stdin.on('error', (error) => this.fail(`its stdin failed: ${error.message}`))
+    proc.child.once('exit', (code, signal) => this.fail(signal ? `it was killed by ${signal}` : `it exited with code ${code}`))
+    const connection = createProtocolConnection(new CountingReader(bounded), new StreamMessageWriter(proc.child.stdin))
+    this.connection = connection
+    connection.onNotification(PublishDiagnosticsNotification.type, (params) => this.options.onDiagnostics(params.uri, params.diagnostics))
+    // Server errors it only logs go with its stderr, so a failure reason can name them.
+    connection.onNotification(LogMessageNotification.type, (params) => {
+      if (params.type === MessageType.Error || process.env.HOTARU_LSP_DEBUG) this.stderr.push(`${params.message}\n`)
+    })
+    connection.onRequest(ConfigurationRequest.type, (params) => params.items.map(() => null))
+    connection.onRequest(RegistrationRequest.type, () => undefined)
+    connection.onRequest(UnregistrationRequest.type, () => undefined)
+    connection.onRequest(WorkDoneProgressCreateRequest.type, () => undefined)
+    connection.onRequest(ShowMessageRequest.type, () => null)
+    connection.onRequest(WorkspaceFoldersRequest.type, () => [this.folder()])
+    connection.onError(([error]) => this.fail(`the connection failed: ${error.message}`))
+    connection.onClose(() => this.fail('the connection closed'))
+    connection.listen()
+    const init = connection.sendRequest(InitializeRequest.type, {
+      processId: process.pid,
+      clientInfo: { name: APP_NAME, version: APP_VERSION },
+      rootUri: this.folder().uri,
+      rootPath: this.options.rootPath,
+      workspaceFolders: [this.folder()],
+      initializationOptions: this.options.initializationOptions ?? {},
+      capabilities: {
+        workspace: { configuration: true, workspaceFolders: true, symbol: {} },
+        window: { workDoneProgress: true },
+        textDocument: {
+          synchronization: { didSave: false, dynamicRegistration: false },
+          publishDiagnostics: { relatedInformation: false, versionSupport: true, codeDescriptionSupport: true },
+          hover: { contentFormat: ['plaintext', 'markdown'] },
+          definition: { linkSupport: true },
+          references: {},
+          documentSymbol: { hierarchicalDocumentSymbolSupport: true },
+        },
+      },
+    })
+    await withTimeout(init, this.options.initializeTimeoutMs ?? 60_000, 'the server did not answer initialize')
+    await connection.sendNotification(InitializedNotification.type, {})
+  }
+
+  private folder(): { uri: string; name: string } {
+    return { uri: pathToFileURL(this.options.rootPath).href, name: this.options.rootPath.split(/[\\/]/).pop() ?? 'root' }
+  }
+
+  private fail(reason: string): void {
+    if (this.stopping || this.exited) return
+    this.exited = true
+    const stderr = this.stderr.summary(5)
+    this.connection?.dispose()
+    // Whatever the server left in its process group goes with it.
+    void this.process?.stop(200).catch((error: unknown) => this.stderr.push(`\n[cleanup] ${String(error)}\n`))
+    this.options.onExit(stderr ? `${reason}: ${stderr}` : reason)
+  }
+
+  private conn(): ProtocolConnection {
+    if (!this.connection || this.exited) throw new Error('the language server is not running')
+    return this.connection
+  }
+
+  isOpen(uri: string): boolean {
+    return this.versions.has(uri)
+  }
+
+  /** Opens the document, or sends its whole new text when already open (full sync keeps both sides simple). */
+  async sync(uri: string, languageId: string, text: string): Promise<void> {
+    const version = this.versions.get(uri)
+    if (version === undefined) {
+      this.versions.set(uri, 1)
+      await this.conn().sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId, version: 1, text } })
+      return
+    }
+    this.versions.set(uri, version + 1)
+    await this.conn().sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri, version: version + 1 },
+      contentChanges: [{ text }],
+    })
+  }
+
+  async close(uri: string): Promise<void> {
+    if (!this.versions.delete(uri)) return
+    await this.conn().sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } })
+  }
+
+  definition(uri: string, line: number, character: number): Promise<Definition | DefinitionLink[] | null> {
+    return this.conn().sendRequest(DefinitionRequest.type, { textDocument: { uri }, position: { line, character } })
+  }
+
+  references(uri: string, line: number, character: number): Promise<Location[] | null> {
+    return this.conn().sendRequest(ReferencesRequest.type, {
+      textDocument: { uri },
+      position: { line, character },
+      context: { includeDeclaration: true },
+    })
+  }
+
+  hover(uri: string, line: number, character: number): Promise<Hover | null> {
+    return this.conn().sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line, character } })
+  }
+
+  documentSymbols(uri: string): Promise<DocumentSymbol[] | SymbolInformation[] | null> {
+    return this.conn().sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } })
+  }
+
+  workspaceSymbols(query: string): Promise<SymbolInformation[] | WorkspaceSymbol[] | null> {
+    return this.conn().sendRequest(WorkspaceSymbolRequest.type, { query })
+  }
+
+  /** Polite shutdown (bounded), then the whole process tree is ended. */
+  async stop(): Promise<void> {
+    if (this.stopping) return
+    this.stopping = true
+    const connection = this.connection
+    try {
+      if (connection && !this.exited) {
+        await withTimeout(connection.sendRequest(ShutdownRequest.type), 1_000, 'shutdown timed out').then(
+          () => connection.sendNotification(ExitNotification.type),
+          // A server that does not answer shutdown is killed below all the same.
+          (error: unknown) => this.stderr.push(`\n[shutdown] ${String(error)}\n`),
+        )
+      }
+    } finally {
+      connection?.dispose()
+      await this.process?.stop(1_000)
+    }
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${message} within ${Math.round(ms / 1000)} s`)), ms)
+    promise.then(
+      (value) => {
+        clearTimeout(timer)
+        resolve(value)
+      },
+      (error: unknown) => {
+        clearTimeout(timer)
+        reject(error instanceof Error ? error : new Error(String(error)))
+      },
+    )
+  })
+}

@@ -1,0 +1,6 @@
+export { BUILTIN_SERVERS, languageIdOf, type ServerSpec } from './catalog'
+export { diagnosticsAfterTool, EDITING_TOOLS, formatReport, touchedFiles, type AfterToolResult } from './after-edit'
+export { formatDiagnostic } from './format'
+export { createLspTool } from './lsp-tool'
+export { ProjectLsp, type DiagnosticsReport } from './project-lsp'
+export { LspService, type LspServiceOptions } from './service'

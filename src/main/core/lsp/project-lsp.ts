@@ -1,0 +1,302 @@
+import { isAbsolute, join, relative, resolve, sep } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import type { LspDiagnostic, LspFileDiagnostics, LspServerStatus } from '@shared/ipc/lsp'
+import type { Config } from '../config'
+import type { Disposable } from '../util/disposable'
+import { log } from '../util/log'
+import { errorKey, errorsOf } from './format'
+import { locateServer, locateTypescript } from './locate'
+import { ServerHandle, uriToPath, type ResolvedLaunch } from './server'
+import { effectiveServers, installPolicy, serverForFile, type EffectiveServer, type InstallPolicy } from './specs'
+
+export interface ProjectLspDeps {
+  root: string
+  /** `<dataDir>/lsp`: servers installed on demand live here. */
+  installDir: string
+  env: Readonly<Record<string, string | undefined>>
+  /** PATH for servers (the login shell's). */
+  loginPath(): Promise<string>
+  /** Installs npm packages into `installDir`. */
+  install(packages: string[]): Promise<void>
+  /** The remembered answer to "install <package>?". */
+  installDecision(pkg: string): 'yes' | 'no' | undefined
+  /** The CLI's `--install-lsp`: install without asking. */
+  installAllowed(): boolean
+  onStatus(status: LspServerStatus): void
+  onDiagnostics(file: LspFileDiagnostics): void
+  /** Use the app's own copies of servers (default true). */
+  bundled?: boolean
+  restartDelaysMs?: readonly number[]
+}
+
+/** What a wait for diagnostics found, for the tool result and the tool card. */
+export interface DiagnosticsReport {
+  /** Errors of each touched file that a server covers (all of them: callers cut). */
+  files: Array<{ path: string; server: string; errors: LspDiagnostic[] }>
+  /** Errors that appeared in other files during the wait. */
+  others: Array<{ path: string; errors: LspDiagnostic[] }>
+  /** Servers that were not ready in time, or are degraded or missing, with a sentence each. */
+  notes: string[]
+}
+
+export interface TouchOptions {
+  /** Wait for the servers' reports at most this long (0: send the files, do not wait). */
+  waitMs: number
+  /** The report is complete once no further report came for this long. */
+  quietMs?: number
+}
+
+/**
+ * The language servers of one project: one per language, started on the first
+ * file of that language, ended with the project. Servers come from the catalog
+ * and the project's `lsp` config; missing npm servers are installed on demand
+ * when the user (or the config, or the CLI flag) allowed it.
+ */
+export class ProjectLsp implements Disposable {
+  private servers: EffectiveServer[] = []
+  private policy: InstallPolicy = 'ask'
+  private configKey = ''
+  private readonly handles = new Map<string, ServerHandle>()
+  private disposed = false
+  configErrors: string[] = []
+
+  constructor(private readonly deps: ProjectLspDeps) {
+    this.configure(undefined)
+  }
+
+  /** Applies the project's current config; servers whose settings changed are stopped and start again on next use. */
+  configure(config: Config | undefined): void {
+    const key = JSON.stringify(config?.lsp ?? null)
+    if (key === this.configKey && this.servers.length + this.configErrors.length > 0) return
+    this.configKey = key
+    const { servers, errors } = effectiveServers(config?.lsp)
+    this.configErrors = errors
+    for (const error of errors) log.warn(`[lsp] ${error}`)
+    this.policy = installPolicy(config?.lsp)
+    const previous = new Map(this.servers.map((s) => [s.spec.id, JSON.stringify(s)]))
+    this.servers = servers
+    for (const [id, handle] of [...this.handles]) {
+      const next = servers.find((s) => s.spec.id === id)
+      if (next && previous.get(id) === JSON.stringify(next)) continue
+      this.handles.delete(id)
+      void handle.dispose().catch((error: unknown) => log.warn(`[lsp] stopping ${id} failed: ${String(error)}`))
+    }
+  }
+
+  /** Project-relative, `/`-separated (absolute for files outside the project). */
+  relPath(abs: string): string {
+    const rel = relative(this.deps.root, abs)
+    if (rel.startsWith('..') || isAbsolute(rel)) return abs
+    return rel.split(sep).join('/')
+  }
+
+  absPath(path: string): string {
+    return isAbsolute(path) ? path : resolve(this.deps.root, path)
+  }
+
+  /** The handle of the server for a file, created (not started) on first use; undefined when no server covers it. */
+  handleFor(abs: string): ServerHandle | undefined {
+    if (this.disposed) return undefined
+    const server = serverForFile(this.servers, abs)
+    if (!server) return undefined
+    return this.handle(server)
+  }
+
+  private handle(server: EffectiveServer): ServerHandle {
+    const existing = this.handles.get(server.spec.id)
+    if (existing) return existing
+    const handle: ServerHandle = new ServerHandle(server, {
+      rootPath: this.deps.root,
+      resolve: () => this.resolveLaunch(server, handle),
+      onStatus: (status) => this.deps.onStatus(status),
+      onDiagnostics: (uri, diagnostics) => {
+        const path = uriToPath(uri)
+        if (path) this.deps.onDiagnostics({ path: this.relPath(path), server: server.spec.id, diagnostics })
+      },
+      restartDelaysMs: this.deps.restartDelaysMs,
+    })
+    this.handles.set(server.spec.id, handle)
+    return handle
+  }
+
+  handleById(id: string): ServerHandle | undefined {
+    const server = this.servers.find((s) => s.spec.id === id)
+    return server ? this.handle(server) : undefined
+  }
+
+  /**
+   * Where each server would come from, without starting or installing anything
+   * (`hotaru lsp status`): its state when it runs in this process, its command when found,
+   * the reason when it is missing.
+   */
+  async availability(): Promise<Array<LspServerStatus & { command?: string }>> {
+    const out: Array<LspServerStatus & { command?: string }> = []
+    for (const status of this.statuses()) {
+      const server = this.servers.find((s) => s.spec.id === status.id)
+      if (!server) continue
+      const resolved = await this.resolveLaunch(server, undefined)
+      if ('missing' in resolved) out.push({ ...status, state: status.state === 'idle' ? 'missing' : status.state, reason: status.reason ?? resolved.missing, ...(resolved.install ? { install: resolved.install } : {}) })
+      else out.push({ ...status, source: resolved.source, command: [resolved.launch.command, ...resolved.launch.args].join(' ') })
+    }
+    return out
+  }
+
+  /** How to start a server; with no handle, nothing is installed (only looked up). */
+  private async resolveLaunch(server: EffectiveServer, handle: ServerHandle | undefined): Promise<ResolvedLaunch> {
+    const path = await this.deps.loginPath()
+    const env: Record<string, string> = {}
+    for (const [key, value] of Object.entries(this.deps.env)) if (value !== undefined) env[key] = value
+    env.PATH = path
+    Object.assign(env, server.env)
+    const spec = server.spec
+    if (server.command) {
+      // Trust hook point: a `command` from the project's own config runs a program of the project's choosing.
+      const [command = '', ...args] = server.command
+      return { launch: { command, args, cwd: this.deps.root, env }, source: 'config', initializationOptions: spec.initializationOptions }
+    }
+    const locate = () => locateServer(spec, { projectRoot: this.deps.root, installDir: this.deps.installDir, path, bundled: this.deps.bundled })
+    let located = locate()
+    if (!located && spec.npm) {
+      const packages = [spec.npm.package, ...(spec.npm.with ?? [])].map((p, i) => (i === 0 && server.version ? `${p}@${server.version}` : p))
+      const decision = this.deps.installDecision(spec.npm.package)
+      const allowed = this.policy === 'auto' || (this.policy !== 'never' && (decision === 'yes' || this.deps.installAllowed()))
+      if (!allowed || !handle) {
+        const why =
+          this.policy === 'never'
+            ? `${spec.bin} is not installed (lsp.install is "never")`
+            : `${spec.bin} is not installed in the project; it can be installed into the app's data folder`
+        const canInstall = this.policy !== 'never' ? { install: { packages, declined: decision === 'no' } } : {}
+        return { missing: allowed ? `${spec.bin} is not installed yet; it is installed on first use` : why, ...canInstall }
+      }
+      handle.markInstalling()
+      await this.deps.install(packages)
+      located = locate()
+    }
+    if (!located) return { missing: spec.npm ? `${spec.bin} could not be found after installing it` : `${spec.bin} is not on PATH` }
+    let initializationOptions = spec.initializationOptions
+    if (spec.id === 'typescript') {
+      const lib = locateTypescript(this.deps.root, this.deps.installDir)
+      if (lib) initializationOptions = { ...initializationOptions, tsserver: { path: join(lib, 'tsserver.js') } }
+    }
+    return { launch: { command: located.command, args: located.args, cwd: this.deps.root, env }, source: located.source, initializationOptions }
+  }
+
+  statuses(): LspServerStatus[] {
+    return this.servers.map((server) => {
+      const handle = this.handles.get(server.spec.id)
+      if (handle) return handle.status()
+      return { id: server.spec.id, name: server.spec.name, state: 'idle', extensions: server.spec.extensions, restarts: 0, openFiles: 0 }
+    })
+  }
+
+  /** Every file's current problems, across servers. */
+  allDiagnostics(): LspFileDiagnostics[] {
+    const out: LspFileDiagnostics[] = []
+    for (const handle of this.handles.values()) {
+      for (const [uri, diagnostics] of handle.diagnostics) {
+        const path = uriToPath(uri)
+        if (path) out.push({ path: this.relPath(path), server: handle.id, diagnostics })
+      }
+    }
+    return out.sort((a, b) => a.path.localeCompare(b.path))
+  }
+
+  /**
+   * Sends the files' current text to their servers (starting them when needed)
+   * and waits, up to `waitMs`, for the reports that follow: each touched file's
+   * first report, then until reports stop for `quietMs`. Never waits longer.
+   */
+  async touch(paths: string[], options: TouchOptions): Promise<DiagnosticsReport> {
+    const deadline = Date.now() + options.waitMs
+    const report: DiagnosticsReport = { files: [], others: [], notes: [] }
+    const groups = new Map<ServerHandle, string[]>()
+    for (const path of paths) {
+      const abs = this.absPath(path)
+      const handle = this.handleFor(abs)
+      if (handle) groups.set(handle, [...(groups.get(handle) ?? []), abs])
+    }
+    await Promise.all([...groups].map(([handle, files]) => this.touchServer(handle, files, deadline, options, report)))
+    return report
+  }
+
+  private async touchServer(handle: ServerHandle, files: string[], deadline: number, options: TouchOptions, report: DiagnosticsReport): Promise<void> {
+    const name = handle.server.spec.name
+    const starting = handle.ensure()
+    // A first start or a restart after a crash under way is waited for, up to the same deadline.
+    const client = options.waitMs > 0 ? await handle.whenSettled(deadline) : await raceNow(starting)
+    if (!client) {
+      const status = handle.status()
+      if (status.state === 'missing') report.notes.push(`The ${name} language server is not available: ${status.reason ?? 'not installed'}.`)
+      else if (status.state === 'degraded') report.notes.push(`The ${name} language server is not working: ${status.reason ?? 'unknown reason'}.`)
+      else if (options.waitMs > 0) report.notes.push(`The ${name} language server is still starting; its diagnostics are not in this result.`)
+      // Once it is up, it gets the files anyway (for the Problems panel and later edits).
+      void starting.then(async (late) => {
+        if (late) for (const file of files) await handle.syncFile(file)
+      }).catch((error: unknown) => log.warn(`[lsp] ${handle.id}: ${String(error)}`))
+      return
+    }
+    const touched = new Set(files.map((f) => pathToFileURL(f).href))
+    const before = new Set<string>()
+    for (const [uri, diagnostics] of handle.diagnostics) {
+      if (touched.has(uri)) continue
+      const path = this.relPath(uriToPath(uri) ?? uri)
+      for (const d of diagnostics) if (d.severity === 'error') before.add(errorKey(path, d))
+    }
+    // Files changed behind the server's back (by bash, the user) are sent first, so it checks the current tree.
+    for (const stale of handle.staleDocuments()) if (!touched.has(pathToFileURL(stale).href)) await handle.syncFile(stale)
+    const counts = new Map([...touched].map((uri) => [uri, handle.reportCount(uri)]))
+    const waiting = options.waitMs > 0 ? this.waitForReports(handle, counts, deadline, options.quietMs ?? 250) : Promise.resolve(true)
+    for (const file of files) await handle.syncFile(file)
+    const complete = await waiting
+    if (options.waitMs <= 0) return
+    if (!complete) report.notes.push(`The ${name} language server did not finish checking within ${Math.round(options.waitMs / 100) / 10} s; diagnostics may be incomplete.`)
+    for (const file of files) {
+      const uri = pathToFileURL(file).href
+      // A file the server has not reported on since the change is left out: "no errors" would be a guess.
+      if (handle.reportCount(uri) <= (counts.get(uri) ?? 0)) continue
+      const diagnostics = handle.diagnostics.get(uri) ?? []
+      report.files.push({ path: this.relPath(file), server: handle.id, errors: errorsOf({ path: '', server: handle.id, diagnostics }) })
+    }
+    for (const [uri, diagnostics] of handle.diagnostics) {
+      if (touched.has(uri)) continue
+      const path = this.relPath(uriToPath(uri) ?? uri)
+      const fresh = diagnostics.filter((d) => d.severity === 'error' && !before.has(errorKey(path, d)))
+      if (fresh.length > 0) report.others.push({ path, errors: fresh })
+    }
+  }
+
+  /** Resolves true once every touched URI got a new report and reports have been quiet for `quietMs`; false at the deadline. */
+  private waitForReports(handle: ServerHandle, counts: Map<string, number>, deadline: number, quietMs: number): Promise<boolean> {
+    return new Promise((resolvePromise) => {
+      let quietTimer: NodeJS.Timeout | undefined
+      const finish = (complete: boolean): void => {
+        clearTimeout(quietTimer)
+        clearTimeout(deadlineTimer)
+        unsubscribe()
+        resolvePromise(complete)
+      }
+      const allReported = (): boolean => [...counts].every(([uri, count]) => handle.reportCount(uri) > count)
+      const unsubscribe = handle.onReportFor(() => {
+        if (!allReported()) return
+        clearTimeout(quietTimer)
+        quietTimer = setTimeout(() => finish(true), Math.min(quietMs, Math.max(0, deadline - Date.now())))
+      })
+      const deadlineTimer = setTimeout(() => finish(allReported()), Math.max(0, deadline - Date.now()))
+    })
+  }
+
+  /** Ends every server (the project is closing). */
+  async dispose(): Promise<void> {
+    this.disposed = true
+    const handles = [...this.handles.values()]
+    this.handles.clear()
+    const results = await Promise.allSettled(handles.map((h) => h.dispose()))
+    const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected')
+    if (failed.length > 0) throw new AggregateError(failed.map((f) => f.reason as unknown), 'some language servers did not stop')
+  }
+}
+
+/** The value when already settled, else undefined (no waiting). */
+async function raceNow<T>(promise: Promise<T>): Promise<T | undefined> {
+  return Promise.race([promise, new Promise<undefined>((r) => setImmediate(() => r(undefined)))])
+}

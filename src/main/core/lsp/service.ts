@@ -1,0 +1,93 @@
+import { join } from 'node:path'
+import { ErrorNames, HotaruError } from '@shared/errors'
+import type { LspServerStatus } from '@shared/ipc/lsp'
+import type { EventBus } from '../bus/bus'
+import { loadConfig, type Config, type ConfigEnv } from '../config'
+import { loginShellPathOnce } from '../mcp/shell-path'
+import type { ProjectInstance } from '../project/instance'
+import type { KvRepo } from '../storage/kv-repo'
+import { installPackages } from './install'
+import { ProjectLsp } from './project-lsp'
+
+export interface LspServiceOptions {
+  bus?: EventBus
+  kv?: KvRepo
+  dataDir: string
+  env?: ConfigEnv
+  /** Longest an edit waits for diagnostics (default 2 s). */
+  waitMs?: number
+  /** A report is complete once servers were quiet this long (default 250 ms). */
+  quietMs?: number
+  /** Install missing npm servers without asking (the CLI's `--install-lsp`). */
+  installWithoutAsking?: boolean
+  /** Look at the app's own node_modules for servers (default true). */
+  bundled?: boolean
+  restartDelaysMs?: readonly number[]
+}
+
+const SERVICE_KEY = 'lsp'
+const decisionKey = (pkg: string): string => `lsp.install.${pkg}`
+
+/** Language servers for every open project; each project's servers are owned by its ProjectInstance. */
+export class LspService {
+  readonly waitMs: number
+  readonly quietMs: number
+  private installWithoutAsking: boolean
+
+  constructor(private readonly options: LspServiceOptions) {
+    this.waitMs = options.waitMs ?? 2_000
+    this.quietMs = options.quietMs ?? 250
+    this.installWithoutAsking = options.installWithoutAsking ?? false
+  }
+
+  get installDir(): string {
+    return join(this.options.dataDir, 'lsp')
+  }
+
+  /** `--install-lsp`: missing npm servers are installed without asking for the rest of this process. */
+  allowInstall(): void {
+    this.installWithoutAsking = true
+  }
+
+  /** The project's servers (created on first use, ended with the project); `config` re-applies settings. */
+  for(project: ProjectInstance, config?: Config): ProjectLsp {
+    const lsp = project.service(SERVICE_KEY, () => this.create(project))
+    if (config) lsp.configure(config)
+    return lsp
+  }
+
+  /** Like `for`, reading the project's config through the shared loader first. */
+  async load(project: ProjectInstance): Promise<ProjectLsp> {
+    const { config } = await loadConfig({ projectDir: project.root, env: this.options.env })
+    return this.for(project, config)
+  }
+
+  private create(project: ProjectInstance): ProjectLsp {
+    const env = this.options.env ?? process.env
+    return new ProjectLsp({
+      root: project.root,
+      installDir: this.installDir,
+      env,
+      loginPath: async () => (await loginShellPathOnce(env)).path,
+      install: (packages) => installPackages(this.installDir, packages, env),
+      installDecision: (pkg) => this.options.kv?.get<'yes' | 'no'>(decisionKey(pkg)),
+      installAllowed: () => this.installWithoutAsking,
+      onStatus: (status) => this.options.bus?.publish('lsp:status', status, project.id),
+      onDiagnostics: (file) => this.options.bus?.publish('lsp:diagnostics', file, project.id),
+      bundled: this.options.bundled,
+      restartDelaysMs: this.options.restartDelaysMs,
+    })
+  }
+
+  /** The user's answer to "install this server?", remembered for every project; yes starts it. */
+  async answerInstall(project: ProjectInstance, serverId: string, allow: boolean): Promise<LspServerStatus> {
+    const lsp = await this.load(project)
+    const handle = lsp.handleById(serverId)
+    const npm = handle?.server.spec.npm
+    if (!handle || !npm) throw new HotaruError(ErrorNames.NotFound, { message: `no installable language server "${serverId}"` })
+    this.options.kv?.set(decisionKey(npm.package), allow ? 'yes' : 'no')
+    // Either way the server is looked up again: installed and started, or shown as declined.
+    await handle.restart()
+    return handle.status()
+  }
+}

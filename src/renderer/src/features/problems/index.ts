@@ -1,0 +1,3 @@
+export { ProblemsPanel } from './ProblemsPanel'
+export { ProblemCounts } from './ProblemCounts'
+export { countProblems, problemsFor, type ProblemsStore } from '../../stores/problems'

@@ -1,0 +1,93 @@
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser } from 'playwright-core'
+import { startFakeLlm, type FakeLlm } from '../fixtures/fake-llm'
+import { launchBrowser, screenshot, watchErrors } from '../support/browser'
+import { startServe, type Served } from '../support/cli'
+import { tempDir, writeTree } from '../support/temp'
+import { TS_FIXTURE } from '../integration/lsp/helpers'
+
+async function until(test: () => boolean | Promise<boolean>, what: string, ms = 120_000): Promise<void> {
+  const start = Date.now()
+  while (!(await test())) {
+    if (Date.now() - start > ms) throw new Error(`timed out: ${what}`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+describe('language server problems in Chromium (hotaru serve + fake LLM + typescript-language-server)', () => {
+  let browser: Browser
+  let closeBrowser: () => Promise<void>
+  let fake: FakeLlm
+  beforeAll(async () => {
+    const launched = await launchBrowser()
+    browser = launched.browser
+    closeBrowser = launched.close
+    fake = await startFakeLlm()
+  })
+  afterAll(async () => {
+    await closeBrowser?.()
+    await fake?.close()
+  })
+
+  it('an edit that breaks a type shows in the Problems panel, the status bar counts and the editor', { timeout: 400_000 }, async () => {
+    const home = tempDir('hotaru-e2e-home-')
+    const project = writeTree(tempDir('hotaru-e2e-lsp-'), { ...TS_FIXTURE, 'hotaru.json': JSON.stringify({ permission: { edit: 'allow' } }) })
+    const env = {
+      HOTARU_DATA_DIR: tempDir('hotaru-e2e-data-'),
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, '.config'),
+      ANTHROPIC_API_KEY: 'test-key',
+      ANTHROPIC_BASE_URL: fake.anthropicBaseURL,
+      SHELL: '/bin/bash',
+    }
+    const served: Served = await startServe(['--port', '0'], env)
+    const page = await browser.newPage({ viewport: { width: 1500, height: 900 } })
+    const errors = watchErrors(page)
+    try {
+      await page.goto(served.url)
+      await page.getByText('Connected').waitFor()
+      await page.getByTestId('open-path-input').fill(project)
+      await page.getByTestId('open-path-submit').click()
+      const view = page.locator('[data-testid="project-view"][data-active="true"]')
+      await view.getByTestId('chat-empty').waitFor()
+      const counts = page.getByTestId('problem-counts')
+      expect(await counts.getAttribute('data-errors')).toBe('0')
+
+      fake.enqueue(
+        { toolCalls: [{ name: 'read', args: { filePath: 'src/main.ts' } }] },
+        { toolCalls: [{ name: 'edit', args: { filePath: 'src/main.ts', oldString: 'add(1, 2)', newString: '"three"' } }] },
+        { text: 'Changed the total.' },
+      )
+      const input = view.getByTestId('chat-input')
+      await input.fill('make the total a word')
+      await input.press('Enter')
+      await view.getByText('Changed the total.').waitFor({ timeout: 120_000 })
+
+      // The status bar counts the error; clicking it opens the Problems panel with the file and the TS code.
+      await until(async () => (await counts.getAttribute('data-errors')) === '1', 'one error counted')
+      await counts.click()
+      const panel = view.getByTestId('problems-panel')
+      await panel.waitFor()
+      const file = panel.locator('[data-testid="problems-file"][data-path="src/main.ts"]')
+      await file.waitFor()
+      const problem = file.getByTestId('problem')
+      expect(await problem.innerText()).toMatch(/Type 'string' is not assignable to type 'number'\.\s+TS2322\s+\[2, 14\]/)
+      await screenshot(page, 'problems-00-panel')
+
+      // A problem opens its file; Monaco marks the error.
+      await problem.click()
+      const editor = view.getByTestId('code-editor')
+      await until(async () => (await editor.getAttribute('data-path')) === 'src/main.ts', 'file opened')
+      await editor.locator('.squiggly-error').first().waitFor({ timeout: 60_000 })
+      await screenshot(page, 'problems-01-marker')
+      expect(errors).toEqual([])
+    } catch (error) {
+      console.error('serve stderr:', served.stderr().slice(-3000))
+      throw error
+    } finally {
+      await page.close()
+      await served.stop()
+    }
+  })
+})

@@ -1,0 +1,78 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { startFakeLlm, type FakeLlm } from '../../fixtures/fake-llm'
+import { fakeProviderEnv } from '../../support/cli'
+import { testServices } from '../../support/services'
+import { tempDir, writeTree } from '../../support/temp'
+import { descendants, isAlive } from '../../../src/main/core/mcp/process-tree'
+import { TS_FIXTURE, waitFor } from './helpers'
+
+const servers: FakeLlm[] = []
+afterEach(async () => {
+  for (const s of servers.splice(0)) await s.close()
+})
+
+/** The tool result the model was sent in request `index` (default: the latest). */
+function toolResult(fake: FakeLlm, index = fake.requests.length - 1): string {
+  const body = fake.requests[index]?.body as { messages: Array<{ content: Array<{ type: string; content?: unknown }> | string }> }
+  const last = body.messages.at(-1)?.content
+  const result = Array.isArray(last) ? last.find((c) => c.type === 'tool_result') : undefined
+  return typeof result?.content === 'string' ? result.content : JSON.stringify(result?.content)
+}
+
+async function setup() {
+  const fake = await startFakeLlm()
+  servers.push(fake)
+  const root = writeTree(tempDir(), { ...TS_FIXTURE, 'hotaru.json': JSON.stringify({ permission: { edit: 'allow' } }) })
+  // A busy test machine may need longer than the product's 2 s; the cap itself is what is under test elsewhere.
+  const services = testServices({ env: fakeProviderEnv(fake, tempDir()), lsp: { waitMs: 90_000, quietMs: 500 } })
+  const project = services.projects.openFolder(root)
+  const session = services.sessions.create({ projectId: project.id, agent: 'build', model: 'anthropic/claude-sonnet-4-5' })
+  return { fake, services, project, session, root }
+}
+
+describe('diagnostics after edits, through a real turn and the real typescript-language-server', () => {
+  it('tells the model of the type error an edit caused, clears it after the fix, survives a killed server and leaves no process behind', async () => {
+    const { fake, services, project, session } = await setup()
+    fake.enqueue(
+      { toolCalls: [{ name: 'read', args: { filePath: 'src/main.ts' } }] },
+      { toolCalls: [{ name: 'edit', args: { filePath: 'src/main.ts', oldString: 'add(1, 2)', newString: '"three"' } }] },
+      { text: 'I broke it.' },
+    )
+    expect((await services.agents.prompt({ sessionId: session.id, text: 'break it' })).status).toBe('completed')
+    const broken = toolResult(fake)
+    expect(broken).toMatch(/src\/main\.ts:2:14 error TS2322: Type 'string' is not assignable to type 'number'/)
+
+    const lsp = services.lsp.for(project)
+    expect(lsp.allDiagnostics()).toEqual([
+      expect.objectContaining({ path: 'src/main.ts', diagnostics: expect.arrayContaining([expect.objectContaining({ code: 'TS2322', line: 2, severity: 'error' })]) }),
+    ])
+
+    // The fix clears it; between two steps of the same turn the server is killed, and the next edit still gets diagnostics.
+    fake.enqueue(
+      { toolCalls: [{ name: 'edit', args: { filePath: 'src/main.ts', oldString: '"three"', newString: 'add(1, 2)' } }] },
+      { latencyMs: 300, toolCalls: [{ name: 'edit', args: { filePath: 'src/main.ts', oldString: 'add(1, 2)', newString: "add(1, '2')" } }] },
+      { text: 'Fixed, then broke it again.' },
+    )
+    const before = fake.requests.length
+    const turn = services.agents.prompt({ sessionId: session.id, text: 'fix it' })
+    await waitFor(() => fake.requests.length >= before + 2)
+    const fixed = toolResult(fake, before + 1)
+    expect(fixed).toContain('No errors in src/main.ts.')
+    const pid = lsp.statuses().find((s) => s.id === 'typescript')?.pid
+    expect(pid).toBeTypeOf('number')
+    process.kill(pid as number, 'SIGKILL')
+    expect((await turn).status).toBe('completed')
+    const afterKill = toolResult(fake)
+    expect(afterKill).not.toContain('TS2322')
+    expect(afterKill).toMatch(/src\/main\.ts:2:\d+ error TS2345: Argument of type 'string'/)
+    const status = lsp.statuses().find((s) => s.id === 'typescript')
+    expect(status).toMatchObject({ state: 'ready', restarts: 1 })
+    expect(status?.pid).not.toBe(pid)
+
+    // Closing the project ends the server and the tsserver processes under it.
+    const tree = [status?.pid as number, ...descendants(status?.pid as number)]
+    expect(tree.length).toBeGreaterThan(1)
+    await services.projects.close(project.id)
+    expect(tree.filter(isAlive)).toEqual([])
+  }, 600_000)
+})

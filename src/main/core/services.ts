@@ -86,7 +86,7 @@ export function createServices(options: ServicesOptions): Services {
     bus.publish(`question:${event.type}`, event, event.type === 'asked' ? event.question.projectId : event.projectId),
   )
   const urlOpener = options.urlOpener
-  const mcp = new McpRuntime(bus, secrets, urlOpener ? (url) => urlOpener.openExternal(url) : undefined)
+  const mcp = new McpRuntime(bus, secrets, urlOpener ? (url) => urlOpener.open(url) : undefined)
   const services: { extraTools: (projectId: string) => Tool[] } = { extraTools: (projectId) => mcp.toolsOf(projectId) }
   // MCP servers start when a project opens, in the background; a turn waits for them to settle.
   bus.subscribe((event) => {

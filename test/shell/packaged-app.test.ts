@@ -37,7 +37,6 @@ function missingTool(): string | null {
       return name
     }
   }
-  if (!existsSync(join(ROOT, 'out/main/index.js'))) return 'the app build (out/): run `npm run build`'
   return null
 }
 const missing = missingTool()
@@ -77,6 +76,7 @@ describe.skipIf(missing !== null)('the packaged Linux app', () => {
   let files: string[] = []
 
   beforeAll(async () => {
+    if (!existsSync(join(ROOT, 'out/main/index.js'))) throw new Error('out/ is missing: run `npm run build` first')
     const builder = require('electron-builder') as Builder
     const asar = require('@electron/asar') as Asar
     const electronVersion = (require('electron/package.json') as { version: string }).version

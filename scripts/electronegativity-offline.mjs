@@ -1,15 +1,13 @@
-// Preloaded into the Electronegativity scanner: it fetches locale files and
-// release lists with `got` 11, whose retry path throws an uncaught error on
-// Node 24 when the request cannot connect. The scan itself needs no network,
-// so every request the scanner makes fails at once, as it would offline.
+// Preloaded into the Electronegativity run by lint-security.mjs. At start the
+// scanner fetches translations from the internet with `got` (1 s timeout); without
+// a network, got's retry throws from a timer (p-cancelable: "onCancel handler was
+// attached after the promise settled") and kills the scan. The scan needs no
+// network: `got` fails at once, and the scanner keeps its bundled English texts.
 import Module from 'node:module'
 
-const offline = () => Promise.reject(new Error('the security scan runs offline'))
-offline.head = offline
-offline.get = offline
-offline.default = offline
+const offlineGot = () => Promise.reject(new Error('the security scan makes no network requests'))
 const load = Module._load
-Module._load = function (request, parent, isMain) {
-  if (request === 'got') return offline
-  return load.call(this, request, parent, isMain)
+Module._load = function loadOffline(request, ...rest) {
+  if (request === 'got') return offlineGot
+  return load.call(this, request, ...rest)
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startHttpFixture } from '../fixtures/mcp-server/http-app'
 import { isRunning, liveDescendants } from '../integration/mcp/helpers-proc'
 import { runPreload } from './harness/preload-vm'
 import { ShellProcess, type Snapshot } from './harness/shell-process'
@@ -180,6 +181,37 @@ describe('the built main process', () => {
     expect(await shell.exited).toEqual({ code: 0, appExit: 0, dialogs: [] })
     expect(children.filter(isRunning)).toEqual([])
   }, 30_000)
+})
+
+describe('MCP sign-in from the desktop app', () => {
+  it('opens the OAuth authorization page in the OS browser and connects once the user signed in', async () => {
+    const server = await startHttpFixture({ oauth: true })
+    try {
+      const folder = scratch('oauth-project')
+      writeFileSync(join(folder, '.mcp.json'), JSON.stringify({ mcpServers: { secure: { type: 'http', url: server.url } } }))
+      const shell = boot(MAIN, { env: shellEnv(scratch('oauth-home'), { STUB_KEYCHAIN: '1', STUB_BROWSER: 'follow' }), args: [folder] })
+      await shell.booted
+      await shell.call('ready')
+      const projectId = ((await shell.invoke<{ id: string }[]>('project.list', {})).value ?? [])[0]?.id as string
+      let status: { state?: string; needsAuth?: boolean } = {}
+      for (let i = 0; i < 100 && !status.needsAuth; i++) {
+        status = ((await shell.invoke<{ state: string; needsAuth?: boolean }[]>('mcp.list', { projectId })).value ?? [])[0] ?? {}
+        if (!status.needsAuth) await new Promise((r) => setTimeout(r, 100))
+      }
+      expect(status).toMatchObject({ state: 'failed', needsAuth: true })
+      const signedIn = await shell.invoke<{ state: string }>('mcp.authenticate', { projectId, name: 'secure' })
+      expect(signedIn).toMatchObject({ ok: true, value: { state: 'connected' } })
+      const { opened } = await shell.call<Snapshot>('snapshot')
+      expect(opened).toHaveLength(1)
+      const authorize = new URL(opened[0] as string)
+      expect(`${authorize.protocol}//${authorize.host}`).toBe(new URL(server.url).origin)
+      expect(authorize.searchParams.get('code_challenge_method')).toBe('S256')
+      await shell.call('quit')
+      expect(await shell.exited).toMatchObject({ code: 0, appExit: 0 })
+    } finally {
+      await server.close()
+    }
+  }, 60_000)
 })
 
 describe('start-up of the built main process', () => {

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
@@ -36,7 +37,6 @@ function missingTool(): string | null {
       return name
     }
   }
-  if (!existsSync(join(ROOT, 'out/main/index.js'))) return 'the app build (out/): run `npm run build`'
   return null
 }
 const missing = missingTool()
@@ -76,6 +76,7 @@ describe.skipIf(missing !== null)('the packaged Linux app', () => {
   let files: string[] = []
 
   beforeAll(async () => {
+    if (!existsSync(join(ROOT, 'out/main/index.js'))) throw new Error('out/ is missing: run `npm run build` first')
     const builder = require('electron-builder') as Builder
     const asar = require('@electron/asar') as Asar
     const electronVersion = (require('electron/package.json') as { version: string }).version
@@ -120,6 +121,10 @@ describe.skipIf(missing !== null)('the packaged Linux app', () => {
       const mode = statSync(join(unpacked, file)).mode
       expect((mode & 0o111).toString(8), file).toBe('111')
     }
+    // They run from there, and esbuild's binary is the version its JavaScript API (the one tsx loads) demands.
+    expect(execFileSync(join(unpacked, spawned[0] as string), ['--version'], { encoding: 'utf8' })).toMatch(/^ripgrep \d+/)
+    const esbuildVersion = (JSON.parse(readFileSync(join(unpacked, 'node_modules/esbuild/package.json'), 'utf8')) as { version: string }).version
+    expect(execFileSync(join(unpacked, spawned[1] as string), ['--version'], { encoding: 'utf8' }).trim()).toBe(esbuildVersion)
     for (const addon of ['node_modules/better-sqlite3/prebuilds/linux-x64.node', 'node_modules/@lydell/node-pty-linux-x64/pty.node']) {
       expect(existsSync(join(unpacked, addon)), addon).toBe(true)
     }

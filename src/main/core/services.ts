@@ -97,7 +97,7 @@ export function createServices(options: ServicesOptions): Services {
   )
   const urlOpener = options.urlOpener
   // A server that opts into the sandbox runs confined even while bash is not (`sandbox.enabled` off).
-  const mcp = new McpRuntime(bus, secrets, urlOpener ? (url) => urlOpener.openExternal(url) : undefined, (projectRoot, config) =>
+  const mcp = new McpRuntime(bus, secrets, urlOpener ? (url) => urlOpener.open(url) : undefined, (projectRoot, config) =>
     new CommandSandbox(
       sandboxPolicy({ ...config.sandbox, enabled: true }, sandboxContext({ projectRoot, dataDir: options.dataDir, env: options.env })),
       sandboxSupport(options.env),

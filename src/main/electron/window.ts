@@ -62,7 +62,7 @@ function openInBrowser(url: string): void {
     log.warn(`[window] link not opened: ${url.slice(0, 200)} is not an http(s) link`)
     return
   }
-  electronUrlOpener.openExternal(new URL(url)).catch((error: unknown) => {
+  electronUrlOpener.open(new URL(url)).catch((error: unknown) => {
     log.warn(`[window] could not open ${url} in the browser: ${(error as Error).message}`)
   })
 }

@@ -242,13 +242,20 @@ export const shell = {
   async openExternal(url) {
     note('shell.openExternal', url)
     record.opened.push(url)
+    // STUB_BROWSER=follow: a browser where the user signs in at once (follows the redirect back to the app).
+    if (process.env.STUB_BROWSER === 'follow') void fetch(url).catch(() => undefined)
   },
   showItemInFolder(path) {
     note('shell.showItemInFolder', path)
   },
 }
 
-export const safeStorage = {
+// STUB_KEYCHAIN=1: a keychain (reversible, for tests only); otherwise none, as on a Linux desktop without one.
+export const safeStorage = process.env.STUB_KEYCHAIN === '1' ? {
+  isEncryptionAvailable: () => true,
+  encryptString: (plain) => Buffer.from(plain, 'utf8'),
+  decryptString: (buffer) => buffer.toString('utf8'),
+} : {
   isEncryptionAvailable: () => false,
   encryptString: () => {
     throw new Error('no keychain in the stand-in')

@@ -3,5 +3,5 @@
  * one; `hotaru serve` and the CLI show the link to the user instead.
  */
 export interface UrlOpener {
-  openExternal(url: URL): Promise<void>
+  open(url: URL): Promise<void>
 }

@@ -22,23 +22,26 @@ export function unpackedPath(path: string): string {
  * platform packages are left out on other platforms or by `--omit=optional`).
  */
 export function resolvePackagedBinary(specifier: string, from: string = import.meta.url): string | null {
-  try {
-    return unpackedPath(createRequire(from).resolve(specifier))
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') return null
-    throw error
-  }
+  const resolved = resolveOrNull(() => createRequire(from).resolve(specifier))
+  return resolved ? unpackedPath(resolved) : null
 }
 
-/** The esbuild binary that tsx drives (TypeScript custom tools), or null when its platform package is missing. */
+/**
+ * The esbuild binary that tsx drives (TypeScript custom tools), or null when its
+ * platform package is missing. Resolved from tsx's own location, so it is the
+ * esbuild whose JavaScript API tsx loads (esbuild refuses a binary of another version).
+ */
 export function esbuildBinary(platform: NodeJS.Platform = process.platform, arch: string = process.arch): string | null {
   const subpath = platform === 'win32' ? 'esbuild.exe' : 'bin/esbuild'
-  let esbuildMain: string
+  const esbuildMain = resolveOrNull(() => createRequire(localRequire.resolve('tsx/package.json')).resolve('esbuild'))
+  return esbuildMain ? resolvePackagedBinary(`@esbuild/${platform}-${arch}/${subpath}`, esbuildMain) : null
+}
+
+function resolveOrNull(resolve: () => string): string | null {
   try {
-    esbuildMain = localRequire.resolve('esbuild')
+    return resolve()
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') return null
     throw error
   }
-  return resolvePackagedBinary(`@esbuild/${platform}-${arch}/${subpath}`, esbuildMain)
 }

@@ -124,15 +124,21 @@ export const bashTool = defineTool({
     if (args.background) {
       // Nobody may be there to answer a network ask once the turn is over: off-list hosts are refused.
       const launch = sandbox ? await sandbox.wrap([shell, '-c', args.command], { cwd, env }) : undefined
-      const info = ctx.background.start({
-        command: args.command,
-        cwd,
-        env,
-        shell,
-        sessionId: ctx.sessionId,
-        ...(args.description ? { description: args.description } : {}),
-        ...(launch ? { launch } : {}),
-      })
+      let info: ReturnType<typeof ctx.background.start>
+      try {
+        info = ctx.background.start({
+          command: args.command,
+          cwd,
+          env,
+          shell,
+          sessionId: ctx.sessionId,
+          ...(args.description ? { description: args.description } : {}),
+          ...(launch ? { launch } : {}),
+        })
+      } catch (error) {
+        await launch?.dispose()
+        throw error
+      }
       if (launch) envNote.sandboxed = true
       return {
         title,

@@ -11,6 +11,10 @@ export const Permission = {
   Task: 'task',
   ExternalDirectory: 'external_directory',
   DoomLoop: 'doom_loop',
+  /** A host outside `sandbox.network.allowedDomains`, reached by a sandboxed command; pattern: the host. */
+  SandboxNetwork: 'sandbox_network',
+  /** One bash command re-run outside the OS sandbox; never remembered. */
+  BashUnsandboxed: 'bash_unsandboxed',
 } as const
 
 /** Where plan-mode agents keep their plan, relative to the project root. */

@@ -34,12 +34,10 @@ const parameters = z.object({
     .describe('Run outside the OS sandbox: only to retry one command the sandbox blocked, only where allowed; the user is always asked'),
 })
 
-/** Permissions of the sandbox's own asks. */
+/** Permissions of the sandbox's own asks (ask by default, see permission/defaults.ts). */
 export const SandboxPermission = {
-  /** A host outside `sandbox.network.allowedDomains`; pattern: the host. */
-  Network: 'sandbox_network',
-  /** One command re-run outside the sandbox; never offered as "always". */
-  Unsandboxed: 'bash_unsandboxed',
+  Network: Permission.SandboxNetwork,
+  Unsandboxed: Permission.BashUnsandboxed,
 } as const
 
 /** Asks of a command line that `autoAllow` answers for a sandboxed command (paths outside the project are `external_directory`). */

@@ -160,6 +160,23 @@ describe('hotaru run with the sandbox on', () => {
     expect(existsSync(join(w.project, 'made.txt'))).toBe(false)
   })
 
+  it('lets allowed domains through the proxy; another host is a permission ask, refused without a TTY', async () => {
+    const net = await loopback()
+    const w = world({ sandbox: { enabled: true, network: { allowedDomains: ['localhost'] } }, permission: ALLOW_EVERYTHING })
+    const server = await fake([
+      { toolCalls: bash(`curl -sS -m 10 http://localhost:${net.port}/allowed; echo; curl -sS -m 10 http://127.0.0.1:${net.port}/other`) },
+      { text: 'ok' },
+    ])
+    const env = { ...w.env, ANTHROPIC_BASE_URL: server.anthropicBaseURL, OPENAI_BASE_URL: server.openaiBaseURL }
+    const result = await runHotaru(['run', '--dir', w.project, 'fetch'], env)
+    expect(result.code).toBe(0)
+    expect(result.stderr).toMatch(/permission needed for sandbox_network: Network access to 127\.0\.0\.1/)
+    expect(net.hits).toEqual(['/allowed'])
+    const sent = JSON.stringify(server.requests[1]?.body)
+    expect(sent).toContain('LOOPBACK-ANSWER')
+    expect(sent).toContain('blocked by the sandbox: network access to 127.0.0.1')
+  }, 60_000)
+
   it('a project config cannot switch the sandbox off', async () => {
     const w = world({ sandbox: { enabled: true }, permission: ALLOW_EVERYTHING })
     writeFileSync(join(w.project, 'hotaru.json'), JSON.stringify({ sandbox: { enabled: false, allowWrite: ['/'] } }))

@@ -184,3 +184,13 @@ describe('domain allowlist', () => {
     expect(domainAllowed('127.0.0.1', ['example.com'])).toBe(false)
   })
 })
+
+describe('sandbox permissions by default', () => {
+  it('ask for hosts off the allowlist and for running outside the sandbox, for every agent', async () => {
+    const { agentDefaultRules, evaluate } = await import('../../../src/main/core/permission')
+    for (const agent of ['build', 'plan', 'explore', 'general']) {
+      expect(evaluate('sandbox_network', 'example.com', agentDefaultRules(agent))).toBe('ask')
+      expect(evaluate('bash_unsandboxed', 'touch ../x', agentDefaultRules(agent))).toBe('ask')
+    }
+  })
+})

@@ -52,3 +52,20 @@ describe('hotaru run status line', () => {
     expect(on).not.toContain('\n')
   })
 })
+
+describe('macOS launch', () => {
+  it('runs the command through sandbox-exec with the generated profile and a secret-free environment', async () => {
+    const root = realpathSync(tempDir())
+    const policy = sandboxPolicy({ enabled: true }, { projectRoot: root, homeDir: root, dataDir: join(root, 'd'), platform: 'darwin' })
+    const support = { platform: 'darwin' as const, backend: 'seatbelt' as const, available: true, dependencies: [] }
+    const launch = await new CommandSandbox(policy, support).wrap(['/bin/bash', '-c', 'ls'], { cwd: root, env: { PATH: '/bin', OPENAI_API_KEY: 'k' } })
+    expect(launch.command).toBe('/usr/bin/sandbox-exec')
+    expect(launch.args[0]).toBe('-p')
+    expect(launch.args[1]).toContain(`(allow file-write* (subpath ${JSON.stringify(root)})`)
+    expect(launch.args.slice(2)).toEqual(['/bin/bash', '-c', 'ls'])
+    expect(launch.env).toMatchObject({ PATH: '/bin', TMPDIR: join(policy.tempDir, 'tmp'), HOTARU_SANDBOX: '1' })
+    expect(launch.env.OPENAI_API_KEY).toBeUndefined()
+    expect(launch.droppedEnv).toEqual(['OPENAI_API_KEY'])
+    await launch.dispose()
+  })
+})

@@ -38,6 +38,9 @@ function buildDefaults(): Rule[] {
     { permission: P.Edit, pattern: '*', action: 'ask' },
     { permission: P.ExternalDirectory, pattern: '*', action: 'ask' },
     { permission: P.DoomLoop, pattern: '*', action: 'ask' },
+    // What the OS sandbox would stop is the user's call, every time.
+    { permission: P.SandboxNetwork, pattern: '*', action: 'ask' },
+    { permission: P.BashUnsandboxed, pattern: '*', action: 'ask' },
     ...ENV_READ_RULES,
   ]
 }

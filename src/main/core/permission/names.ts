@@ -13,6 +13,10 @@ export const Permission = {
   DoomLoop: 'doom_loop',
   /** The read-only `lsp` tool (definitions, references, hover, symbols); allowed by default. */
   Lsp: 'lsp',
+  /** A host outside `sandbox.network.allowedDomains`, reached by a sandboxed command; pattern: the host. */
+  SandboxNetwork: 'sandbox_network',
+  /** One bash command re-run outside the OS sandbox; never remembered. */
+  BashUnsandboxed: 'bash_unsandboxed',
 } as const
 
 /** Where plan-mode agents keep their plan, relative to the project root. */

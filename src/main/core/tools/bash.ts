@@ -34,12 +34,10 @@ const parameters = z.object({
     .describe('Run outside the OS sandbox: only to retry one command the sandbox blocked, only where allowed; the user is always asked'),
 })
 
-/** Permissions of the sandbox's own asks. */
+/** Permissions of the sandbox's own asks (ask by default, see permission/defaults.ts). */
 export const SandboxPermission = {
-  /** A host outside `sandbox.network.allowedDomains`; pattern: the host. */
-  Network: 'sandbox_network',
-  /** One command re-run outside the sandbox; never offered as "always". */
-  Unsandboxed: 'bash_unsandboxed',
+  Network: Permission.SandboxNetwork,
+  Unsandboxed: Permission.BashUnsandboxed,
 } as const
 
 /** Asks of a command line that `autoAllow` answers for a sandboxed command (paths outside the project are `external_directory`). */
@@ -124,15 +122,21 @@ export const bashTool = defineTool({
     if (args.background) {
       // Nobody may be there to answer a network ask once the turn is over: off-list hosts are refused.
       const launch = sandbox ? await sandbox.wrap([shell, '-c', args.command], { cwd, env }) : undefined
-      const info = ctx.background.start({
-        command: args.command,
-        cwd,
-        env,
-        shell,
-        sessionId: ctx.sessionId,
-        ...(args.description ? { description: args.description } : {}),
-        ...(launch ? { launch } : {}),
-      })
+      let info: ReturnType<typeof ctx.background.start>
+      try {
+        info = ctx.background.start({
+          command: args.command,
+          cwd,
+          env,
+          shell,
+          sessionId: ctx.sessionId,
+          ...(args.description ? { description: args.description } : {}),
+          ...(launch ? { launch } : {}),
+        })
+      } catch (error) {
+        await launch?.dispose()
+        throw error
+      }
       if (launch) envNote.sandboxed = true
       return {
         title,

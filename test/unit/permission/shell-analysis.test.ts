@@ -52,7 +52,7 @@ const CASES: Array<[string, Expect]> = [
   ['command rm x', { commands: ['rm x'] }],
   ['sudo rm -rf /srv', { commands: ['sudo rm -rf /srv', 'rm -rf /srv'], paths: [['/srv', 'argument'], ['/srv', 'argument']] }],
   ['sudo -u bob rm x', { commands: ['sudo -u bob rm x', 'rm x'] }],
-  ['xargs rm < files.txt', { commands: ['rm'], paths: [['files.txt', 'read']] }],
+  ['xargs rm < files.txt', { commands: ['rm'], paths: [[null, 'argument'], ['files.txt', 'read']] }],
   ['find . -name "*.o" -exec rm {} \\;', { commands: ['find . -name *.o -exec rm {} ;', 'rm {}'], paths: [['.', 'argument']] }],
   ['env timeout 3 nice bash -c "rm x"', { commands: ['rm x'] }],
   ['$CMD x', { commands: ['$CMD x'], computed: true }],
@@ -315,4 +315,20 @@ describe('variables that make a command run something else', () => {
       expect(first?.always).toBeUndefined()
     },
   )
+})
+
+describe('arguments only known at run time', () => {
+  it('xargs appends words that may name any file; find -exec {} is a found path whose reads are checked', async () => {
+    const root = realpathSync(tempDir('hotaru-runtime-'))
+    const xargsRm = await bashPermissionAsks('echo /etc/passwd | xargs rm', root, root)
+    expect(xargsRm[0]).toMatchObject({ permission: 'external_directory', always: [] })
+    const xargsCat = await bashPermissionAsks('echo .env | xargs cat', root, root)
+    expect(xargsCat.find((a) => a.permission === 'read')).toMatchObject({ forceAsk: true })
+    const findCat = await bashPermissionAsks('find . -name .env -exec cat {} \\;', root, root)
+    expect(findCat.map((a) => a.permission)).toEqual(['read', 'bash'])
+    expect(findCat[0]).toMatchObject({ forceAsk: true })
+    const findRm = await bashPermissionAsks('find . -name "*.o" -exec rm {} +', root, root)
+    expect(findRm.map((a) => a.permission)).toEqual(['bash'])
+    expect((await bashPermissionAsks('git ls-files | xargs echo', root, root)).map((a) => a.permission)).toEqual(['bash'])
+  })
 })

@@ -39,6 +39,8 @@ export interface AnalyzedPath {
    * globs against the real tree), `..` not folded; null when not known statically.
    */
   expanded: string[] | null
+  /** A path `find` found under its literal start points: unknown, but inside those trees. */
+  found?: boolean
 }
 
 export type ShellAnalysis =
@@ -452,7 +454,7 @@ class ShellWalker implements WalkContext {
     const name = first.value as string
     if (UNSUPPORTED_COMMANDS.has(name)) this.unsupported(`"${name}"`)
     checkBuiltin(emitted.words, this)
-    this.trackPaths(emitted.words, name)
+    this.trackPaths(runtimeWords(emitted), name)
     if (name === 'cd' || name === 'pushd' || name === 'popd') command.cdTargets = this.changeDirectory(name, emitted.words)
   }
 
@@ -541,10 +543,26 @@ class ShellWalker implements WalkContext {
       access,
       cwds: this.cwds ? [...this.cwds] : null,
       expanded: word.value === null ? null : resolved,
+      ...(word.found ? { found: true } : {}),
     }
     this.paths.push(entry)
     return entry
   }
+}
+
+const RUNTIME_ARGUMENT: ShellWord = { raw: '{}', value: null, expands: false, chars: null }
+
+/**
+ * The words whose paths are checked: `find -exec`'s `{}` is a found path (under the
+ * literal start points, links not followed, so it names a file of those trees; a
+ * reader of it still gets a read check); `xargs` appends words read at run time,
+ * which may name any file.
+ */
+function runtimeWords(emitted: EmittedCommand): ShellWord[] {
+  if (emitted.runtimeArguments === 'xargs') return [...emitted.words, RUNTIME_ARGUMENT]
+  if (emitted.runtimeArguments !== 'find') return emitted.words
+  const reads = new Set(readOperands(emitted.words))
+  return emitted.words.map((w, i) => (w.value === '{}' && reads.has(i) ? { ...RUNTIME_ARGUMENT, found: true } : w))
 }
 
 /** An absolute path or `~`/`~user` prefix: known without knowing the working directory. */

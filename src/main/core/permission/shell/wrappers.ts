@@ -5,6 +5,11 @@ export interface EmittedCommand {
   words: ShellWord[]
   /** Environment assignments that change what the command does (`LD_PRELOAD=…`); kept in the checked text. */
   riskyAssignments: ShellWord[]
+  /**
+   * Run with arguments only known at run time: `xargs` appends what it reads, `find -exec`
+   * puts each found path at `{}`.
+   */
+  runtimeArguments?: 'xargs' | 'find'
 }
 
 export interface Unwrapped {
@@ -142,7 +147,13 @@ function unwrapInto(result: Unwrapped, risky: ShellWord[], words: ShellWord[], d
     if (!spec.privileged) result.commands.push({ words, riskyAssignments: risky })
     return
   }
+  const first = result.commands.length
   unwrapInto(result, risky, inner, depth + 1)
+  if (name === 'xargs') markRuntimeArguments(result, first, 'xargs')
+}
+
+function markRuntimeArguments(result: Unwrapped, from: number, kind: 'xargs' | 'find'): void {
+  for (const command of result.commands.slice(from)) command.runtimeArguments ??= kind
 }
 
 function unwrapEnv(result: Unwrapped, risky: ShellWord[], words: ShellWord[], depth: number): void {
@@ -225,7 +236,9 @@ function unwrapFind(result: Unwrapped, risky: ShellWord[], words: ShellWord[], d
     if (value !== '-exec' && value !== '-execdir' && value !== '-ok' && value !== '-okdir') continue
     const end = words.findIndex((w, j) => j > i && (w.value === ';' || w.value === '+'))
     const inner = words.slice(i + 1, end < 0 ? words.length : end)
+    const first = result.commands.length
     unwrapInto(result, [], inner, depth + 1)
+    markRuntimeArguments(result, first, 'find')
     if (end < 0) return
     i = end
   }

@@ -2,7 +2,7 @@ import { lstatSync } from 'node:fs'
 import { alwaysPattern } from './arity'
 import { loadBashParser, type BashParser, type SyntaxNode } from './bash-parser'
 import { expandBraces, expandGlob, expandTilde, hasGlob, under, type WordChar } from './expand'
-import { NO_FILE_ARGUMENTS, readOperands } from './readers'
+import { NO_FILE_ARGUMENTS, optionFileReads, readOperands } from './readers'
 import { checkBuiltin, UNSUPPORTED_COMMANDS } from './builtins'
 import { isRiskyVariable, unwrapCommand, type EmittedCommand } from './wrappers'
 import { arithmetic, evaluateWord, isIdentifier, subscript, WORD_TYPES, type ShellWord, type WalkContext } from './words'
@@ -483,6 +483,12 @@ class ShellWalker implements WalkContext {
       const expanded = this.expand(chars)
       const pathLike = access === 'read' || looksLikePath(value) || hasGlob(chars) || (expanded?.some(exists) ?? false)
       if (pathLike) this.addPath({ ...word, value, chars }, access, expanded)
+    }
+    for (const { index, offset } of optionFileReads(words)) {
+      const word = words[index] as ShellWord
+      if (word.value === null || word.chars === null) continue // already checked as a computed argument
+      const chars = word.chars.slice(offset)
+      this.addPath({ ...word, value: word.value.slice(offset), chars }, 'read')
     }
   }
 

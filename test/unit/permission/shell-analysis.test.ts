@@ -353,3 +353,24 @@ describe('uploads read files too', () => {
     expect(asks.map((a) => a.permission)).toEqual(['bash'])
   })
 })
+
+describe('words after a redirect', () => {
+  it.each([
+    ['git 2>/dev/null push --force', 'git push --force'],
+    ['git < /dev/null push', 'git push'],
+    ['echo a > f b c', 'echo a b c'],
+    ['echo a 2>&1 b', 'echo a b'],
+    ['>f echo a b', 'echo a b'],
+  ])('%j runs %j', async (command, text) => {
+    const analysis = await analyzeShell(command, '/p')
+    if (!analysis.ok) throw new Error(analysis.reason)
+    expect(analysis.commands.map((c) => c.text)).toEqual([text])
+  })
+
+  it('a deny rule still matches the whole command', async () => {
+    const rules = buildRuleset('build', { permission: { bash: { 'git *': 'allow', 'git push *': 'deny' } } })
+    const asks = await bashPermissionAsks('git 2>/dev/null push --force', '/p', '/p')
+    const bash = asks.find((a) => a.permission === 'bash') as PermissionAsk
+    expect(await new PermissionService().check({ ...bash, sessionId: 's', projectId: 'p', ruleset: rules })).toBe('deny')
+  })
+})

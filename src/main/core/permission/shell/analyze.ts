@@ -187,12 +187,21 @@ class ShellWalker implements WalkContext {
       case 'compound_statement':
         if (node.child(0)?.type === '((') return named(node).forEach((child) => arithmetic(child, this))
         return this.container(node)
-      case 'redirected_statement':
+      case 'redirected_statement': {
+        const redirects = named(node).filter((c) => REDIRECTS.has(c.type))
+        // The grammar files words after a redirect target under the redirect (`git 2>/dev/null push`): they are arguments.
+        const extra = redirects.flatMap(extraWords)
         for (const child of named(node)) {
-          if (REDIRECTS.has(child.type)) this.redirect(child)
-          else this.statement(child)
+          if (REDIRECTS.has(child.type)) continue
+          if (child.type === 'command') this.command(child, extra)
+          else {
+            if (extra.length > 0) this.unsupported(`words after a redirect of "${child.type}"`)
+            this.statement(child)
+          }
         }
+        redirects.forEach((r) => this.redirect(r))
         return
+      }
       case 'command':
         return this.command(node)
       case 'declaration_command':
@@ -294,7 +303,7 @@ class ShellWalker implements WalkContext {
 
   private redirect(node: SyntaxNode): void {
     if (node.type === 'herestring_redirect') {
-      named(node).forEach((child) => evaluateWord(child, this))
+      named(node).slice(0, 1).forEach((child) => evaluateWord(child, this))
       return
     }
     if (node.type === 'heredoc_redirect') return this.heredoc(node)
@@ -303,8 +312,7 @@ class ShellWalker implements WalkContext {
       this.unsupported('a descriptor variable ({name}>…)')
     }
     const operator = node.children.find((c) => c !== null && !c.isNamed)?.type ?? ''
-    for (const target of named(node)) {
-      if (target.type === 'file_descriptor') continue
+    for (const target of named(node).filter((c) => c.type !== 'file_descriptor').slice(0, 1)) {
       if (!WORD_TYPES.has(target.type)) {
         this.unsupported(`the redirect "${node.text}"`)
         continue
@@ -407,14 +415,16 @@ class ShellWalker implements WalkContext {
     this.emit({ words, riskyAssignments: [] })
   }
 
-  private command(node: SyntaxNode): void {
+  private command(node: SyntaxNode, trailing: SyntaxNode[] = []): void {
     const assignments: ShellWord[] = []
     const words: ShellWord[] = []
     const redirects: SyntaxNode[] = []
     for (const child of named(node)) {
       if (child.type === 'variable_assignment') assignments.push(this.assignment(child, true))
-      else if (REDIRECTS.has(child.type)) redirects.push(child)
-      else if (child.type === 'command_name') {
+      else if (REDIRECTS.has(child.type)) {
+        redirects.push(child)
+        for (const word of extraWords(child)) words.push(evaluateWord(word, this))
+      } else if (child.type === 'command_name') {
         const inner = child.namedChild(0)
         if (inner && WORD_TYPES.has(inner.type)) words.push(evaluateWord(inner, this))
         else this.unsupported(`the command name "${child.text}"`)
@@ -422,6 +432,7 @@ class ShellWalker implements WalkContext {
         words.push(child.type === 'regex' ? { raw: child.text, value: child.text, expands: false, chars: null } : evaluateWord(child, this))
       } else this.unsupported(`"${child.type}" in a command`)
     }
+    for (const word of trailing) words.push(evaluateWord(word, this))
     for (const redirect of redirects) this.redirect(redirect)
     if (words.length === 0) return
     const unwrapped = unwrapCommand(assignments, words)
@@ -569,6 +580,12 @@ function runtimeWords(emitted: EmittedCommand): ShellWord[] {
   if (emitted.runtimeArguments !== 'find') return emitted.words
   const reads = new Set(readOperands(emitted.words))
   return emitted.words.map((w, i) => (w.value === '{}' && reads.has(i) ? { ...RUNTIME_ARGUMENT, found: true } : w))
+}
+
+/** Words the grammar put under a redirect after its target; bash takes them as the command's arguments. */
+function extraWords(redirect: SyntaxNode): SyntaxNode[] {
+  if (redirect.type !== 'file_redirect' && redirect.type !== 'herestring_redirect') return []
+  return named(redirect).filter((c) => c.type !== 'file_descriptor').slice(1)
 }
 
 /** An absolute path or `~`/`~user` prefix: known without knowing the working directory. */

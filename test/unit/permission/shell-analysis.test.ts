@@ -361,6 +361,9 @@ describe('words after a redirect', () => {
     ['echo a > f b c', 'echo a b c'],
     ['echo a 2>&1 b', 'echo a b'],
     ['>f echo a b', 'echo a b'],
+    ['git &>/dev/null push', 'git push'],
+    ['git >&2 push', 'git push'],
+    ['git <<EOF push\nx\nEOF', 'git push'],
   ])('%j runs %j', async (command, text) => {
     const analysis = await analyzeShell(command, '/p')
     if (!analysis.ok) throw new Error(analysis.reason)

@@ -339,6 +339,7 @@ class ShellWalker implements WalkContext {
     const stripTabs = node.children.some((c) => c?.type === '<<-')
     for (const child of named(node)) {
       if (child.type === 'heredoc_start' || child.type === 'heredoc_end' || child.type === 'heredoc_body') continue
+      if (WORD_TYPES.has(child.type)) continue // an argument after `<<EOF`, taken by the command
       if (REDIRECTS.has(child.type)) this.redirect(child)
       else this.statement(child)
     }
@@ -584,6 +585,7 @@ function runtimeWords(emitted: EmittedCommand): ShellWord[] {
 
 /** Words the grammar put under a redirect after its target; bash takes them as the command's arguments. */
 function extraWords(redirect: SyntaxNode): SyntaxNode[] {
+  if (redirect.type === 'heredoc_redirect') return named(redirect).filter((c) => WORD_TYPES.has(c.type))
   if (redirect.type !== 'file_redirect' && redirect.type !== 'herestring_redirect') return []
   return named(redirect).filter((c) => c.type !== 'file_descriptor').slice(1)
 }

@@ -377,3 +377,19 @@ describe('words after a redirect', () => {
     expect(await new PermissionService().check({ ...bash, sessionId: 's', projectId: 'p', ruleset: rules })).toBe('deny')
   })
 })
+
+describe('more wrappers', () => {
+  it.each([
+    ['flock /tmp/l rm x', ['rm x']],
+    ['taskset 0x1 rm x', ['rm x']],
+    ['strace -o out.txt rm x', ['rm x']],
+    ['chroot /srv rm x', ['chroot /srv rm x', 'rm x']],
+    ["su -c 'rm x' bob", ['su -c rm x bob', 'rm x']],
+    ["script -q -c 'rm x' /dev/null", ['script -q -c rm x /dev/null', 'rm x']],
+    ['xvfb-run -a npm test', ['npm test']],
+  ])('%j runs %j', async (command, texts) => {
+    const analysis = await analyzeShell(command, '/p')
+    if (!analysis.ok) throw new Error(analysis.reason)
+    expect(analysis.commands.map((c) => c.text).sort()).toEqual([...texts].sort())
+  })
+})

@@ -59,6 +59,9 @@ async function promptPermission(ask: PendingPermission): Promise<PermissionReply
   try {
     process.stderr.write(`\n? ${ask.permission}: ${ask.title}\n`)
     if (ask.patterns.length > 0) process.stderr.write(`  ${ask.patterns.join('\n  ')}\n`)
+    // A forced ask: the checker could not see what the line does; say why before the user decides.
+    const reason = ask.metadata?.reason
+    if (ask.forceAsk && typeof reason === 'string') process.stderr.write(`  ! not fully checkable: ${reason}\n`)
     const canAlways = ask.always.length > 0
     const choices = canAlways ? '[o]nce, [a]lways (' + ask.always.join(', ') + '), [r]eject' : '[o]nce, [r]eject'
     for (;;) {

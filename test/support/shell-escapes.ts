@@ -127,6 +127,10 @@ export const SHELL_ESCAPES: ShellEscape[] = [
   read('cat ./.e*'),
   read('cat < .env'),
   read("cat $'.\\x65nv'"),
+  read('echo .env | xargs cat'),
+  read('echo link/secret.txt | xargs cat'),
+  read('find . -name .env -exec cat {} \\;'),
+  read('echo "$(<.env)"'),
 ]
 
 /** What an allowed command writes, to prove the same run does execute what it may. */

@@ -1,9 +1,9 @@
-import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startFakeLlm, type FakeLlm } from '../../fixtures/fake-llm'
-import { fakeProviderEnv, runHotaru, type CliResult } from '../../support/cli'
+import { BIN, fakeProviderEnv, runHotaru, type CliResult } from '../../support/cli'
 import {
   ALLOWED_SAMPLES,
   DENY_BY_DEFAULT,
@@ -120,3 +120,37 @@ for (const [name, permission, allowedRun] of modes) {
     })
   })
 }
+
+describe('a forced ask at the terminal', () => {
+  it('says why the line cannot be checked, offers no "always", and runs after "once"', async () => {
+    const { spawn: spawnPty } = await import('node-pty')
+    const server = await startFakeLlm({
+      turns: [{ toolCalls: [{ name: 'bash', args: { command: 'touch made.txt; cat <(true)', description: 'forced' } }] }, { text: 'Ran.' }],
+    })
+    const base = realpathSync(mkdtempSync(join(tmpdir(), 'hotaru-forced-')))
+    try {
+      const project = join(base, 'p')
+      mkdirSync(project)
+      const pty = spawnPty(process.execPath, [BIN, 'run', '--dir', project, 'run it'], {
+        cols: 160,
+        rows: 40,
+        env: fakeProviderEnv(server, join(base, 'data')) as Record<string, string>,
+      })
+      let screen = ''
+      const exited = new Promise<number>((resolve) => pty.onExit(({ exitCode }) => resolve(exitCode)))
+      pty.onData((data) => {
+        const before = screen
+        screen += data
+        if (!before.includes('allow?') && screen.includes('allow?')) pty.write('o\r')
+      })
+      expect(await exited).toBe(0)
+      expect(screen).toContain('not fully checkable: process substitution')
+      expect(screen).toContain('[o]nce, [r]eject')
+      expect(screen).not.toContain('[a]lways')
+      expect(existsSync(join(project, 'made.txt'))).toBe(true)
+    } finally {
+      await server.close()
+      rmSync(base, { recursive: true, force: true })
+    }
+  }, 60_000)
+})

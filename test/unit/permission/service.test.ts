@@ -43,6 +43,24 @@ describe('PermissionService', () => {
     expect(events).toEqual([])
   })
 
+  it('a forced ask is denied by a deny rule but never allowed by a rule or a remembered approval', async () => {
+    const service = new PermissionService()
+    const allowAll: Rule[] = [{ permission: '*', pattern: '*', action: 'allow' }, { permission: 'bash', pattern: 'rm -rf *', action: 'deny' }]
+    const forced = (patterns: string[]): PermissionRequest => request(patterns, { ruleset: allowAll, always: [], forceAsk: true })
+    expect(await service.check(forced(['echo $((x))']))).toBe('ask')
+    await expect(service.ask(forced(['rm -rf /', 'x']))).rejects.toMatchObject({ name: 'PermissionDenied' })
+    // An approval remembered for the same text does not cover it either.
+    const plain = service.ask(request(['echo hi'], { always: ['echo *'] }))
+    await tick()
+    await service.reply(service.pending()[0]?.id as string, { reply: 'always', scope: 'session' })
+    expect(await settled(plain)).toBe('resolved')
+    const pending = service.ask(forced(['echo $((x))']))
+    await tick()
+    expect(service.pending()).toEqual([expect.objectContaining({ forceAsk: true, always: [] })])
+    await service.reply(service.pending()[0]?.id as string, { reply: 'once' })
+    expect(await settled(pending)).toBe('resolved')
+  })
+
   it('keeps an ask pending until a "once" reply', async () => {
     const service = new PermissionService()
     const events: PermissionEvent[] = []

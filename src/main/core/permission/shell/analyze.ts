@@ -2,7 +2,7 @@ import { lstatSync } from 'node:fs'
 import { alwaysPattern } from './arity'
 import { loadBashParser, type BashParser, type SyntaxNode } from './bash-parser'
 import { expandBraces, expandGlob, expandTilde, hasGlob, under, type WordChar } from './expand'
-import { NO_FILE_ARGUMENTS, readOperands } from './readers'
+import { NO_FILE_ARGUMENTS, optionFileReads, readOperands } from './readers'
 import { checkBuiltin, UNSUPPORTED_COMMANDS } from './builtins'
 import { isRiskyVariable, unwrapCommand, type EmittedCommand } from './wrappers'
 import { arithmetic, evaluateWord, isIdentifier, subscript, WORD_TYPES, type ShellWord, type WalkContext } from './words'
@@ -39,6 +39,8 @@ export interface AnalyzedPath {
    * globs against the real tree), `..` not folded; null when not known statically.
    */
   expanded: string[] | null
+  /** A path `find` found under its literal start points: unknown, but inside those trees. */
+  found?: boolean
 }
 
 export type ShellAnalysis =
@@ -185,12 +187,21 @@ class ShellWalker implements WalkContext {
       case 'compound_statement':
         if (node.child(0)?.type === '((') return named(node).forEach((child) => arithmetic(child, this))
         return this.container(node)
-      case 'redirected_statement':
+      case 'redirected_statement': {
+        const redirects = named(node).filter((c) => REDIRECTS.has(c.type))
+        // The grammar files words after a redirect target under the redirect (`git 2>/dev/null push`): they are arguments.
+        const extra = redirects.flatMap(extraWords)
         for (const child of named(node)) {
-          if (REDIRECTS.has(child.type)) this.redirect(child)
-          else this.statement(child)
+          if (REDIRECTS.has(child.type)) continue
+          if (child.type === 'command') this.command(child, extra)
+          else {
+            if (extra.length > 0) this.unsupported(`words after a redirect of "${child.type}"`)
+            this.statement(child)
+          }
         }
+        redirects.forEach((r) => this.redirect(r))
         return
+      }
       case 'command':
         return this.command(node)
       case 'declaration_command':
@@ -292,7 +303,7 @@ class ShellWalker implements WalkContext {
 
   private redirect(node: SyntaxNode): void {
     if (node.type === 'herestring_redirect') {
-      named(node).forEach((child) => evaluateWord(child, this))
+      named(node).slice(0, 1).forEach((child) => evaluateWord(child, this))
       return
     }
     if (node.type === 'heredoc_redirect') return this.heredoc(node)
@@ -301,8 +312,7 @@ class ShellWalker implements WalkContext {
       this.unsupported('a descriptor variable ({name}>…)')
     }
     const operator = node.children.find((c) => c !== null && !c.isNamed)?.type ?? ''
-    for (const target of named(node)) {
-      if (target.type === 'file_descriptor') continue
+    for (const target of named(node).filter((c) => c.type !== 'file_descriptor').slice(0, 1)) {
       if (!WORD_TYPES.has(target.type)) {
         this.unsupported(`the redirect "${node.text}"`)
         continue
@@ -329,6 +339,7 @@ class ShellWalker implements WalkContext {
     const stripTabs = node.children.some((c) => c?.type === '<<-')
     for (const child of named(node)) {
       if (child.type === 'heredoc_start' || child.type === 'heredoc_end' || child.type === 'heredoc_body') continue
+      if (WORD_TYPES.has(child.type)) continue // an argument after `<<EOF`, taken by the command
       if (REDIRECTS.has(child.type)) this.redirect(child)
       else this.statement(child)
     }
@@ -405,14 +416,16 @@ class ShellWalker implements WalkContext {
     this.emit({ words, riskyAssignments: [] })
   }
 
-  private command(node: SyntaxNode): void {
+  private command(node: SyntaxNode, trailing: SyntaxNode[] = []): void {
     const assignments: ShellWord[] = []
     const words: ShellWord[] = []
     const redirects: SyntaxNode[] = []
     for (const child of named(node)) {
       if (child.type === 'variable_assignment') assignments.push(this.assignment(child, true))
-      else if (REDIRECTS.has(child.type)) redirects.push(child)
-      else if (child.type === 'command_name') {
+      else if (REDIRECTS.has(child.type)) {
+        redirects.push(child)
+        for (const word of extraWords(child)) words.push(evaluateWord(word, this))
+      } else if (child.type === 'command_name') {
         const inner = child.namedChild(0)
         if (inner && WORD_TYPES.has(inner.type)) words.push(evaluateWord(inner, this))
         else this.unsupported(`the command name "${child.text}"`)
@@ -420,6 +433,7 @@ class ShellWalker implements WalkContext {
         words.push(child.type === 'regex' ? { raw: child.text, value: child.text, expands: false, chars: null } : evaluateWord(child, this))
       } else this.unsupported(`"${child.type}" in a command`)
     }
+    for (const word of trailing) words.push(evaluateWord(word, this))
     for (const redirect of redirects) this.redirect(redirect)
     if (words.length === 0) return
     const unwrapped = unwrapCommand(assignments, words)
@@ -452,7 +466,7 @@ class ShellWalker implements WalkContext {
     const name = first.value as string
     if (UNSUPPORTED_COMMANDS.has(name)) this.unsupported(`"${name}"`)
     checkBuiltin(emitted.words, this)
-    this.trackPaths(emitted.words, name)
+    this.trackPaths(runtimeWords(emitted), name)
     if (name === 'cd' || name === 'pushd' || name === 'popd') command.cdTargets = this.changeDirectory(name, emitted.words)
   }
 
@@ -481,6 +495,12 @@ class ShellWalker implements WalkContext {
       const expanded = this.expand(chars)
       const pathLike = access === 'read' || looksLikePath(value) || hasGlob(chars) || (expanded?.some(exists) ?? false)
       if (pathLike) this.addPath({ ...word, value, chars }, access, expanded)
+    }
+    for (const { index, offset } of optionFileReads(words)) {
+      const word = words[index] as ShellWord
+      if (word.value === null || word.chars === null) continue // already checked as a computed argument
+      const chars = word.chars.slice(offset)
+      this.addPath({ ...word, value: word.value.slice(offset), chars }, 'read')
     }
   }
 
@@ -541,10 +561,33 @@ class ShellWalker implements WalkContext {
       access,
       cwds: this.cwds ? [...this.cwds] : null,
       expanded: word.value === null ? null : resolved,
+      ...(word.found ? { found: true } : {}),
     }
     this.paths.push(entry)
     return entry
   }
+}
+
+const RUNTIME_ARGUMENT: ShellWord = { raw: '{}', value: null, expands: false, chars: null }
+
+/**
+ * The words whose paths are checked: `find -exec`'s `{}` is a found path (under the
+ * literal start points, links not followed, so it names a file of those trees; a
+ * reader of it still gets a read check); `xargs` appends words read at run time,
+ * which may name any file.
+ */
+function runtimeWords(emitted: EmittedCommand): ShellWord[] {
+  if (emitted.runtimeArguments === 'xargs') return [...emitted.words, RUNTIME_ARGUMENT]
+  if (emitted.runtimeArguments !== 'find') return emitted.words
+  const reads = new Set(readOperands(emitted.words))
+  return emitted.words.map((w, i) => (w.value === '{}' && reads.has(i) ? { ...RUNTIME_ARGUMENT, found: true } : w))
+}
+
+/** Words the grammar put under a redirect after its target; bash takes them as the command's arguments. */
+function extraWords(redirect: SyntaxNode): SyntaxNode[] {
+  if (redirect.type === 'heredoc_redirect') return named(redirect).filter((c) => WORD_TYPES.has(c.type))
+  if (redirect.type !== 'file_redirect' && redirect.type !== 'herestring_redirect') return []
+  return named(redirect).filter((c) => c.type !== 'file_descriptor').slice(1)
 }
 
 /** An absolute path or `~`/`~user` prefix: known without knowing the working directory. */

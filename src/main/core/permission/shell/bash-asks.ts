@@ -97,8 +97,10 @@ function classifyPath(entry: AnalyzedPath, root: string, into: Buckets): void {
   const byAccess = entry.access === 'write' ? into.writes : entry.access === 'read' ? into.reads : undefined
   if (entry.expanded === null) {
     // Computed (`$PWD-x/y`, `$(…)`, a variable) or relative after a computed `cd`: it may lead anywhere.
-    into.external.patterns.add(entry.raw)
-    into.external.noAlways = true
+    if (!entry.found) {
+      into.external.patterns.add(entry.raw)
+      into.external.noAlways = true
+    }
     if (byAccess) {
       byAccess.patterns.add(entry.raw)
       byAccess.forceAsk = true

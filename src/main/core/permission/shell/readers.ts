@@ -71,3 +71,57 @@ export function readOperands(words: readonly ShellWord[]): number[] {
   const files = patternGiven ? operands : operands.slice(spec.pattern ?? 0)
   return spec.lastIsTarget && files.length > 1 ? files.slice(0, -1) : files
 }
+
+/** Where a file read through an option's value starts: the word and the offset into its value. */
+export interface OptionRead {
+  index: number
+  offset: number
+}
+
+const CURL_DATA = new Set(['-d', '--data', '--data-ascii', '--data-binary', '--data-urlencode', '--json'])
+const CURL_FORM = new Set(['-F', '--form'])
+const CURL_FILE = new Set(['-T', '--upload-file', '-K', '--config'])
+const WGET_FILE = new Set(['--post-file', '--body-file', '-i', '--input-file'])
+
+/**
+ * Files that uploaders read through option values: `curl -d @file`, `-F name=@file`,
+ * `-T file`, `wget --post-file=file`… (a `read` deny for `*.env` holds there too).
+ */
+export function optionFileReads(words: readonly ShellWord[]): OptionRead[] {
+  const name = words[0]?.value
+  const tool = name?.slice(name.lastIndexOf('/') + 1)
+  if (tool !== 'curl' && tool !== 'wget') return []
+  const reads: OptionRead[] = []
+  const add = (option: string, index: number, value: string, base: number): void => {
+    if (tool === 'wget') {
+      if (WGET_FILE.has(option)) reads.push({ index, offset: base })
+      return
+    }
+    if (CURL_FILE.has(option)) reads.push({ index, offset: base })
+    else if (CURL_DATA.has(option)) {
+      const at = value.indexOf('@')
+      if (at === 0 || (option === '--data-urlencode' && at > 0 && !value.slice(0, at).includes('='))) reads.push({ index, offset: base + at + 1 })
+    } else if (CURL_FORM.has(option)) {
+      const at = value.search(/=[@<]/)
+      if (at >= 0) reads.push({ index, offset: base + at + 2 })
+    }
+  }
+  for (let i = 1; i < words.length; i++) {
+    const value = words[i]?.value
+    if (value === null || value === undefined || !value.startsWith('-')) continue
+    const eq = value.indexOf('=')
+    if (value.startsWith('--') && eq > 0) {
+      add(value.slice(0, eq), i, value.slice(eq + 1), eq + 1)
+      continue
+    }
+    // `-d@file` or `-d @file`.
+    const option = value.startsWith('--') ? value : value.slice(0, 2)
+    if (!value.startsWith('--') && value.length > 2) {
+      add(option, i, value.slice(2), 2)
+      continue
+    }
+    const next = words[i + 1]?.value
+    if (next !== null && next !== undefined) add(option, i + 1, next, 0)
+  }
+  return reads
+}

@@ -14,6 +14,8 @@ export interface ShellWord {
   pipe?: boolean
   /** Spelled with `$'…'`: as a command name it is taken as computed. */
   ansiC?: boolean
+  /** `find -exec`'s `{}`: a path found under the literal start points. */
+  found?: boolean
 }
 
 /** What the word and arithmetic evaluators need from the walker. */

@@ -5,6 +5,11 @@ export interface EmittedCommand {
   words: ShellWord[]
   /** Environment assignments that change what the command does (`LD_PRELOAD=…`); kept in the checked text. */
   riskyAssignments: ShellWord[]
+  /**
+   * Run with arguments only known at run time: `xargs` appends what it reads, `find -exec`
+   * puts each found path at `{}`.
+   */
+  runtimeArguments?: 'xargs' | 'find'
 }
 
 export interface Unwrapped {
@@ -58,6 +63,24 @@ const WRAPPERS = new Map<string, WrapperSpec>(Object.entries({
     privileged: true,
   },
   doas: { valued: new Set(['-u', '-C']), privileged: true },
+  chroot: { valued: new Set(['--userspec', '--groups']), positional: 1, privileged: true },
+  taskset: { valued: new Set(), positional: 1 },
+  chrt: { valued: new Set(), positional: 1 },
+  numactl: { valued: new Set(['-C', '-N', '-m', '-p', '-i', '--physcpubind', '--cpunodebind', '--membind', '--preferred', '--interleave']) },
+  flock: { valued: new Set(['-w', '--wait', '--timeout', '-E', '--conflict-exit-code']), positional: 1 },
+  fakeroot: { valued: new Set(['-l', '--lib', '--faked', '-s', '-i']) },
+  faketime: { valued: new Set(['-m', '-f']), positional: 1 },
+  proxychains: { valued: new Set(['-f']) },
+  proxychains4: { valued: new Set(['-f']) },
+  torsocks: { valued: new Set(['-u', '-p', '-a', '-P']) },
+  strace: { valued: new Set(['-o', '-e', '-p', '-s', '-E', '-u', '-a', '-I', '-b', '-X', '-P', '-S']) },
+  ltrace: { valued: new Set(['-o', '-e', '-p', '-s', '-a', '-n', '-u', '-F', '-l']) },
+  valgrind: { valued: new Set() },
+  unshare: { valued: new Set(['-S', '--setuid', '-G', '--setgid', '-R', '--root', '-w', '--wd']) },
+  nsenter: { valued: new Set(['-t', '--target', '-S', '--setuid', '-G', '--setgid', '-r', '--root', '-w', '--wd']), privileged: true },
+  firejail: { valued: new Set() },
+  'xvfb-run': { valued: new Set(['-n', '--server-num', '-s', '--server-args', '-f', '--auth-file', '-e', '--error-file', '-p', '--xauth-protocol', '-l', '-w', '--wait']) },
+  'dbus-run-session': { valued: new Set(['--config-file', '--dbus-daemon']) },
 } satisfies Record<string, WrapperSpec>))
 
 function baseName(word: ShellWord | undefined): string | undefined {
@@ -124,6 +147,7 @@ function unwrapInto(result: Unwrapped, risky: ShellWord[], words: ShellWord[], d
   }
   if (name === 'find') return unwrapFind(result, risky, words, depth)
   if (name === 'trap') return unwrapTrap(result, risky, words)
+  if (name === 'su' || name === 'script' || name === 'runuser') return unwrapCommandOption(result, risky, words)
   if (name === 'alias') return unwrapAlias(result, risky, words)
   const spec = WRAPPERS.get(name)
   if (!spec) {
@@ -142,7 +166,13 @@ function unwrapInto(result: Unwrapped, risky: ShellWord[], words: ShellWord[], d
     if (!spec.privileged) result.commands.push({ words, riskyAssignments: risky })
     return
   }
+  const first = result.commands.length
   unwrapInto(result, risky, inner, depth + 1)
+  if (name === 'xargs') markRuntimeArguments(result, first, 'xargs')
+}
+
+function markRuntimeArguments(result: Unwrapped, from: number, kind: 'xargs' | 'find'): void {
+  for (const command of result.commands.slice(from)) command.runtimeArguments ??= kind
 }
 
 function unwrapEnv(result: Unwrapped, risky: ShellWord[], words: ShellWord[], depth: number): void {
@@ -225,7 +255,9 @@ function unwrapFind(result: Unwrapped, risky: ShellWord[], words: ShellWord[], d
     if (value !== '-exec' && value !== '-execdir' && value !== '-ok' && value !== '-okdir') continue
     const end = words.findIndex((w, j) => j > i && (w.value === ';' || w.value === '+'))
     const inner = words.slice(i + 1, end < 0 ? words.length : end)
+    const first = result.commands.length
     unwrapInto(result, [], inner, depth + 1)
+    markRuntimeArguments(result, first, 'find')
     if (end < 0) return
     i = end
   }
@@ -253,5 +285,15 @@ function unwrapAlias(result: Unwrapped, risky: ShellWord[], words: ShellWord[]):
     }
     const eq = word.value.indexOf('=')
     if (eq > 0) result.scripts.push(word.value.slice(eq + 1))
+  }
+}
+
+/** `su -c 'cmd'`, `runuser -c`, `script -c 'cmd'`: the option's value is shell source. */
+function unwrapCommandOption(result: Unwrapped, risky: ShellWord[], words: ShellWord[]): void {
+  result.commands.push({ words, riskyAssignments: risky })
+  for (const [i, word] of words.entries()) {
+    const value = word.value
+    if (value === '-c' || value === '--command') result.scripts.push(words[i + 1]?.value ?? null)
+    else if (value?.startsWith('--command=')) result.scripts.push(value.slice('--command='.length))
   }
 }

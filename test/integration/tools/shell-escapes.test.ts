@@ -123,7 +123,7 @@ for (const [name, permission, allowedRun] of modes) {
 
 describe('a forced ask at the terminal', () => {
   it('says why the line cannot be checked, offers no "always", and runs after "once"', async () => {
-    const { spawn: spawnPty } = await import('node-pty')
+    const { spawn: spawnPty } = await import('@lydell/node-pty')
     const server = await startFakeLlm({
       turns: [{ toolCalls: [{ name: 'bash', args: { command: 'touch made.txt; cat <(true)', description: 'forced' } }] }, { text: 'Ran.' }],
     })

@@ -11,6 +11,7 @@ Commands:
   sessions     List, show and export sessions
   checkpoints  List, diff and restore checkpoints (hotaru checkpoints --help)
   mcp          MCP servers of a project (hotaru mcp list)
+  trust        Trust a folder, take it back, or list decisions (hotaru trust --help)
   serve        Serve the Hotaru UI to a browser on this machine (loopback only)
 
 Options:
@@ -32,6 +33,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   sessions: () => import('./commands/sessions').then((m) => m.runSessions),
   checkpoints: () => import('./commands/checkpoints').then((m) => m.runCheckpoints),
   mcp: () => import('./commands/mcp').then((m) => m.runMcp),
+  trust: () => import('./commands/trust').then((m) => m.runTrust),
   serve: () => import('./commands/serve').then((m) => m.runServe),
 }
 

@@ -1,8 +1,7 @@
 import type { BusEvent } from '../../main/core/bus/bus'
 import type { Part } from '@shared/schema/session'
 import { HotaruError } from '@shared/errors'
-import { DEFAULT_AGENT } from '../../main/core/agent/agents'
-import { loadConfig } from '../../main/core/config'
+import { restrictedSummary } from '../../main/core/config/project-config'
 import type { Services } from '../../main/core/services'
 import { parseCommandArgs, stringOption } from '../args'
 import { cliServices, findSession, openProject } from '../context'
@@ -64,23 +63,30 @@ export async function runRun(argv: string[]): Promise<number> {
   process.once('SIGTERM', onSignal)
   try {
     const project = openProject(services, stringOption(values, 'dir'))
-    let config
+    let snapshot
     try {
-      config = (await loadConfig({ projectDir: project.root })).config
+      snapshot = await services.configs.of(project).load()
     } catch (error) {
       if (error instanceof HotaruError) throw new CliError(error.message, 1)
       throw error
     }
+    // Said once here; the turn's own notices about the same things are not repeated.
+    for (const warning of snapshot.warnings) process.stderr.write(`warning: ${warning}\n`)
+    if (snapshot.withheld.length > 0) process.stderr.write(`${restrictedSummary(snapshot.withheld, project.root)}\n`)
+    const told = new Set([...snapshot.warnings, restrictedSummary(snapshot.withheld, project.root)])
     const session = pickSession(services, project.id, {
       sessionId: stringOption(values, 'session'),
       continueLast: values.continue === true,
-      agent: stringOption(values, 'agent') ?? config.defaultAgent ?? DEFAULT_AGENT,
-      model: model ?? config.model ?? services.defaultModel(),
+      agent: stringOption(values, 'agent') ?? snapshot.defaults.agent,
+      model: model ?? snapshot.defaults.model,
     })
     const output = format === 'json' ? jsonOutput() : textOutput()
     const unsubscribe = services.bus.subscribe((event) => {
       const payload = event.envelope.payload as { sessionId?: string }
-      if (event.channel === 'project:notice') process.stderr.write(`warning: ${(payload as { message?: string }).message ?? ''}\n`)
+      if (event.channel === 'project:notice') {
+        const notice = (payload as { message?: string }).message ?? ''
+        if (!told.has(notice)) process.stderr.write(`warning: ${notice}\n`)
+      }
       else if (payload.sessionId === session.id || event.channel.startsWith('permission:')) output(event)
     })
     const stopAsking = answerPermissions(services, {

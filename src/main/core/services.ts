@@ -16,12 +16,13 @@ import { FileSecretStore, PLAIN_CODEC, type SecretStore } from './secrets/file-s
 import { SessionStore } from './session/store'
 import { McpRuntime } from './agent/mcp-runtime'
 import { CheckpointService } from './checkpoint/service'
-import { loadConfig } from './config'
+import { ProjectConfigs } from './config/project-configs'
+import { TrustService } from './trust/trust-service'
+import { isInside } from './trust/paths'
 import { log } from './util/log'
 import type { Tool } from './tools'
 
-/** The model new sessions use unless config or the user picks another. */
-export const DEFAULT_MODEL_ID = 'anthropic/claude-sonnet-4-6'
+export { DEFAULT_MODEL_ID } from './config/project-config'
 
 export interface ServicesOptions {
   dataDir: string
@@ -43,6 +44,13 @@ export interface ServicesOptions {
   env?: NodeJS.ProcessEnv
 }
 
+/** `trust:changed`: a folder's decision changed; `projectIds` are the open projects it affects. */
+export interface TrustChanged {
+  path: string
+  trusted: boolean | undefined
+  projectIds: string[]
+}
+
 /** The composition root of the core: one object, built in one place, passed down. */
 export interface Services {
   readonly storage: Storage
@@ -60,10 +68,12 @@ export interface Services {
   readonly checkpoints: CheckpointService
   readonly secrets: SecretStore
   readonly secretsProtection: string
+  /** Workspace trust decisions per folder. */
+  readonly trust: TrustService
+  /** The one config service per open project (trust applied). */
+  readonly configs: ProjectConfigs
   /** MCP tools of a project, when an MCP manager is attached (set by the MCP layer). */
   extraTools: (projectId: string) => Tool[]
-  /** The model new sessions start with (`HOTARU_MODEL`, else the built-in default). */
-  defaultModel(): string
   info(): AppInfo
   dispose(): Promise<void>
 }
@@ -74,7 +84,10 @@ export function createServices(options: ServicesOptions): Services {
   const projects = new ProjectManager(storage, bus)
   const sessions = new SessionStore(storage.sessions, bus)
   const secrets = options.secrets ?? new FileSecretStore(join(options.dataDir, 'secrets.json'))
-  const providers = new ProviderRegistry({ env: options.env, secrets })
+  const env = options.env ?? process.env
+  const providers = new ProviderRegistry({ env, secrets })
+  const trust = new TrustService(storage.trust)
+  const configs = new ProjectConfigs({ trust, env, bus })
   const permissions = new PermissionService({
     store: {
       list: (projectId) => storage.approvals.list(projectId),
@@ -97,8 +110,7 @@ export function createServices(options: ServicesOptions): Services {
   const startMcp = async (projectId: string): Promise<void> => {
     try {
       const project = projects.get(projectId)
-      const { config } = await loadConfig({ projectDir: project.root, env: options.env })
-      await mcp.ensure(project, config)
+      await mcp.ensure(project, await configs.of(project).load())
     } catch (error) {
       // An invalid config is reported when a turn starts; MCP just stays off meanwhile.
       log.warn(`[mcp] servers of project ${projectId} not started: ${(error as Error).message}`)
@@ -117,10 +129,24 @@ export function createServices(options: ServicesOptions): Services {
     sessions,
     providers,
     bus,
-    turnEnvironment({ projects, providers, tools, mcp, bus, env: options.env }),
+    turnEnvironment({ projects, configs, tools, mcp, bus }),
     (sessionId, turnId) => permissions.endTurn(sessionId, turnId),
     checkpoints,
   )
+  // A new decision applies at once to the open projects below the folder: their config is
+  // re-read and their MCP servers restarted (started now, or stopped when trust is taken back).
+  trust.onChange((change) => {
+    const affected = projects.list().filter((info) => isInside(change.path, info.root))
+    bus.publish('trust:changed', { ...change, projectIds: affected.map((info) => info.id) } satisfies TrustChanged)
+    for (const info of affected) {
+      const project = projects.get(info.id)
+      configs.of(project).reset()
+      mcp
+        .stop(project)
+        .then(() => startMcp(info.id))
+        .catch((error: unknown) => log.warn(`[mcp] servers of project ${info.id} did not stop: ${(error as Error).message}`))
+    }
+  })
   let disposed = false
   return Object.assign(services, {
     storage,
@@ -138,7 +164,8 @@ export function createServices(options: ServicesOptions): Services {
     checkpoints,
     secrets,
     secretsProtection: options.secretsProtection ?? PLAIN_CODEC.protection,
-    defaultModel: () => (options.env ?? process.env).HOTARU_MODEL ?? DEFAULT_MODEL_ID,
+    trust,
+    configs,
     info: () => ({
       name: APP_NAME,
       version: APP_VERSION,

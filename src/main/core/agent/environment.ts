@@ -1,6 +1,6 @@
 import type { Session } from '@shared/schema/session'
-import { globalConfigDir, loadConfig, type Config, type ConfigEnv } from '../config'
-import { resolveHomeDir } from '../config/locations'
+import type { Config } from '../config'
+import type { ProjectConfigs } from '../config/project-configs'
 import { memoryBlock } from '../context'
 import type { EventBus } from '../bus/bus'
 import {
@@ -15,8 +15,8 @@ import {
   type ExtensionError,
 } from '../extensions'
 import type { ProjectManager } from '../project/manager'
-import type { ProviderRegistry } from '../provider'
 import { log } from '../util/log'
+import { floorRulesets } from '../permission'
 import { resolveAgents } from './agents'
 import type { McpRuntime } from './mcp-runtime'
 import type { ToolRuntimes, TurnHooks } from './project-tools'
@@ -25,12 +25,11 @@ import { buildSystemPrompt } from './system-prompt'
 
 export interface EnvironmentOptions {
   projects: ProjectManager
-  providers: ProviderRegistry
+  /** Every config read goes through here (trust applied). */
+  configs: ProjectConfigs
   tools: ToolRuntimes
   mcp?: McpRuntime
   bus?: EventBus
-  env?: ConfigEnv
-  homeDir?: string
 }
 
 export interface TurnContext {
@@ -49,17 +48,16 @@ export interface TurnContext {
 export function turnEnvironment(options: EnvironmentOptions): (session: Session, turn: TurnContext) => Promise<TurnEnvironment> {
   return async (session, turn) => {
     const project = options.projects.get(session.projectId)
-    const env = options.env ?? process.env
-    const homeDir = options.homeDir ?? resolveHomeDir(env, process.platform)
-    const { config } = await loadConfig({ projectDir: project.root, env, homeDir })
-    options.providers.setSettings({ providers: config.provider })
-    const globalDir = globalConfigDir({ env, homeDir, platform: process.platform })
-    const locations = { projectRoot: project.root, homeDir, globalConfigDir: globalDir }
+    const snapshot = await options.configs.of(project).load()
+    const { config, locations } = snapshot
+    const globalDir = locations.globalConfigDir
+    // Until the folder is trusted, its tool files are not imported and its agent files widen nothing.
+    const trusted = snapshot.trust.trusted
     const [skills, agentFiles, custom] = await Promise.all([
       discoverSkills(locations),
-      loadAgentFiles(locations),
-      loadCustomTools(locations),
-      options.mcp?.ensure(project, config),
+      loadAgentFiles({ ...locations, restrictProject: !trusted }),
+      loadCustomTools({ ...locations, projectTools: trusted }),
+      options.mcp?.ensure(project, snapshot),
     ])
     report(options.bus, project.id, [...skills.errors, ...agentFiles.errors, ...custom.errors])
     const agents = mergeAgentFiles(resolveAgents(config), agentFiles.agents)
@@ -78,6 +76,7 @@ export function turnEnvironment(options: EnvironmentOptions): (session: Session,
         extraTools: [...skillTools, ...custom.tools],
         // Custom and MCP tools run code we have not seen: they ask unless the user's rules say otherwise.
         extraRules: customToolRules([...custom.tools, ...mcpTools]),
+        floors: (agent) => floorRulesets(agent, snapshot.floors),
       }),
       system: (agent) => {
         const memory = memoryBlock(project.root, config)
@@ -90,6 +89,7 @@ export function turnEnvironment(options: EnvironmentOptions): (session: Session,
       maxTurns: config.maxTurns,
       smallModel: config.smallModel,
       compaction: config.compaction,
+      providerSettings: snapshot.providerSettings,
     }
   }
 }

@@ -97,6 +97,8 @@ export class ProjectToolRuntime implements Disposable {
     extraTools?: Tool[]
     /** Rules between the agent's defaults and the user's config (custom and MCP tools ask). */
     extraRules?: Rule[]
+    /** The user's and the managed config's rules for an agent: their denies hold over everything else. */
+    floors?: (agent: string) => Rule[][]
   }): ToolHost {
     const { config, sessionId, hooks } = input
     // Built-ins, project memory and MCP tools, each filtered by the agent's defaults and its `tools` config.
@@ -122,6 +124,7 @@ export class ProjectToolRuntime implements Disposable {
             // The agent's own rules: from config or from its agent file.
             ...rulesFromConfig(ctx.agent.permission ?? config.agent?.[ctx.agent.name]?.permission),
           ],
+          floors: input.floors?.(ctx.agent.name),
           turnId: input.turnId(),
           messageId: ctx.messageId,
           callId: call.callId,

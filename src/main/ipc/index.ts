@@ -12,6 +12,7 @@ import { projectHandlers } from './handlers/project'
 import { questionHandlers } from './handlers/question'
 import { sessionHandlers } from './handlers/session'
 import { settingsHandlers } from './handlers/settings'
+import { trustHandlers } from './handlers/trust'
 import { createRouter, type Handlers, type Router } from './router'
 
 export const handlers: Handlers = {
@@ -28,6 +29,7 @@ export const handlers: Handlers = {
   process: processHandlers,
   settings: settingsHandlers,
   checkpoint: checkpointHandlers,
+  trust: trustHandlers,
 }
 
 export function createAppRouter(services: Services): Router {

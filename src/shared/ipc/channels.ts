@@ -29,6 +29,7 @@ export const channels = {
   process: { methods: ['list', 'output', 'kill'], events: ['changed'] },
   settings: { methods: ['providers', 'setApiKey', 'deleteApiKey', 'testConnection'], events: [] },
   checkpoint: { methods: ['list', 'diff', 'file', 'preview', 'restore', 'fork', 'usage'], events: ['created'] },
+  trust: { methods: ['status', 'decide', 'list', 'revoke'], events: ['changed'] },
 } as const
 
 export type Channels = typeof channels

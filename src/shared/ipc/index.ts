@@ -12,6 +12,7 @@ import { projectContract } from './project'
 import { questionContract } from './question'
 import { sessionContract } from './session'
 import { settingsContract } from './settings'
+import { trustContract } from './trust'
 import type { Channels, Domain } from './channels'
 import type { EventEnvelope, IpcResult } from './define'
 
@@ -29,6 +30,7 @@ export const contracts = {
   process: processContract,
   settings: settingsContract,
   checkpoint: checkpointContract,
+  trust: trustContract,
 } as const satisfies { [D in Domain]: unknown }
 
 export type Contracts = typeof contracts

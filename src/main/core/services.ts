@@ -38,6 +38,8 @@ export interface ServicesOptions {
   secrets?: SecretStore
   /** How `secrets` protects values, for the settings UI. */
   secretsProtection?: string
+  /** Whether the OS encrypts `secrets` (false for a plain 0600 file or Chromium's basic_text store). */
+  secretsEncrypted?: boolean
   /** Opens a URL in the system browser (MCP sign-in); the desktop app passes shell.openExternal. */
   openUrl?: (url: URL) => void | Promise<void>
   /** Environment for config placeholders and provider credentials (tests pass their own). */
@@ -68,6 +70,7 @@ export interface Services {
   readonly checkpoints: CheckpointService
   readonly secrets: SecretStore
   readonly secretsProtection: string
+  readonly secretsEncrypted: boolean
   /** Workspace trust decisions per folder. */
   readonly trust: TrustService
   /** The one config service per open project (trust applied). */
@@ -164,6 +167,7 @@ export function createServices(options: ServicesOptions): Services {
     checkpoints,
     secrets,
     secretsProtection: options.secretsProtection ?? PLAIN_CODEC.protection,
+    secretsEncrypted: options.secretsEncrypted ?? PLAIN_CODEC.encrypted ?? false,
     trust,
     configs,
     info: () => ({

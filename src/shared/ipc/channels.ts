@@ -27,7 +27,7 @@ export const channels = {
   question: { methods: ['pending', 'answer', 'dismiss'], events: ['asked', 'answered'] },
   mcp: { methods: ['list', 'restart', 'enable', 'disable', 'authenticate', 'resources', 'readResource', 'prompts', 'getPrompt'], events: ['status', 'tools', 'warning'] },
   process: { methods: ['list', 'output', 'kill'], events: ['changed'] },
-  settings: { methods: ['providers', 'setApiKey', 'deleteApiKey', 'testConnection'], events: [] },
+  settings: { methods: ['providers', 'setApiKey', 'secretStore', 'deleteApiKey', 'testConnection'], events: [] },
   checkpoint: { methods: ['list', 'diff', 'file', 'preview', 'restore', 'fork', 'usage'], events: ['created'] },
   trust: { methods: ['status', 'decide', 'list', 'revoke'], events: ['changed'] },
 } as const

@@ -2,6 +2,7 @@ import { useEffect, type ReactNode } from 'react'
 import { ChatPanel, installChatCommands } from './features/chat'
 import { SettingsDialog } from './features/settings'
 import { ProjectTabs } from './features/tabs'
+import { TrustPrompt } from './features/trust'
 import { Workspace } from './features/workspace'
 import { useWorkspace, workspace } from './stores/workspace'
 
@@ -56,6 +57,7 @@ export function App() {
       </div>
       <StatusBar />
       <SettingsDialog />
+      <TrustPrompt />
     </div>
   )
 }

@@ -10,6 +10,7 @@ import { useWorkspace } from '../../stores/workspace'
 import { allCommands } from '../commands'
 import { McpServers } from './McpServers'
 import { Providers } from './Providers'
+import { TrustSettings } from '../trust'
 import { closeSettings, useSettingsDialog, type SettingsSection } from './settings-state'
 
 /** Stands in for a project's chat when no project is open (selectors still need a store). */
@@ -20,6 +21,7 @@ const SECTIONS: { id: SettingsSection; label: string }[] = [
   { id: 'models', label: 'Model & agent' },
   { id: 'mcp', label: 'MCP servers' },
   { id: 'providers', label: 'Providers' },
+  { id: 'trust', label: 'Workspace trust' },
   { id: 'keys', label: 'Shortcuts' },
 ]
 
@@ -128,6 +130,7 @@ export function SettingsDialog() {
           {section === 'models' && <ModelDefaults chat={chat} />}
           {section === 'mcp' && (chat ? <McpServers chat={chat} /> : <p className="muted">Open a project to see its MCP servers.</p>)}
           {section === 'providers' && <Providers bridge={bridge} models={chat?.store.getState().models ?? []} />}
+          {section === 'trust' && <TrustSettings bridge={bridge} projectId={activeId} />}
           {section === 'keys' && <Shortcuts />}
         </div>
       </div>

@@ -6,7 +6,9 @@ import { ProjectStoreContext, useProject, useProjectStore, type ProjectStore } f
 import type { LayoutView } from '../../stores/project-layout'
 import { documentsFor, EditorArea, openFile } from '../editor'
 import { createInFolder, FileTree } from '../files'
+import { openSettings } from '../settings'
 import { TerminalPanel } from '../terminal'
+import { RestrictedBadge } from '../trust'
 import { initialCenterLayout, initialMainLayout } from './initial-layout'
 
 /** Keeps a collapsible panel in step with its on/off flag in the layout, both ways. */
@@ -42,6 +44,7 @@ function SidebarHead({ project }: { project: ProjectInfo }) {
   return (
     <header className="sidebar-head" title={project.root}>
       <span className="sidebar-title">{project.name}</span>
+      <RestrictedBadge projectId={project.id} onReview={() => openSettings('trust')} />
       {branch && (
         <span className="branch" title={`git branch ${branch}`}>
           {branch}

@@ -127,7 +127,9 @@ export function createServices(options: ServicesOptions): Services {
     outputRoot: join(options.dataDir, 'tool-output'),
     extraTools: (projectId) => services.extraTools(projectId),
   })
-  const checkpoints = new CheckpointService(storage.checkpoints, projects, sessions, bus, options.dataDir, storage.kv)
+  const checkpoints = new CheckpointService(storage.checkpoints, projects, sessions, bus, options.dataDir, storage.kv, (project) =>
+    configs.of(project).last?.config,
+  )
   const agents = new AgentService(
     sessions,
     providers,

@@ -58,11 +58,17 @@ export class CheckpointService {
     private readonly bus: EventBus,
     private readonly dataDir: string,
     private readonly kv: KvRepo,
+    /**
+     * The project's own config as its ProjectConfig last loaded it: the engine is built
+     * from that, whoever asks first (a turn, a diff over IPC, the CLI), never from a caller's copy.
+     */
+    private readonly configOf: (project: ProjectInstance) => Config | undefined = () => undefined,
   ) {}
 
   /** The project's snapshot engine, created with its change feed on first use and disposed with the project. */
-  engine(project: ProjectInstance, config?: Config): SnapshotEngine {
+  engine(project: ProjectInstance): SnapshotEngine {
     return project.service(SERVICE_KEY, () => {
+      const config = this.configOf(project)
       const engine = new SnapshotEngine({
         root: project.root,
         storeDir: join(this.dataDir, 'snapshots', project.id),
@@ -251,7 +257,7 @@ export class CheckpointService {
     onlyIfChanged = false,
   ): Checkpoint | undefined {
     const project = this.projects.get(session.projectId)
-    const engine = this.engine(project, config)
+    const engine = this.engine(project)
     if (full) engine.markAllDirty()
     let snapshot: SnapshotResult
     try {

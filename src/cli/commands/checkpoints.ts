@@ -64,8 +64,9 @@ async function diff(argv: string[]): Promise<number> {
   const { values, positionals } = parseCommandArgs(argv, { dir: { type: 'string' }, json: { type: 'boolean' } }, USAGE, true)
   const [from, to] = positionals
   if (!from) throw new CliError(`a checkpoint id is required\n\n${USAGE}`)
-  return withServices((services) => {
-    openProject(services, stringOption(values, 'dir'))
+  return withServices(async (services) => {
+    // The snapshot engine follows the project's config (exclusions, size cap).
+    await services.configs.of(openProject(services, stringOption(values, 'dir'))).load()
     const entries = services.checkpoints.diff(from, to)
     if (values.json) {
       process.stdout.write(`${JSON.stringify(entries, null, 2)}\n`)
@@ -123,7 +124,7 @@ async function restore(argv: string[]): Promise<number> {
     overwriteConflicts: values['overwrite-conflicts'] === true,
   }
   return withServices(async (services) => {
-    openProject(services, stringOption(values, 'dir'))
+    await services.configs.of(openProject(services, stringOption(values, 'dir'))).load()
     const preview = services.checkpoints.preview(id, options)
     const emitPreview = (): void => {
       if (values.json) process.stdout.write(`${JSON.stringify({ preview }, null, 2)}\n`)

@@ -40,6 +40,20 @@ async function withServices<T>(fn: (services: Services) => Promise<T> | T): Prom
   }
 }
 
+/**
+ * The snapshot engine follows the project's config (exclusions, size cap). A broken
+ * config must not stand between the user and their checkpoints: it is reported and the
+ * defaults apply.
+ */
+async function loadProjectConfig(services: Services, dir: string | undefined): Promise<void> {
+  try {
+    await services.configs.of(openProject(services, dir)).load()
+  } catch (error) {
+    if (!(error instanceof HotaruError)) throw error
+    process.stderr.write(`warning: ${error.message}; snapshot settings of the config are not applied\n`)
+  }
+}
+
 function describe(c: Checkpoint): string {
   const s = c.summary
   const changes = s.added + s.modified + s.deleted === 0 ? 'no file changes' : `+${s.added} ~${s.modified} -${s.deleted} files (+${s.additions}/-${s.deletions} lines)`
@@ -65,8 +79,7 @@ async function diff(argv: string[]): Promise<number> {
   const [from, to] = positionals
   if (!from) throw new CliError(`a checkpoint id is required\n\n${USAGE}`)
   return withServices(async (services) => {
-    // The snapshot engine follows the project's config (exclusions, size cap).
-    await services.configs.of(openProject(services, stringOption(values, 'dir'))).load()
+    await loadProjectConfig(services, stringOption(values, 'dir'))
     const entries = services.checkpoints.diff(from, to)
     if (values.json) {
       process.stdout.write(`${JSON.stringify(entries, null, 2)}\n`)
@@ -124,7 +137,7 @@ async function restore(argv: string[]): Promise<number> {
     overwriteConflicts: values['overwrite-conflicts'] === true,
   }
   return withServices(async (services) => {
-    await services.configs.of(openProject(services, stringOption(values, 'dir'))).load()
+    await loadProjectConfig(services, stringOption(values, 'dir'))
     const preview = services.checkpoints.preview(id, options)
     const emitPreview = (): void => {
       if (values.json) process.stdout.write(`${JSON.stringify({ preview }, null, 2)}\n`)

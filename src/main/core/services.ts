@@ -152,6 +152,22 @@ export function createServices(options: ServicesOptions): Services {
         .catch((error: unknown) => log.warn(`[mcp] servers of project ${info.id} did not stop: ${(error as Error).message}`))
     }
   })
+  // Editing the folder's own config or extension files changes what restricted mode withholds:
+  // re-read it (new warnings become notices) and let clients refresh the trust status. Only
+  // where the file watcher runs anyway (a tab showing the tree); the CLI re-reads per command.
+  bus.subscribe((event) => {
+    const projectId = event.envelope.projectId
+    if (event.channel !== 'fs:changed' || projectId === undefined) return
+    const { changes } = event.envelope.payload as { changes: Array<{ path: string }> }
+    if (!changes.some((change) => touchesProjectConfig(change.path))) return
+    if (!projects.list().some((info) => info.id === projectId)) return
+    const project = projects.get(projectId)
+    configs
+      .of(project)
+      .load()
+      .then((snapshot) => bus.publish('trust:changed', { path: project.root, trusted: snapshot.trust.trusted, projectIds: [projectId] } satisfies TrustChanged))
+      .catch((error: unknown) => log.warn(`[config] ${project.root}: ${(error as Error).message}`))
+  })
   let disposed = false
   return Object.assign(services, {
     storage,
@@ -192,6 +208,12 @@ export function createServices(options: ServicesOptions): Services {
       }
     },
   })
+}
+
+/** A project-relative path that holds config, MCP servers, tools, agents or hooks of the folder. */
+function touchesProjectConfig(path: string): boolean {
+  const normalized = path.split('\\').join('/')
+  return /^(?:\.hotaru\/)?hotaru\.jsonc?$/.test(normalized) || normalized === '.mcp.json' || /^\.hotaru\/(?:tools|agents)\//.test(normalized)
 }
 
 function projectOf(event: { type: 'asked'; request: { projectId: string } } | { type: 'replied'; projectId: string }): string {

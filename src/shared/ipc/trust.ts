@@ -39,7 +39,10 @@ export const trustContract = {
     revoke: { input: z.object({ path: z.string().min(1).max(4096) }).strict(), output: z.object({ removed: z.boolean() }) },
   },
   events: {
-    /** A decision changed; `projectIds` are the open projects it affects (their status should be re-read). */
+    /**
+     * A decision changed, or a folder's own config or extension files did (so what it withholds may have):
+     * `projectIds` are the open projects affected; their status should be re-read.
+     */
     changed: z.object({ path: z.string(), trusted: z.boolean().optional(), projectIds: z.array(ProjectId) }),
   },
 } satisfies DomainContract<'trust'>

@@ -140,4 +140,30 @@ describe('an untrusted repository through serve', { timeout: 120_000 }, () => {
     await event(client, 'mcp:tools', (p) => (p.tools as unknown[]).length === 0)
     expect(await call<unknown[]>(client, 'mcp.list', { projectId: project.id })).toEqual([])
   })
+
+  it('a config edit in an open folder is re-read: clients hear of it and the status lists the new item', async () => {
+    const official = await fake([])
+    const { env } = user(official)
+    const repo = tempDir('hotaru-repo-')
+    const { client } = await connect(env)
+    const project = await call<{ id: string }>(client, 'project.open', { path: repo })
+    expect(await call<{ withheld: unknown[] }>(client, 'trust.status', { projectId: project.id })).toMatchObject({ withheld: [] })
+    // Listing the tree starts the project's watcher, as the UI does.
+    await call(client, 'fs.list', { projectId: project.id, path: '' })
+    // The watcher gets ready in the background: write again until it has seen the file.
+    const changed = (): Promise<Frame> => event(client, 'trust:changed', (p) => (p.projectIds as string[]).includes(project.id), 3_000)
+    for (let attempt = 0; ; attempt++) {
+      writeTree(repo, { '.mcp.json': JSON.stringify({ mcpServers: { late: { command: 'sh', args: ['-c', 'echo late'] } }, attempt }) })
+      const seen = await changed().then(
+        () => true,
+        (error: unknown) => {
+          if (attempt >= 10) throw error
+          return false
+        },
+      )
+      if (seen) break
+    }
+    const status = await call<{ trusted: boolean; withheld: Withheld[] }>(client, 'trust.status', { projectId: project.id })
+    expect(status.withheld.map((item) => item.detail)).toEqual(['late: sh -c echo late'])
+  })
 })

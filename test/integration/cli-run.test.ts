@@ -111,7 +111,8 @@ describe('hotaru run', () => {
     expect((server.requests[1]?.body as { model: string }).model).toBe('claude-haiku-4-5')
   })
 
-  it('calls a tool of a real MCP server through the permission flow and lists the server health', async () => {
+  // Three CLI runs (trust, run, mcp list): more than the default budget on a loaded machine.
+  it('calls a tool of a real MCP server through the permission flow and lists the server health', { timeout: 60_000 }, async () => {
     const server = await fake([
       { toolCalls: [{ name: 'fx__add', args: { a: 2, b: 40 } }] },
       { text: 'The sum is 42.' },

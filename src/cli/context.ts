@@ -2,11 +2,23 @@ import { HotaruError } from '@shared/errors'
 import type { Session } from '@shared/schema/session'
 import { defaultDataDir } from '../main/core/config/paths'
 import { createServices, type Services } from '../main/core/services'
+import { Storage } from '../main/core/storage'
+import { TrustService } from '../main/core/trust/trust-service'
 import { CliError } from './errors'
 
 /** Core services for one CLI command, on the shared data dir. */
 export function cliServices(): Services {
   return createServices({ dataDir: defaultDataDir(), transport: 'cli' })
+}
+
+/** The app's trust decisions alone (no project is opened, nothing starts), for as long as `use` runs. */
+export async function withTrust<T>(use: (trust: TrustService) => Promise<T> | T): Promise<T> {
+  const storage = Storage.open(defaultDataDir())
+  try {
+    return await use(new TrustService(storage.trust))
+  } finally {
+    storage.close()
+  }
 }
 
 /** Opens the project folder for a command (without adding it to the app's restored tabs). */

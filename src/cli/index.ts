@@ -12,6 +12,7 @@ Commands:
   checkpoints  List, diff and restore checkpoints (hotaru checkpoints --help)
   mcp          MCP servers of a project (hotaru mcp list)
   lsp          Language servers: status, and the diagnostics of files (hotaru lsp --help)
+  trust        Trust a folder, take it back, or list decisions (hotaru trust --help)
   serve        Serve the Hotaru UI to a browser on this machine (loopback only)
 
 Options:
@@ -34,6 +35,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   checkpoints: () => import('./commands/checkpoints').then((m) => m.runCheckpoints),
   mcp: () => import('./commands/mcp').then((m) => m.runMcp),
   lsp: () => import('./commands/lsp').then((m) => m.runLsp),
+  trust: () => import('./commands/trust').then((m) => m.runTrust),
   serve: () => import('./commands/serve').then((m) => m.runServe),
 }
 

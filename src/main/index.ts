@@ -59,9 +59,10 @@ function failed(title: string, error: unknown): void {
 }
 
 /** API keys encrypted with the OS keychain; without one, keys are refused rather than written in plain text. */
-function desktopSecrets(dataDir: string): { secrets: FileSecretStore; secretsProtection: string } {
+function desktopSecrets(dataDir: string): { secrets: FileSecretStore; secretsProtection: string; secretsEncrypted: boolean } {
   const codec = safeStorageCodec() ?? {
     protection: 'unavailable (no OS keychain)',
+    encrypted: false,
     encode: (): string => {
       throw new Error('no OS keychain is available to encrypt the key; set it in an environment variable instead')
     },
@@ -69,7 +70,11 @@ function desktopSecrets(dataDir: string): { secrets: FileSecretStore; secretsPro
       throw new Error('no OS keychain is available to decrypt the key')
     },
   }
-  return { secrets: new FileSecretStore(join(dataDir, 'secrets.bin.json'), codec), secretsProtection: codec.protection }
+  return {
+    secrets: new FileSecretStore(join(dataDir, 'secrets.bin.json'), codec),
+    secretsProtection: codec.protection,
+    secretsEncrypted: codec.encrypted ?? false,
+  }
 }
 
 function start(): void {

@@ -2,7 +2,6 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { PartOf } from '@shared/schema/session'
-import type { Config } from '../../src/main/core/config'
 import { testServices } from '../support/services'
 import { tempDir, writeTree } from '../support/temp'
 
@@ -55,8 +54,8 @@ describe('checkpoint service', () => {
   })
 
   it('keeps storage under the quota by dropping the oldest checkpoints, never the newest', async () => {
-    const { services, root, session, message } = setup()
-    const config = { snapshot: { quotaBytes: 1 } } as Config
+    const { services, root, project, session, message } = setup({ 'a.txt': 'one\n', 'hotaru.json': JSON.stringify({ snapshot: { quotaBytes: 1 } }) })
+    const { config } = await services.configs.of(project).load()
     for (let i = 0; i < 70; i++) {
       writeFileSync(join(root, 'a.txt'), `content ${i}\n`.repeat(50))
       await services.checkpoints.beforeMessage(session, message(`m${i}`).id, config)
@@ -66,5 +65,17 @@ describe('checkpoint service', () => {
     expect(left.length).toBeGreaterThanOrEqual(50)
     const newest = left.at(-1)
     expect((await services.checkpoints.preview(newest?.id ?? '', { mode: 'code' })).writes).toEqual([])
+  })
+
+  it('builds the snapshot engine from the project’s own config, whichever caller comes first', async () => {
+    const { services, root, project, session, message } = setup({ 'a.txt': 'one\n', 'hotaru.json': JSON.stringify({ snapshot: { exclude: ['secret.txt'] } }) })
+    await services.configs.of(project).load()
+    // The first caller passes no config at all (as a diff or restore over IPC does).
+    const first = await services.checkpoints.beforeMessage(session, message('go').id)
+    writeFileSync(join(root, 'secret.txt'), 'not for snapshots\n')
+    writeFileSync(join(root, 'a.txt'), 'two\n')
+    const step = await services.checkpoints.afterStep(session, message('x').id, { paths: [], unlisted: true })
+    expect(step?.summary.files.map((f) => f.path)).toEqual(['a.txt'])
+    expect((await services.checkpoints.diff(first?.id ?? '')).map((entry) => entry.path)).toEqual(['a.txt'])
   })
 })

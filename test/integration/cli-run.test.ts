@@ -111,7 +111,8 @@ describe('hotaru run', () => {
     expect((server.requests[1]?.body as { model: string }).model).toBe('claude-haiku-4-5')
   })
 
-  it('calls a tool of a real MCP server through the permission flow and lists the server health', async () => {
+  // Three CLI runs (trust, run, mcp list): more than the default budget on a loaded machine.
+  it('calls a tool of a real MCP server through the permission flow and lists the server health', { timeout: 60_000 }, async () => {
     const server = await fake([
       { toolCalls: [{ name: 'fx__add', args: { a: 2, b: 40 } }] },
       { text: 'The sum is 42.' },
@@ -119,13 +120,15 @@ describe('hotaru run', () => {
     const project = writeTree(tempDir(), {
       'hotaru.json': JSON.stringify({ mcp: { fx: fixtureServer('ok') } }),
     })
-    const result = await hotaru(['run', '--dir', project, '--yes', 'add 2 and 40'], envFor(server, tempDir()))
+    const env = envFor(server, tempDir())
+    expect((await hotaru(['trust', '--dir', project], env)).code).toBe(0)
+    const result = await hotaru(['run', '--dir', project, '--yes', 'add 2 and 40'], env)
     expect(result.code).toBe(0)
     expect(result.stdout).toContain('The sum is 42.')
     const tools = (server.requests[0]?.body as { tools: { name: string }[] }).tools.map((t) => t.name)
     expect(tools).toContain('fx__add')
     expect(JSON.stringify(server.requests[1]?.body)).toContain('42')
-    const mcp = await hotaru(['mcp', 'list', '--dir', project, '--json'], envFor(server, tempDir()))
+    const mcp = await hotaru(['mcp', 'list', '--dir', project, '--json'], env)
     expect(JSON.parse(mcp.stdout)).toMatchObject([{ name: 'fx', state: 'connected' }])
   })
 

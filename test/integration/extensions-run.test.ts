@@ -33,6 +33,7 @@ describe('extensions in a session', () => {
         },
       }),
     })
+    expect((await hotaru(['trust', '--dir', project], env)).code).toBe(0)
     const result = await hotaru(['run', '--dir', project, '--yes', 'write release notes'], env)
     expect(result.code).toBe(0)
     const first = JSON.stringify(server.requests[0]?.body)
@@ -56,6 +57,7 @@ describe('extensions in a session', () => {
   it('reports a broken custom tool file and still runs the turn', async () => {
     const { env } = await setup([{ text: 'Fine.' }])
     const project = writeTree(tempDir(), { '.hotaru/tools/broken.mjs': 'export default {' })
+    expect((await hotaru(['trust', '--dir', project], env)).code).toBe(0)
     const result = await hotaru(['run', '--dir', project, 'hi'], env)
     expect(result.code).toBe(0)
     expect(result.stderr).toMatch(/warning: .*broken\.mjs/)

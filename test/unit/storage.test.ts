@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3'
+import { chmodSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openDatabase, schemaVersion, Storage } from '../../src/main/core/storage'
@@ -44,5 +45,43 @@ describe('storage', () => {
     raw.pragma(`user_version = ${migrations.length + 5}`)
     raw.close()
     expect(() => openDatabase(file)).toThrow(/newer than this build supports/)
+  })
+
+  it.skipIf(process.platform === 'win32')('creates the data dir 0700 and hotaru.db with its WAL and SHM 0600', () => {
+    const dataDir = join(tempDir(), 'data')
+    const storage = Storage.open(dataDir)
+    storage.kv.set('k', 1)
+    const mode = (path: string): number => statSync(path).mode & 0o777
+    expect(mode(dataDir)).toBe(0o700)
+    for (const name of ['hotaru.db', 'hotaru.db-wal', 'hotaru.db-shm']) expect(mode(join(dataDir, name))).toBe(0o600)
+    storage.close()
+  })
+
+  it.skipIf(process.platform === 'win32')('tightens the modes an older install left open', () => {
+    const dataDir = join(tempDir(), 'data')
+    mkdirSync(dataDir, { mode: 0o755 })
+    chmodSync(dataDir, 0o755)
+    writeFileSync(join(dataDir, 'hotaru.db'), '')
+    chmodSync(join(dataDir, 'hotaru.db'), 0o644)
+    const storage = Storage.open(dataDir)
+    expect(statSync(dataDir).mode & 0o777).toBe(0o700)
+    expect(statSync(join(dataDir, 'hotaru.db')).mode & 0o777).toBe(0o600)
+    storage.close()
+  })
+
+  it('keeps trust decisions per folder', () => {
+    const dir = tempDir()
+    const first = Storage.open(dir)
+    first.trust.set('/home/u/src', true, 5)
+    first.trust.set('/home/u/src/evil', false, 6)
+    first.close()
+    const second = Storage.open(dir)
+    expect(second.trust.list()).toEqual([
+      { path: '/home/u/src', trusted: true, decidedAt: 5 },
+      { path: '/home/u/src/evil', trusted: false, decidedAt: 6 },
+    ])
+    expect(second.trust.delete('/home/u/src')).toBe(true)
+    expect(second.trust.delete('/home/u/src')).toBe(false)
+    second.close()
   })
 })

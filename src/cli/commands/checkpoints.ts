@@ -41,6 +41,20 @@ async function withServices<T>(fn: (services: Services) => Promise<T> | T): Prom
   }
 }
 
+/**
+ * The snapshot engine follows the project's config (exclusions, size cap). A broken
+ * config must not stand between the user and their checkpoints: it is reported and the
+ * defaults apply.
+ */
+async function loadProjectConfig(services: Services, dir: string | undefined): Promise<void> {
+  try {
+    await services.configs.of(openProject(services, dir)).load()
+  } catch (error) {
+    if (!(error instanceof HotaruError)) throw error
+    process.stderr.write(`warning: ${error.message}; snapshot settings of the config are not applied\n`)
+  }
+}
+
 function describe(c: Checkpoint): string {
   const s = c.summary
   const changes = s.added + s.modified + s.deleted === 0 ? 'no file changes' : `+${s.added} ~${s.modified} -${s.deleted} files (+${s.additions}/-${s.deletions} lines)`
@@ -66,7 +80,7 @@ async function diff(argv: string[]): Promise<number> {
   const [from, to] = positionals
   if (!from) throw new CliError(`a checkpoint id is required\n\n${USAGE}`)
   return withServices(async (services) => {
-    openProject(services, stringOption(values, 'dir'))
+    await loadProjectConfig(services, stringOption(values, 'dir'))
     const entries = await services.checkpoints.diff(from, to)
     if (values.json) {
       process.stdout.write(`${JSON.stringify(entries, null, 2)}\n`)
@@ -124,7 +138,7 @@ async function restore(argv: string[]): Promise<number> {
     overwriteConflicts: values['overwrite-conflicts'] === true,
   }
   return withServices(async (services) => {
-    openProject(services, stringOption(values, 'dir'))
+    await loadProjectConfig(services, stringOption(values, 'dir'))
     if (values.yes && !values['dry-run']) {
       // Nothing to confirm: the restore previews and applies in one pass over the tree.
       return printRestored(await services.checkpoints.restore(id, options), values.json === true, true)

@@ -1,6 +1,7 @@
 import { HotaruError } from '@shared/errors'
 import type { LspFileDiagnostics } from '@shared/ipc/lsp'
-import { loadConfig, type Config } from '../../main/core/config'
+import type { Config } from '../../main/core/config'
+import type { ProjectInstance } from '../../main/core/project/instance'
 import { formatDiagnostic } from '../../main/core/lsp'
 import type { Services } from '../../main/core/services'
 import { parseCommandArgs, stringOption } from '../args'
@@ -31,9 +32,9 @@ export async function runLsp(argv: string[]): Promise<number> {
   throw new CliError(`unknown lsp command "${verb}"\n\n${USAGE}`)
 }
 
-async function projectConfig(root: string): Promise<Config> {
+async function projectConfig(services: Services, project: ProjectInstance): Promise<Config> {
   try {
-    const loaded = await loadConfig({ projectDir: root })
+    const loaded = await services.configs.of(project).load()
     for (const warning of loaded.warnings) process.stderr.write(`warning: ${warning}\n`)
     return loaded.config
   } catch (error) {
@@ -47,7 +48,7 @@ async function withProject<T>(dir: string | undefined, install: boolean, run: (s
   if (install) services.lsp.allowInstall()
   try {
     const project = openProject(services, dir)
-    return await run(services, project.id, await projectConfig(project.root))
+    return await run(services, project.id, await projectConfig(services, project))
   } finally {
     // Ends every server this command started.
     await services.dispose()

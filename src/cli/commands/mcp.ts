@@ -1,15 +1,17 @@
 import { realpath, stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { HotaruError } from '@shared/errors'
-import { loadConfig } from '../../main/core/config'
+import { ProjectConfig, restrictedSummary } from '../../main/core/config/project-config'
 import { McpManager, type McpServerStatus, type McpTool } from '../../main/core/mcp'
 import { parseCommandArgs, stringOption } from '../args'
+import { withTrust } from '../context'
 import { CliError } from '../errors'
 
 const USAGE = `Usage:
   hotaru mcp list [--dir PATH] [--json]   Start the project's MCP servers, then show each one's state and tools
 
-Servers come from the "mcp" section of hotaru.json and from the project's .mcp.json.`
+Servers come from the "mcp" section of hotaru.json and from the project's .mcp.json.
+A folder that is not trusted (see hotaru trust) starts none of its own servers.`
 
 export async function runMcp(argv: string[]): Promise<number> {
   const [verb, ...rest] = argv
@@ -39,16 +41,19 @@ async function list(argv: string[]): Promise<number> {
   const dir = await projectDir(stringOption(values, 'dir') ?? process.cwd())
   let loaded
   try {
-    loaded = await loadConfig({ projectDir: dir })
+    // The trust decision is all this command needs from the app's data.
+    loaded = await withTrust((trust) => new ProjectConfig(dir, { trust, env: process.env }).load())
   } catch (error) {
     if (error instanceof HotaruError) throw new CliError(error.message, 1)
     throw error
   }
   for (const warning of loaded.warnings) process.stderr.write(`warning: ${warning}\n`)
+  if (loaded.withheld.length > 0) process.stderr.write(`${restrictedSummary(loaded.withheld, dir)}\n`)
 
   const manager = new McpManager({
     servers: loaded.config.mcp,
     projectRoot: dir,
+    projectMcpJson: loaded.trust.trusted,
     env: process.env,
     onWarning: (message) => process.stderr.write(`warning: ${message}\n`),
   })

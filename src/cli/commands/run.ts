@@ -55,11 +55,10 @@ export async function runRun(argv: string[]): Promise<number> {
   if (values.session && values.continue) throw new CliError('use either --session or --continue, not both')
 
   // The core loads only now: `run --help` and argument errors stay instant.
-  const [{ HotaruError }, { DEFAULT_AGENT }, { loadConfig }, { cliServices, openProject }, { answerPermissions }, { sandboxContext, sandboxStatusLine }] =
+  const [{ HotaruError }, { restrictedSummary }, { cliServices, openProject }, { answerPermissions }, { sandboxContext, sandboxStatusLine }] =
     await Promise.all([
       import('@shared/errors'),
-      import('../../main/core/agent/agents'),
-      import('../../main/core/config'),
+      import('../../main/core/config/project-config'),
       import('../context'),
       import('../permission-prompt'),
       import('../../main/core/sandbox/status'),
@@ -72,24 +71,32 @@ export async function runRun(argv: string[]): Promise<number> {
   process.once('SIGTERM', onSignal)
   try {
     const project = openProject(services, stringOption(values, 'dir'))
-    let config
+    let snapshot
     try {
-      config = (await loadConfig({ projectDir: project.root })).config
+      snapshot = await services.configs.of(project).load()
     } catch (error) {
       if (error instanceof HotaruError) throw new CliError(error.message, 1)
       throw error
     }
+    const config = snapshot.config
     process.stderr.write(`${sandboxStatusLine(config.sandbox, sandboxContext({ projectRoot: project.root, dataDir: services.info().dataDir }))}\n`)
+    // Said once here; the turn's own notices about the same things are not repeated.
+    for (const warning of snapshot.warnings) process.stderr.write(`warning: ${warning}\n`)
+    if (snapshot.withheld.length > 0) process.stderr.write(`${restrictedSummary(snapshot.withheld, project.root)}\n`)
+    const told = new Set([...snapshot.warnings, restrictedSummary(snapshot.withheld, project.root)])
     const session = await pickSession(services, project.id, {
       sessionId: stringOption(values, 'session'),
       continueLast: values.continue === true,
-      agent: stringOption(values, 'agent') ?? config.defaultAgent ?? DEFAULT_AGENT,
-      model: model ?? config.model ?? services.defaultModel(),
+      agent: stringOption(values, 'agent') ?? snapshot.defaults.agent,
+      model: model ?? snapshot.defaults.model,
     })
     const output = format === 'json' ? jsonOutput() : textOutput()
     const unsubscribe = services.bus.subscribe((event) => {
       const payload = event.envelope.payload as { sessionId?: string }
-      if (event.channel === 'project:notice') process.stderr.write(`warning: ${(payload as { message?: string }).message ?? ''}\n`)
+      if (event.channel === 'project:notice') {
+        const notice = (payload as { message?: string }).message ?? ''
+        if (!told.has(notice)) process.stderr.write(`warning: ${notice}\n`)
+      }
       else if (payload.sessionId === session.id || event.channel.startsWith('permission:')) output(event)
     })
     const stopAsking = answerPermissions(services, {

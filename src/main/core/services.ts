@@ -17,15 +17,16 @@ import { FileSecretStore, PLAIN_CODEC, type SecretStore } from './secrets/file-s
 import { SessionStore } from './session/store'
 import { McpRuntime } from './agent/mcp-runtime'
 import { CheckpointService } from './checkpoint/service'
-import { loadConfig } from './config'
+import { ProjectConfigs } from './config/project-configs'
+import { TrustService } from './trust/trust-service'
+import { isInside } from './trust/paths'
 import { log } from './util/log'
 import { detached } from './util/detached'
 import { loginShellEnv, pickShell, useProcessEnvironment, type Tool } from './tools'
 import { CommandSandbox, sandboxContext, sandboxPolicy, sandboxSupport } from './sandbox'
 import { createLspTool, diagnosticsAfterTool, LspService } from './lsp'
 
-/** The model new sessions use unless config or the user picks another. */
-export const DEFAULT_MODEL_ID = 'anthropic/claude-sonnet-4-6'
+export { DEFAULT_MODEL_ID } from './config/project-config'
 
 export interface ServicesOptions {
   dataDir: string
@@ -39,12 +40,21 @@ export interface ServicesOptions {
   secrets?: SecretStore
   /** How `secrets` protects values, for the settings UI. */
   secretsProtection?: string
+  /** Whether the OS encrypts `secrets` (false for a plain 0600 file or Chromium's basic_text store). */
+  secretsEncrypted?: boolean
   /** Opens a URL in the system browser (MCP sign-in; the desktop app's shell.openExternal). Without one the link is shown. */
   urlOpener?: UrlOpener
   /** Environment for config placeholders and provider credentials (tests pass their own). */
   env?: NodeJS.ProcessEnv
   /** Language server settings that are not config: waits (tests on a busy machine), install without asking (CLI flag). */
   lsp?: { waitMs?: number; quietMs?: number; installWithoutAsking?: boolean; restartDelaysMs?: readonly number[] }
+}
+
+/** `trust:changed`: a folder's decision changed; `projectIds` are the open projects it affects. */
+export interface TrustChanged {
+  path: string
+  trusted: boolean | undefined
+  projectIds: string[]
 }
 
 /** The composition root of the core: one object, built in one place, passed down. */
@@ -65,10 +75,13 @@ export interface Services {
   readonly lsp: LspService
   readonly secrets: SecretStore
   readonly secretsProtection: string
+  readonly secretsEncrypted: boolean
+  /** Workspace trust decisions per folder. */
+  readonly trust: TrustService
+  /** The one config service per open project (trust applied). */
+  readonly configs: ProjectConfigs
   /** MCP tools of a project, when an MCP manager is attached (set by the MCP layer). */
   extraTools: (projectId: string) => Tool[]
-  /** The model new sessions start with (`HOTARU_MODEL`, else the built-in default). */
-  defaultModel(): string
   info(): AppInfo
   dispose(): Promise<void>
 }
@@ -83,7 +96,10 @@ export function createServices(options: ServicesOptions): Services {
   const projects = new ProjectManager(storage, bus)
   const sessions = new SessionStore(storage.sessions, bus)
   const secrets = options.secrets ?? new FileSecretStore(join(options.dataDir, 'secrets.json'))
-  const providers = new ProviderRegistry({ env: options.env, secrets })
+  const env = options.env ?? process.env
+  const providers = new ProviderRegistry({ env, secrets })
+  const trust = new TrustService(storage.trust)
+  const configs = new ProjectConfigs({ trust, env, bus })
   const permissions = new PermissionService({
     store: {
       list: (projectId) => storage.approvals.list(projectId),
@@ -99,11 +115,18 @@ export function createServices(options: ServicesOptions): Services {
   // A server that opts into the sandbox runs confined even while bash is not (`sandbox.enabled` off).
   const mcp = new McpRuntime(bus, secrets, urlOpener ? (url) => urlOpener.open(url) : undefined, (projectRoot, config) =>
     new CommandSandbox(
-      sandboxPolicy({ ...config.sandbox, enabled: true }, sandboxContext({ projectRoot, dataDir: options.dataDir, env: options.env })),
-      sandboxSupport(options.env),
+      sandboxPolicy({ ...config.sandbox, enabled: true }, sandboxContext({ projectRoot, dataDir: options.dataDir, env })),
+      sandboxSupport(env),
     ),
   )
-  const lsp = new LspService({ bus, kv: storage.kv, dataDir: options.dataDir, env: options.env, ...options.lsp })
+  const lsp = new LspService({
+    bus,
+    kv: storage.kv,
+    dataDir: options.dataDir,
+    env,
+    configOf: async (project) => (await configs.of(project).load()).config,
+    ...options.lsp,
+  })
   const lspTool = createLspTool((projectId) => lsp.for(projects.get(projectId)))
   const services: { extraTools: (projectId: string) => Tool[] } = { extraTools: (projectId) => [...mcp.toolsOf(projectId), lspTool] }
   // MCP servers start when a project opens, in the background; a turn waits for them to settle.
@@ -115,8 +138,7 @@ export function createServices(options: ServicesOptions): Services {
   const startMcp = async (projectId: string): Promise<void> => {
     try {
       const project = projects.get(projectId)
-      const { config } = await loadConfig({ projectDir: project.root, env: options.env })
-      await mcp.ensure(project, config)
+      await mcp.ensure(project, await configs.of(project).load())
     } catch (error) {
       // An invalid config is reported when a turn starts; MCP just stays off meanwhile.
       log.warn(`[mcp] servers of project ${projectId} not started: ${(error as Error).message}`)
@@ -137,10 +159,17 @@ export function createServices(options: ServicesOptions): Services {
           : diagnosticsAfterTool(lsp.for(project, config), { tool, metadata, failed, signal, waitMs: lsp.waitMs, quietMs: lsp.quietMs }),
     ],
   })
-  const checkpoints = new CheckpointService(storage.checkpoints, projects, sessions, bus, options.dataDir, storage.kv, {
+  const checkpoints = new CheckpointService(
+    storage.checkpoints,
+    projects,
+    sessions,
+    bus,
+    options.dataDir,
+    storage.kv,
+    (project) => configs.of(project).last?.config,
     // One-shot CLI commands end before a tree-wide watcher would pay off.
-    changeFeed: options.transport !== 'cli',
-  })
+    { changeFeed: options.transport !== 'cli' },
+  )
   if (options.transport === 'electron') {
     // The desktop app keeps a change feed per open tab from the start (in the snapshot worker), so
     // the watcher's start-up crawl runs in the background before the first message, not during it.
@@ -158,10 +187,40 @@ export function createServices(options: ServicesOptions): Services {
     sessions,
     providers,
     bus,
-    turnEnvironment({ projects, providers, tools, mcp, bus, env: options.env, dataDir: options.dataDir }),
+    turnEnvironment({ projects, configs, tools, mcp, bus, env, dataDir: options.dataDir }),
     (sessionId, turnId) => permissions.endTurn(sessionId, turnId),
     checkpoints,
   )
+  // A new decision applies at once to the open projects below the folder: their config is
+  // re-read and their MCP servers restarted (started now, or stopped when trust is taken back).
+  trust.onChange((change) => {
+    const affected = projects.list().filter((info) => isInside(change.path, info.root))
+    bus.publish('trust:changed', { ...change, projectIds: affected.map((info) => info.id) } satisfies TrustChanged)
+    for (const info of affected) {
+      const project = projects.get(info.id)
+      configs.of(project).reset()
+      mcp
+        .stop(project)
+        .then(() => startMcp(info.id))
+        .catch((error: unknown) => log.warn(`[mcp] servers of project ${info.id} did not stop: ${(error as Error).message}`))
+    }
+  })
+  // Editing the folder's own config or extension files changes what restricted mode withholds:
+  // re-read it (new warnings become notices) and let clients refresh the trust status. Only
+  // where the file watcher runs anyway (a tab showing the tree); the CLI re-reads per command.
+  bus.subscribe((event) => {
+    const projectId = event.envelope.projectId
+    if (event.channel !== 'fs:changed' || projectId === undefined) return
+    const { changes } = event.envelope.payload as { changes: Array<{ path: string }> }
+    if (!changes.some((change) => touchesProjectConfig(change.path))) return
+    if (!projects.list().some((info) => info.id === projectId)) return
+    const project = projects.get(projectId)
+    configs
+      .of(project)
+      .load()
+      .then((snapshot) => bus.publish('trust:changed', { path: project.root, trusted: snapshot.trust.trusted, projectIds: [projectId] } satisfies TrustChanged))
+      .catch((error: unknown) => log.warn(`[config] ${project.root}: ${(error as Error).message}`))
+  })
   let disposed = false
   return Object.assign(services, {
     storage,
@@ -180,7 +239,9 @@ export function createServices(options: ServicesOptions): Services {
     lsp,
     secrets,
     secretsProtection: options.secretsProtection ?? PLAIN_CODEC.protection,
-    defaultModel: () => (options.env ?? process.env).HOTARU_MODEL ?? DEFAULT_MODEL_ID,
+    secretsEncrypted: options.secretsEncrypted ?? PLAIN_CODEC.encrypted ?? false,
+    trust,
+    configs,
     info: () => ({
       name: APP_NAME,
       version: APP_VERSION,
@@ -201,6 +262,12 @@ export function createServices(options: ServicesOptions): Services {
       }
     },
   })
+}
+
+/** A project-relative path that holds config, MCP servers, tools, agents or hooks of the folder. */
+function touchesProjectConfig(path: string): boolean {
+  const normalized = path.split('\\').join('/')
+  return /^(?:\.hotaru\/)?hotaru\.jsonc?$/.test(normalized) || normalized === '.mcp.json' || /^\.hotaru\/(?:tools|agents)\//.test(normalized)
 }
 
 function projectOf(event: { type: 'asked'; request: { projectId: string } } | { type: 'replied'; projectId: string }): string {

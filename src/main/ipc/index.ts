@@ -14,6 +14,7 @@ import { questionHandlers } from './handlers/question'
 import { sandboxHandlers } from './handlers/sandbox'
 import { sessionHandlers } from './handlers/session'
 import { settingsHandlers } from './handlers/settings'
+import { trustHandlers } from './handlers/trust'
 import { createRouter, type Handlers, type Router } from './router'
 
 export const handlers: Handlers = {
@@ -32,6 +33,7 @@ export const handlers: Handlers = {
   checkpoint: checkpointHandlers,
   sandbox: sandboxHandlers,
   lsp: lspHandlers,
+  trust: trustHandlers,
 }
 
 export function createAppRouter(services: Services): Router {

@@ -2,6 +2,7 @@ import { useEffect, type ReactNode } from 'react'
 import { ChatPanel, installChatCommands } from './features/chat'
 import { SettingsDialog } from './features/settings'
 import { ProjectTabs } from './features/tabs'
+import { TrustPrompt } from './features/trust'
 import { Workspace } from './features/workspace'
 import { ProblemCounts, problemsFor } from './features/problems'
 import { projectStoreFor } from './stores/project'
@@ -66,6 +67,7 @@ export function App() {
       </div>
       <StatusBar />
       <SettingsDialog />
+      <TrustPrompt />
     </div>
   )
 }

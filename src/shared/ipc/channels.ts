@@ -27,10 +27,11 @@ export const channels = {
   question: { methods: ['pending', 'answer', 'dismiss'], events: ['asked', 'answered'] },
   mcp: { methods: ['list', 'restart', 'enable', 'disable', 'authenticate', 'resources', 'readResource', 'prompts', 'getPrompt'], events: ['status', 'tools', 'warning'] },
   process: { methods: ['list', 'output', 'kill'], events: ['changed'] },
-  settings: { methods: ['providers', 'setApiKey', 'deleteApiKey', 'testConnection'], events: [] },
+  settings: { methods: ['providers', 'setApiKey', 'secretStore', 'deleteApiKey', 'testConnection'], events: [] },
   checkpoint: { methods: ['list', 'diff', 'file', 'preview', 'restore', 'fork', 'usage'], events: ['created'] },
   sandbox: { methods: ['status'], events: [] },
   lsp: { methods: ['status', 'diagnostics', 'open', 'restart', 'install'], events: ['status', 'diagnostics'] },
+  trust: { methods: ['status', 'decide', 'list', 'revoke'], events: ['changed'] },
 } as const
 
 export type Channels = typeof channels

@@ -14,6 +14,7 @@ import { questionContract } from './question'
 import { sandboxContract } from './sandbox'
 import { sessionContract } from './session'
 import { settingsContract } from './settings'
+import { trustContract } from './trust'
 import type { Channels, Domain } from './channels'
 import type { EventEnvelope, IpcResult } from './define'
 
@@ -33,6 +34,7 @@ export const contracts = {
   checkpoint: checkpointContract,
   sandbox: sandboxContract,
   lsp: lspContract,
+  trust: trustContract,
 } as const satisfies { [D in Domain]: unknown }
 
 export type Contracts = typeof contracts

@@ -24,6 +24,8 @@ export const settingsContract = {
       input: z.object({ providerId: ProviderRef, apiKey: z.string().trim().min(1).max(1000) }).strict(),
       output: z.object({ protection: z.string() }),
     },
+    /** How the secret store protects keys, as the app really does it (shown next to the key fields). */
+    secretStore: { input: z.object({}).strict(), output: z.object({ protection: z.string(), encrypted: z.boolean() }) },
     deleteApiKey: { input: z.object({ providerId: ProviderRef }).strict(), output: z.object({ deleted: z.boolean() }) },
     /** Sends a tiny request to the model to check key and endpoint. */
     testConnection: {

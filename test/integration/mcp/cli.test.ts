@@ -1,7 +1,8 @@
-import { writeFileSync } from 'node:fs'
+import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { runMcp } from '../../../src/cli/commands/mcp'
+import { withTrust } from '../../../src/cli/context'
 import { CliError } from '../../../src/cli/errors'
 import { tempDir } from '../../support/temp'
 import { fixtureServer, isRunning, liveDescendants } from './helpers'
@@ -14,6 +15,7 @@ beforeEach(() => {
   process.env.HOME = home
   process.env.XDG_CONFIG_HOME = join(home, '.config')
   process.env.HOTARU_MANAGED_CONFIG_DIR = join(home, 'managed')
+  process.env.HOTARU_DATA_DIR = join(home, 'data')
   delete process.env.HOTARU_CONFIG_CONTENT
 })
 
@@ -41,8 +43,10 @@ async function run(argv: string[]): Promise<{ code: number; stdout: string; stde
   }
 }
 
-function project(): string {
+/** A project whose servers run: the folder is trusted. */
+async function project(): Promise<string> {
   const root = tempDir()
+  await withTrust((trust) => trust.trust(root))
   writeFileSync(
     join(root, 'hotaru.json'),
     JSON.stringify({
@@ -58,7 +62,7 @@ function project(): string {
 
 describe('hotaru mcp list', () => {
   it('prints every server with its state, reason and tools as JSON, then stops them', async () => {
-    const root = project()
+    const root = await project()
     const before = new Set(liveDescendants(process.pid))
     const { code, stdout } = await run(['list', '--dir', root, '--json'])
     expect(code).toBe(0)
@@ -78,7 +82,7 @@ describe('hotaru mcp list', () => {
   })
 
   it('prints a readable table', async () => {
-    const { code, stdout } = await run(['list', '--dir', project()])
+    const { code, stdout } = await run(['list', '--dir', await project()])
     expect(code).toBe(0)
     const lines = stdout.trimEnd().split('\n')
     expect(lines[0]).toMatch(/^broken\s+local\s+failed\s+0 tools$/)
@@ -96,6 +100,21 @@ describe('hotaru mcp list', () => {
     await expect(runMcp(['lsit'])).rejects.toThrow('unknown mcp command "lsit"')
     await expect(runMcp(['list', '--bogus'])).rejects.toThrow(CliError)
     writeFileSync(join(empty, 'hotaru.json'), '{ "mcp": { "x": { "type": "local" } } }')
+    await withTrust((trust) => trust.trust(empty))
     await expect(runMcp(['list', '--dir', empty])).rejects.toThrow(CliError)
+  })
+
+  it('starts none of an untrusted folder’s servers and says on stderr what it withheld and how to trust it', async () => {
+    const root = tempDir()
+    const marker = join(root, 'started')
+    writeFileSync(join(root, 'hotaru.json'), JSON.stringify({ mcp: { planted: { type: 'local', command: ['sh', '-c', `touch ${marker}`] } } }))
+    writeFileSync(join(root, '.mcp.json'), JSON.stringify({ mcpServers: { dropped: { command: 'sh', args: ['-c', `touch ${marker}`] } } }))
+    const { code, stdout, stderr } = await run(['list', '--dir', root])
+    expect(code).toBe(0)
+    expect(stdout).toContain('No MCP servers for')
+    expect(existsSync(marker)).toBe(false)
+    expect(stderr).toContain(`MCP server: planted: sh -c touch ${marker}`)
+    expect(stderr).toContain(`MCP server: dropped: sh -c touch ${marker}`)
+    expect(stderr).toContain(`hotaru trust --dir ${JSON.stringify(root)}`)
   })
 })

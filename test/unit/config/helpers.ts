@@ -38,7 +38,7 @@ export function makeWorld(): ConfigWorld {
       return file
     },
     load(extra = {}) {
-      return loadConfig({ projectDir: project, env, homeDir: home, platform: 'linux', ...extra })
+      return loadConfig({ projectDir: project, env, homeDir: home, platform: 'linux', ...extra, trusted: extra.trusted ?? true })
     },
     cleanup() {
       rmSync(root, { recursive: true, force: true })

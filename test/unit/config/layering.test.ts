@@ -11,7 +11,7 @@ afterEach(() => world.cleanup())
 describe('loadConfig layering', () => {
   test('no files: empty config, no sources', async () => {
     const result = await world.load()
-    expect(result).toEqual({ config: {}, sources: [], warnings: [] })
+    expect(result).toMatchObject({ config: {}, sources: [], warnings: [], withheld: [], projectBaseURLs: [] })
   })
 
   test('global → walked-up project files → .hotaru → env → managed, later wins', async () => {

@@ -95,3 +95,36 @@ describe('credential resolution', () => {
     await expect(resolveProvider('nope', { env: {}, settings: {} })).rejects.toMatchObject({ name: 'ProviderUnknown' })
   })
 })
+
+describe('keys and base URLs from project config', () => {
+  const secrets: SecretStore = { get: async (key) => (key === secretKeyFor('anthropic') ? 'sk-stored' : undefined) }
+
+  it('never sends a key from the environment or the secret store to a base URL from project config', async () => {
+    const settings = { providers: { anthropic: { baseURL: 'http://attacker.invalid/', baseURLFromProject: true } } }
+    await expect(resolveProvider('anthropic', { env: { ANTHROPIC_API_KEY: 'sk-env' }, settings, secrets })).rejects.toMatchObject({
+      name: 'ProviderAuth',
+      message: expect.stringContaining('that base URL comes from the project'),
+    })
+  })
+
+  it('sends the project config’s own key there, and the user’s key to a base URL the user set', async () => {
+    const own = await resolveProvider('anthropic', {
+      env: { ANTHROPIC_API_KEY: 'sk-env' },
+      settings: { providers: { anthropic: { baseURL: 'http://proxy.invalid/', apiKey: 'sk-project', baseURLFromProject: true } } },
+      secrets,
+    })
+    expect(own).toMatchObject({ apiKey: 'sk-project', apiKeySource: 'config', baseURL: 'http://proxy.invalid/' })
+    const users = await resolveProvider('anthropic', {
+      env: { ANTHROPIC_API_KEY: 'sk-env' },
+      settings: { providers: { anthropic: { baseURL: 'https://my-gateway.invalid/' } } },
+      secrets,
+    })
+    expect(users).toMatchObject({ apiKey: 'sk-env', baseURL: 'https://my-gateway.invalid/' })
+    const viaEnvBase = await resolveProvider('anthropic', {
+      env: { ANTHROPIC_API_KEY: 'sk-env', ANTHROPIC_BASE_URL: 'https://env-gateway.invalid/' },
+      settings: { providers: { anthropic: { baseURL: 'http://attacker.invalid/', baseURLFromProject: true } } },
+      secrets,
+    })
+    expect(viaEnvBase).toMatchObject({ apiKey: 'sk-env', baseURL: 'https://env-gateway.invalid/' })
+  })
+})

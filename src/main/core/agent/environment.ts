@@ -1,6 +1,6 @@
 import type { Session } from '@shared/schema/session'
-import { defaultDataDir, globalConfigDir, loadConfig, type Config, type ConfigEnv } from '../config'
-import { resolveHomeDir } from '../config/locations'
+import { defaultDataDir, type Config, type ConfigEnv } from '../config'
+import type { ProjectConfigs } from '../config/project-configs'
 import { memoryBlock } from '../context'
 import type { EventBus } from '../bus/bus'
 import {
@@ -15,10 +15,10 @@ import {
   type ExtensionError,
 } from '../extensions'
 import type { ProjectManager } from '../project/manager'
-import type { ProviderRegistry } from '../provider'
+import { log } from '../util/log'
+import { floorRulesets } from '../permission'
 import { commandSandbox } from '../sandbox/project'
 import { sandboxContext } from '../sandbox/status'
-import { log } from '../util/log'
 import { resolveAgents } from './agents'
 import type { McpRuntime } from './mcp-runtime'
 import type { ToolRuntimes, TurnHooks } from './project-tools'
@@ -27,12 +27,13 @@ import { buildSystemPrompt, gitSummary } from './system-prompt'
 
 export interface EnvironmentOptions {
   projects: ProjectManager
-  providers: ProviderRegistry
+  /** Every config read goes through here (trust applied). */
+  configs: ProjectConfigs
   tools: ToolRuntimes
   mcp?: McpRuntime
   bus?: EventBus
+  /** The app's environment, for the sandbox's secret-free child environment. */
   env?: ConfigEnv
-  homeDir?: string
   /** The app's data dir: hidden from sandboxed commands (database, secret store). */
   dataDir?: string
 }
@@ -53,21 +54,21 @@ export interface TurnContext {
 export function turnEnvironment(options: EnvironmentOptions): (session: Session, turn: TurnContext) => Promise<TurnEnvironment> {
   return async (session, turn) => {
     const project = options.projects.get(session.projectId)
-    const env = options.env ?? process.env
-    const homeDir = options.homeDir ?? resolveHomeDir(env, process.platform)
-    const { config } = await loadConfig({ projectDir: project.root, env, homeDir })
-    options.providers.setSettings({ providers: config.provider })
-    const globalDir = globalConfigDir({ env, homeDir, platform: process.platform })
-    const locations = { projectRoot: project.root, homeDir, globalConfigDir: globalDir }
+    const snapshot = await options.configs.of(project).load()
+    const { config, locations } = snapshot
+    const globalDir = locations.globalConfigDir
+    // Until the folder is trusted, its tool files are not imported and its agent files widen nothing.
+    const trusted = snapshot.trust.trusted
+    const env = (options.env ?? process.env) as NodeJS.ProcessEnv
     const sandbox = commandSandbox(
       config.sandbox,
-      sandboxContext({ projectRoot: project.root, dataDir: options.dataDir ?? defaultDataDir(env as NodeJS.ProcessEnv), env: env as NodeJS.ProcessEnv, homeDir }),
+      sandboxContext({ projectRoot: project.root, dataDir: options.dataDir ?? defaultDataDir(env), env, homeDir: locations.homeDir }),
     )
     const [skills, agentFiles, custom, , git] = await Promise.all([
       discoverSkills(locations),
-      loadAgentFiles(locations),
-      loadCustomTools(locations),
-      options.mcp?.ensure(project, config),
+      loadAgentFiles({ ...locations, restrictProject: !trusted }),
+      loadCustomTools({ ...locations, projectTools: trusted }),
+      options.mcp?.ensure(project, snapshot),
       gitSummary(project.root),
     ])
     report(options.bus, project.id, [...skills.errors, ...agentFiles.errors, ...custom.errors])
@@ -87,6 +88,7 @@ export function turnEnvironment(options: EnvironmentOptions): (session: Session,
         extraTools: [...skillTools, ...custom.tools],
         // Custom and MCP tools run code we have not seen: they ask unless the user's rules say otherwise.
         extraRules: customToolRules([...custom.tools, ...mcpTools]),
+        floors: (agent) => floorRulesets(agent, snapshot.floors),
         ...(sandbox ? { sandbox } : {}),
       }),
       ...(sandbox ? { sandbox } : {}),
@@ -102,6 +104,7 @@ export function turnEnvironment(options: EnvironmentOptions): (session: Session,
       maxTurns: config.maxTurns,
       smallModel: config.smallModel,
       compaction: config.compaction,
+      providerSettings: snapshot.providerSettings,
     }
   }
 }

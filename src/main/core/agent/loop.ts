@@ -1,6 +1,6 @@
 import { ErrorNames, HotaruError, toErrorData, type ErrorData } from '@shared/errors'
 import type { Message, Part, PartOf, SessionStatus, Usage } from '@shared/schema/session'
-import type { ProviderRegistry, StreamEvent } from '../provider'
+import type { ProviderRegistry, ProviderSettings, StreamEvent } from '../provider'
 import { computeCost } from '../provider'
 import type { SessionStore } from '../session/store'
 import { SessionErrorNames } from '../session/errors'
@@ -37,6 +37,8 @@ export interface TurnInput {
   system: string[]
   signal: AbortSignal
   maxTurns?: number
+  /** The project's provider settings, sent with each request of the turn. */
+  providerSettings?: ProviderSettings
 }
 
 export interface TurnResult {
@@ -70,7 +72,13 @@ export async function runTurn(deps: LoopDeps, input: TurnInput): Promise<TurnRes
     deps.onStepEnd?.(outcome.message, outcome.changes)
     if (outcome.status === 'continue' || outcome.status === 'completed') {
       // The step's real usage: prune or summarize now if the context overflowed.
-      await context.afterStep({ sessionId: input.sessionId, model: input.model, usage: outcome.message.usage, signal: input.signal })
+      await context.afterStep({
+        sessionId: input.sessionId,
+        model: input.model,
+        usage: outcome.message.usage,
+        signal: input.signal,
+        providerSettings: input.providerSettings,
+      })
     }
     if (outcome.status !== 'continue') {
       return { status: outcome.status, error: outcome.error, steps: step, lastMessage }
@@ -107,7 +115,14 @@ async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager
   const { sessionId, signal } = input
   const toolDefinitions = tools.definitions(input.agent)
   // Prunes or summarizes first if the request would not fit; the messages satisfy the transcript invariant (repairs are logged).
-  const { messages } = await context.beforeRequest({ sessionId, model: input.model, system: input.system, tools: toolDefinitions, signal })
+  const { messages } = await context.beforeRequest({
+    sessionId,
+    model: input.model,
+    system: input.system,
+    tools: toolDefinitions,
+    signal,
+    providerSettings: input.providerSettings,
+  })
   let message = store.addMessage({ sessionId, role: 'assistant', agent: input.agent.name, model: input.model })
   store.addPart<PartOf<'step-start'>>({ sessionId, messageId: message.id, type: 'step-start' })
 
@@ -121,7 +136,7 @@ async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager
   let usage: Usage = ZERO_USAGE
   let finish = 'stop'
   let stopTurn = false
-  const model = providers.model(input.model)
+  const model = providers.model(input.model, input.providerSettings)
 
   const endText = (): void => {
     if (text) store.endPart(text.id)
@@ -290,6 +305,7 @@ async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager
   try {
     const stream = providers.stream({
       model: input.model,
+      settings: input.providerSettings,
       system: input.system,
       messages,
       tools: toolDefinitions,

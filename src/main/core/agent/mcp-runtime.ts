@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { z } from 'zod'
 import type { EventBus } from '../bus/bus'
 import type { Config } from '../config'
+import type { ProjectConfigSnapshot } from '../config/project-config'
 import type { McpManager, McpServerStatus } from '../mcp'
 import type { SecretStore } from '../secrets/file-store'
 import type { ProjectInstance } from '../project/instance'
@@ -14,8 +15,8 @@ const SERVICE_KEY = 'mcp'
 /** Anything the server's own schema allows; the server validates its arguments. */
 const passThrough = z.record(z.string(), z.unknown())
 
-function hasServers(project: ProjectInstance, config: Config): boolean {
-  return Object.keys(config.mcp ?? {}).length > 0 || existsSync(join(project.root, '.mcp.json'))
+function hasServers(project: ProjectInstance, config: Config, trusted: boolean): boolean {
+  return Object.keys(config.mcp ?? {}).length > 0 || (trusted && existsSync(join(project.root, '.mcp.json')))
 }
 
 /**
@@ -37,20 +38,27 @@ export class McpRuntime {
     private readonly sandboxFor?: (projectRoot: string, config: Config) => CommandSandbox,
   ) {}
 
-  /** Starts the project's servers (once); resolves when each is connected or failed. */
-  async ensure(project: ProjectInstance, config: Config): Promise<McpManager | undefined> {
+  /**
+   * Starts the project's servers (once); resolves when each is connected or failed.
+   * `.mcp.json` is read only once the folder is trusted (the config's own servers of an
+   * untrusted folder were already withheld by its ProjectConfig).
+   */
+  async ensure(project: ProjectInstance, snapshot: Pick<ProjectConfigSnapshot, 'config' | 'trust'>): Promise<McpManager | undefined> {
+    const { config } = snapshot
+    const trusted = snapshot.trust.trusted
     const existing = this.managers.get(project.id)
     if (existing) {
       await existing.start()
       return existing
     }
-    if (!hasServers(project, config)) return undefined
+    if (!hasServers(project, config, trusted)) return undefined
     const { McpManager } = await import('../mcp')
     const sandboxFor = this.sandboxFor
     const manager = project.service(SERVICE_KEY, () => {
       const created = new McpManager({
         servers: config.mcp,
         projectRoot: project.root,
+        projectMcpJson: trusted,
         onStatus: (status) => this.bus.publish('mcp:status', status, project.id),
         onToolsChanged: () => this.refresh(project.id, created),
         onWarning: (message) => this.bus.publish('mcp:warning', { message }, project.id),
@@ -75,6 +83,16 @@ export class McpRuntime {
     await manager.start()
     this.refresh(project.id, manager)
     return manager
+  }
+
+  /** Ends the project's servers so that the next `ensure` starts them from the current config (after a trust change). */
+  async stop(project: ProjectInstance): Promise<void> {
+    const manager = this.managers.get(project.id)
+    if (!manager) return
+    this.managers.delete(project.id)
+    this.tools.delete(project.id)
+    await project.releaseService(SERVICE_KEY)
+    this.bus.publish('mcp:tools', { tools: [] }, project.id)
   }
 
   manager(projectId: string): McpManager | undefined {

@@ -120,6 +120,8 @@ export class ProjectToolRuntime implements Disposable {
     extraRules?: Rule[]
     /** The OS sandbox bash and hooks run in (`sandbox.enabled`). */
     sandbox?: CommandSandbox
+    /** The user's and the managed config's rules for an agent: their denies hold over everything else. */
+    floors?: (agent: string) => Rule[][]
   }): ToolHost {
     const { config, sessionId, hooks } = input
     // The shell checker's grammar (WebAssembly) loads while the model writes its first answer of the turn.
@@ -148,6 +150,7 @@ export class ProjectToolRuntime implements Disposable {
             // The agent's own rules: from config or from its agent file.
             ...rulesFromConfig(ctx.agent.permission ?? config.agent?.[ctx.agent.name]?.permission),
           ],
+          floors: input.floors?.(ctx.agent.name),
           turnId: input.turnId(),
           messageId: ctx.messageId,
           callId: call.callId,

@@ -1,7 +1,7 @@
 import { ErrorNames, HotaruError, toErrorData } from '@shared/errors'
 import type { PartOf, Session, SessionStatus } from '@shared/schema/session'
 import type { EventBus } from '../bus/bus'
-import type { ProviderRegistry } from '../provider'
+import type { ProviderRegistry, ProviderSettings } from '../provider'
 import type { SessionStore } from '../session/store'
 import type { AgentInfo } from './agents'
 import { runTurn, type TurnResult } from './loop'
@@ -37,6 +37,8 @@ export interface TurnEnvironment {
   config?: Config
   /** The OS sandbox commands and hooks run in (`sandbox.enabled`). */
   sandbox?: CommandSandbox
+  /** The project's provider settings, sent with each of the turn's requests. */
+  providerSettings?: ProviderSettings
 }
 
 interface Running {
@@ -55,6 +57,8 @@ export class AgentService {
   private readonly titles = new Set<Promise<void>>()
   /** Each project's `compaction` config, as last loaded for a session's turn. */
   private readonly compaction = new Map<string, CompactionSettings | undefined>()
+  /** Each session's project provider settings, as last loaded for its turn (manual compaction uses them). */
+  private readonly providerSettings = new Map<string, ProviderSettings | undefined>()
   readonly context: ContextManager
 
   constructor(
@@ -102,7 +106,7 @@ export class AgentService {
    */
   compact(sessionId: string, options: { upToMessageId?: string } = {}): Promise<CompactionResult> {
     const previous = this.queues.get(sessionId) ?? Promise.resolve()
-    const next = previous.catch(() => undefined).then(() => this.context.compact(sessionId, options))
+    const next = previous.catch(() => undefined).then(() => this.context.compact(sessionId, { ...options, providerSettings: this.providerSettings.get(sessionId) }))
     this.queues.set(sessionId, next)
     void next.catch(() => undefined).finally(() => {
       if (this.queues.get(sessionId) === next) this.queues.delete(sessionId)
@@ -196,6 +200,7 @@ export class AgentService {
 
     const controller = new AbortController()
     this.compaction.set(session.id, env.compaction)
+    this.providerSettings.set(session.id, env.providerSettings)
     const done = runTurn(
       {
         store: this.store,
@@ -215,6 +220,7 @@ export class AgentService {
         system: env.system(agent),
         signal: controller.signal,
         maxTurns: env.maxTurns,
+        providerSettings: env.providerSettings,
       },
     )
     this.running.set(session.id, { controller, done })
@@ -225,7 +231,7 @@ export class AgentService {
       // Reported, not obeyed: continuing a turn because a hook objects could loop forever.
       reportHookFailures(stopped.failures)
       // Model-written titles cost a request, so they are opt-in through `smallModel`.
-      if (firstTurn && result.status !== 'aborted' && env.smallModel) this.startTitle(session, input.text, env.smallModel)
+      if (firstTurn && result.status !== 'aborted' && env.smallModel) this.startTitle(session, input.text, env.smallModel, env.providerSettings)
       return result
     } finally {
       // The turn ends with its checkpoints recorded (a CLI run lists them right after).
@@ -278,8 +284,8 @@ export class AgentService {
   }
 
   /** Titles come from a small model in the background; the session is usable meanwhile. */
-  private startTitle(session: Session, text: string, smallModel: string): void {
-    const task = generateTitle(this.providers, smallModel, text, AbortSignal.timeout(30_000))
+  private startTitle(session: Session, text: string, smallModel: string, settings?: ProviderSettings): void {
+    const task = generateTitle(this.providers, smallModel, text, AbortSignal.timeout(30_000), settings)
       .then((title) => {
         if (title && this.store.find(session.id)) this.store.update(session.id, { title })
       })

@@ -1,4 +1,4 @@
-import type { ProviderRegistry } from '../provider'
+import type { ProviderRegistry, ProviderSettings } from '../provider'
 import titlePrompt from './prompts/title.txt?raw'
 
 export function cleanTitle(raw: string): string | undefined {
@@ -19,9 +19,11 @@ export async function generateTitle(
   model: string,
   firstMessage: string,
   signal?: AbortSignal,
+  settings?: ProviderSettings,
 ): Promise<string | undefined> {
   const completion = await providers.complete({
     model,
+    settings,
     system: titlePrompt,
     messages: [{ role: 'user', content: [{ type: 'text', text: firstMessage.slice(0, 4000) }] }],
     maxTokens: 64,

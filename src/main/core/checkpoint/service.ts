@@ -72,6 +72,11 @@ export class CheckpointService {
     private readonly dataDir: string,
     private readonly kv: KvRepo,
     /**
+     * The project's own config as its ProjectConfig last loaded it: the engine is built
+     * from that, whoever asks first (a turn, a diff over IPC, the CLI), never from a caller's copy.
+     */
+    private readonly configOf: (project: ProjectInstance) => Config | undefined = () => undefined,
+    /**
      * Whether engines watch their tree. Long-lived hosts (the desktop app, `serve`) do; a one-shot
      * CLI command does not: a tree-wide watcher costs seconds and hundreds of MB on a large repo and
      * would be thrown away before it paid off (its snapshots walk the tree or visit marked paths).
@@ -86,8 +91,9 @@ export class CheckpointService {
    * The project's snapshot engine, in its own worker thread (created on first use, disposed with
    * the project); with the change feed running inside that worker where this host keeps one.
    */
-  engine(project: ProjectInstance, config?: Config): SnapshotClient {
+  engine(project: ProjectInstance): SnapshotClient {
     return project.service(SERVICE_KEY, () => {
+      const config = this.configOf(project)
       const engine = new SnapshotClient({
         root: project.root,
         storeDir: join(this.dataDir, 'snapshots', project.id),
@@ -343,7 +349,7 @@ export class CheckpointService {
     let snapshot: SnapshotResult
     let engine: SnapshotClient
     try {
-      engine = this.engine(project, config)
+      engine = this.engine(project)
       if (changes !== 'walk') {
         if (changes.paths.length > 0) await engine.markDirty(changes.paths)
         if (changes.unlisted) await engine.settleAfterUnlistedChange()

@@ -13,7 +13,10 @@ export {
   type ConfigSourceKind,
   type LoadConfigOptions,
   type LoadedConfig,
+  type PermissionFloor,
+  isProjectLayer,
   loadConfig,
 } from './load'
+export { RESTRICTED_LAYER_POLICY, describeMcpServer, type WithheldItem, type WithheldKind } from './restricted-layer'
 export { defaultDataDir } from './paths'
 export * from './schema'

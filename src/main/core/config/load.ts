@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import type { z } from 'zod'
 import { type ConfigFileRef, configInvalid } from './config-error'
@@ -15,8 +15,9 @@ import {
 } from './locations'
 import { mergeConfig } from './merge'
 import { resolvePlaceholders } from './placeholders'
+import { type WithheldItem, restrictLayer } from './restricted-layer'
 import { layeredSandbox, type SandboxLayer } from './sandbox-layers'
-import { type Config, ConfigLayerSchema, ConfigSchema } from './schema'
+import { type Config, ConfigLayerSchema, ConfigSchema, type PermissionConfig } from './schema'
 import { toConfigIssues } from './zod-issues'
 
 export type ConfigSourceKind = 'global' | 'project' | 'dot-hotaru' | 'env' | 'managed'
@@ -29,11 +30,25 @@ export interface ConfigSource {
 
 export interface LoadConfigOptions {
   projectDir: string
-  /** Defaults to `process.env`; also the source of `{env:VAR}` values. */
-  env?: ConfigEnv
+  /** The environment of the caller (never read from `process.env` here); also the source of `{env:VAR}` values. */
+  env: ConfigEnv
   /** Defaults to `HOME` (or `USERPROFILE`) from `env`, then the OS home. */
   homeDir?: string
   platform?: NodeJS.Platform
+  /**
+   * Whether the project's own layers (the folders from the root down to the project,
+   * and `.hotaru/`) apply in full. Untrusted, they only narrow: see `restrictLayer`.
+   */
+  trusted: boolean
+  /** The user that parent-folder config files must belong to (default: this process's). */
+  uid?: number
+}
+
+/** Rules of the user's own layers and of the managed layer: a later layer can never turn their `deny` into `allow`. */
+export interface PermissionFloor {
+  scope: 'user' | 'managed'
+  permission?: PermissionConfig
+  agent?: Record<string, PermissionConfig | undefined>
 }
 
 export interface LoadedConfig {
@@ -42,6 +57,12 @@ export interface LoadedConfig {
   sources: ConfigSource[]
   /** Problems that did not stop loading (unset `{env:VAR}`, duplicate keys…), to show the user. */
   warnings: string[]
+  /** What the project's layers asked for and did not get because the folder is not trusted. */
+  withheld: WithheldItem[]
+  /** Deny rules no project layer can lift, also once trusted. */
+  floors: PermissionFloor[]
+  /** Providers whose effective `baseURL` was set by a project layer: keys from env or the secret store are not sent there. */
+  projectBaseURLs: string[]
 }
 
 /** The "file" named in errors and sources for config passed through the environment. */
@@ -71,27 +92,63 @@ interface Layer {
  * (a permission rule, say) would be worse than not running.
  */
 export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConfig> {
-  const env = options.env ?? process.env
+  const { env, trusted } = options
   const platform = options.platform ?? process.platform
   const homeDir = options.homeDir ?? resolveHomeDir(env, platform)
   const projectDir = resolve(options.projectDir)
+  const uid = options.uid ?? process.getuid?.()
   const warnings: string[] = []
+  const withheld: WithheldItem[] = []
+  const floors = { user: {} as unknown, managed: {} as unknown }
+  const baseURLFrom = new Map<string, ConfigSourceKind>()
 
-  const layers = await collectLayers({ env, homeDir, platform, projectDir }, warnings)
+  const layers = await collectLayers({ env, homeDir, platform, projectDir, uid }, warnings)
   let merged: unknown = {}
   const sandboxLayers: SandboxLayer[] = []
   for (const layer of layers) {
-    const document = parseJsonc(layer.text, layer.ref, warnings)
-    const resolved = await resolvePlaceholders(document, { file: layer.ref, baseDir: layer.baseDir, env, homeDir }, warnings)
-    const valid = validate(ConfigLayerSchema, resolved, layer.ref)
+    let document = parseJsonc(layer.text, layer.ref, warnings)
+    const project = isProjectLayer(layer.source.kind)
+    if (project && !trusted) {
+      const restricted = restrictLayer(document, layer.source.file)
+      withheld.push(...restricted.withheld)
+      document = restricted.document
+    } else {
+      document = await resolvePlaceholders(document, { file: layer.ref, baseDir: layer.baseDir, env, homeDir }, warnings)
+    }
+    const valid = validate(ConfigLayerSchema, document, layer.ref)
     if (valid.sandbox) sandboxLayers.push({ kind: layer.source.kind, sandbox: valid.sandbox })
     merged = mergeConfig(merged, valid)
+    if (!project) {
+      const scope = layer.source.kind === 'managed' ? 'managed' : 'user'
+      floors[scope] = mergeConfig(floors[scope], { permission: valid.permission, agent: agentPermissions(valid) })
+    }
+    for (const [id, entry] of Object.entries(valid.provider ?? {})) if (entry.baseURL) baseURLFrom.set(id, layer.source.kind)
   }
   const config = validate(ConfigSchema, merged, { path: MERGED_CONFIG, display: `${MERGED_CONFIG} (${describeSources(layers, homeDir)})` })
   // A project layer may only tighten the sandbox, so it is not a plain deep merge.
   const sandbox = layeredSandbox(sandboxLayers)
   if (sandbox) config.sandbox = sandbox
-  return { config, sources: layers.map((layer) => layer.source), warnings }
+  return {
+    config,
+    sources: layers.map((layer) => layer.source),
+    warnings,
+    withheld,
+    floors: [
+      { scope: 'user', ...(floors.user as Omit<PermissionFloor, 'scope'>) },
+      { scope: 'managed', ...(floors.managed as Omit<PermissionFloor, 'scope'>) },
+    ],
+    projectBaseURLs: [...baseURLFrom].filter(([, kind]) => isProjectLayer(kind)).map(([id]) => id),
+  }
+}
+
+/** Layers that come with the folder (and so with a cloned repository), as opposed to the user's and the administrator's. */
+export function isProjectLayer(kind: ConfigSourceKind): boolean {
+  return kind === 'project' || kind === 'dot-hotaru'
+}
+
+function agentPermissions(layer: { agent?: Record<string, { permission?: PermissionConfig }> }): Record<string, PermissionConfig | undefined> | undefined {
+  if (!layer.agent) return undefined
+  return Object.fromEntries(Object.entries(layer.agent).map(([name, agent]) => [name, agent.permission]))
 }
 
 function describeSources(layers: Layer[], homeDir: string): string {
@@ -110,13 +167,15 @@ interface LayerContext {
   homeDir: string
   platform: NodeJS.Platform
   projectDir: string
+  uid: number | undefined
 }
 
 async function collectLayers(ctx: LayerContext, warnings: string[]): Promise<Layer[]> {
   const layers: Layer[] = []
   const seen = new Set<string>()
-  const addDir = async (dir: string, kind: ConfigSourceKind): Promise<void> => {
+  const addDir = async (dir: string, kind: ConfigSourceKind, checkOwner = false): Promise<void> => {
     for (const layer of await readConfigDir(dir, kind, ctx.homeDir, warnings)) {
+      if (checkOwner && !(await ownedSafely(dir, layer.source.file, ctx, warnings))) continue
       // The same file can be reached twice (a project inside the global config folder);
       // applying it again would only reorder its keys.
       if (seen.has(layer.source.file)) continue
@@ -126,7 +185,8 @@ async function collectLayers(ctx: LayerContext, warnings: string[]): Promise<Lay
   }
 
   await addDir(globalConfigDir(ctx), 'global')
-  for (const dir of ancestorsRootFirst(ctx.projectDir)) await addDir(dir, 'project')
+  // Parent folders may be shared (/tmp, a group folder): only files nobody else can have planted apply.
+  for (const dir of ancestorsRootFirst(ctx.projectDir)) await addDir(dir, 'project', dir !== ctx.projectDir)
   await addDir(join(ctx.projectDir, DOT_HOTARU_DIR), 'dot-hotaru')
   const content = ctx.env[ENV_CONFIG_SOURCE]
   if (content && content.trim() !== '') {
@@ -139,6 +199,24 @@ async function collectLayers(ctx: LayerContext, warnings: string[]): Promise<Lay
   }
   await addDir(managedConfigDir(ctx), 'managed')
   return layers
+}
+
+/**
+ * A config file in a parent folder applies only when the folder and the file belong to
+ * this user (or root) and neither is writable by group or others; otherwise another
+ * local user could have written it. Skipped files are named in a warning.
+ */
+async function ownedSafely(dir: string, file: string, ctx: LayerContext, warnings: string[]): Promise<boolean> {
+  if (ctx.platform === 'win32' || ctx.uid === undefined) return true
+  const problems: string[] = []
+  for (const [what, path] of [['folder', dir], ['file', file]] as const) {
+    const info = await stat(path)
+    if (info.uid !== ctx.uid && info.uid !== 0) problems.push(`the ${what} belongs to another user (uid ${info.uid})`)
+    if ((info.mode & 0o022) !== 0) problems.push(`the ${what} is writable by ${(info.mode & 0o002) !== 0 ? 'others' : 'its group'}`)
+  }
+  if (problems.length === 0) return true
+  warnings.push(`${displayPath(file, ctx.homeDir)}: skipped: ${problems.join(' and ')}`)
+  return false
 }
 
 async function readConfigDir(dir: string, kind: ConfigSourceKind, homeDir: string, warnings: string[]): Promise<Layer[]> {

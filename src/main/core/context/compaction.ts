@@ -1,7 +1,7 @@
 import { HotaruError } from '@shared/errors'
 import type { MessageWithParts, Usage } from '@shared/schema/session'
 import type { AgentInfo } from '../agent/agents'
-import type { ChatRequest, Completion, ModelInfo } from '../provider'
+import type { ChatRequest, Completion, ModelInfo, ProviderSettings } from '../provider'
 import { ProviderErrorNames } from '../provider'
 import { ContextErrorNames } from './errors'
 import { contextBudget } from './overflow'
@@ -30,12 +30,14 @@ const ASK = 'Write the summary of the conversation above now, in the sections de
 
 /** What the compaction needs from the provider layer (the registry, or a stand-in in tests). */
 export interface SummaryProvider {
-  model(id: string): ModelInfo
+  model(id: string, settings?: ProviderSettings): ModelInfo
   complete(request: ChatRequest): Promise<Completion>
 }
 
 export interface SummarizeInput {
   model: string
+  /** The project's provider settings, sent with the request. */
+  providerSettings?: ProviderSettings
   previousSummary?: string
   covered: readonly MessageWithParts[]
   signal?: AbortSignal
@@ -62,7 +64,7 @@ function isContextOverflow(error: unknown): boolean {
  * provider still reports it too long (our estimate was low), it is halved and sent again.
  */
 export async function summarize(providers: SummaryProvider, input: SummarizeInput): Promise<SummaryOutcome> {
-  const info = providers.model(input.model)
+  const info = providers.model(input.model, input.providerSettings)
   const maxTokens = Math.min(SUMMARY_MAX_TOKENS, info.limit.output)
   let budget = contextBudget(info.limit).usable - estimateTokens(compactionPrompt) - estimateTokens(ASK) - 64
   for (let attempt = 1; attempt <= MAX_SUMMARY_ATTEMPTS; attempt++) {
@@ -75,6 +77,7 @@ export async function summarize(providers: SummaryProvider, input: SummarizeInpu
         maxTokens,
         promptCache: false,
         signal: input.signal,
+        settings: input.providerSettings,
       })
       const summary = cleanSummary(completion.text)
       if (summary.length === 0) {

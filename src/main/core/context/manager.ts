@@ -1,7 +1,7 @@
 import { ErrorNames, HotaruError, toErrorData } from '@shared/errors'
 import type { MessageWithParts, PartOf, Usage } from '@shared/schema/session'
 import { toModelMessages, type TranscriptRepair } from '../agent/transcript'
-import { computeCost, type ModelMessage, ProviderErrorNames, type ToolDefinition } from '../provider'
+import { computeCost, type ModelMessage, ProviderErrorNames, type ProviderSettings, type ToolDefinition } from '../provider'
 import type { EventBus } from '../bus/bus'
 import type { SessionStore } from '../session/store'
 import { log } from '../util/log'
@@ -51,6 +51,8 @@ export interface RequestInput {
   tools?: readonly ToolDefinition[]
   /** Stops a summary this check starts. */
   signal?: AbortSignal
+  /** The project's provider settings, passed on to every model lookup and summary request. */
+  providerSettings?: ProviderSettings
 }
 
 export interface PreparedRequest {
@@ -69,6 +71,8 @@ export interface StepInput {
   /** The step's usage as the provider reported it; no usage, no check. */
   usage?: Usage
   signal?: AbortSignal
+  /** The project's provider settings, passed on to every model lookup and summary request. */
+  providerSettings?: ProviderSettings
 }
 
 export interface CompactOptions {
@@ -79,6 +83,8 @@ export interface CompactOptions {
   signal?: AbortSignal
   /** Recorded on the marker; manual compactions are not automatic. */
   auto?: boolean
+  /** The project's provider settings, passed on to every model lookup and summary request. */
+  providerSettings?: ProviderSettings
 }
 
 export interface CompactionResult {
@@ -106,6 +112,8 @@ interface ReliefInput {
   /** The provider said the last request did not fit: act even if the count says it does. */
   force: boolean
   signal?: AbortSignal
+  /** The project's provider settings, passed on to every model lookup and summary request. */
+  providerSettings?: ProviderSettings
 }
 
 function isAbortError(error: unknown, signal: AbortSignal | undefined): boolean {
@@ -145,13 +153,13 @@ export class ContextManager {
     this.cache?.dispose()
   }
 
-  budget(model: string): ContextBudget {
-    return contextBudget(this.providers.model(model).limit)
+  budget(model: string, providerSettings?: ProviderSettings): ContextBudget {
+    return contextBudget(this.providers.model(model, providerSettings).limit)
   }
 
   /** The size of the next request, for the context meter. */
   status(input: Omit<RequestInput, 'signal'>): ContextStatus {
-    const budget = this.budget(input.model)
+    const budget = this.budget(input.model, input.providerSettings)
     const view = contextView(this.history(input.sessionId))
     const measured = measureView(view, input.model, overheadChars(input.system, input.tools))
     return { ...measured, budget, compactAt: budget.usable }
@@ -159,14 +167,22 @@ export class ContextManager {
 
   /** The messages for the next provider call, after pruning or summarizing if they would not fit. */
   async beforeRequest(input: RequestInput): Promise<PreparedRequest> {
-    const budget = this.budget(input.model)
+    const budget = this.budget(input.model, input.providerSettings)
     const overhead = overheadChars(input.system, input.tools)
     let view = contextView(this.history(input.sessionId))
     let measured = measureView(view, input.model, overhead)
     let action: ContextAction = 'ok'
     const force = lastStepOverflowed(view)
     if (force || isOverflow(measured.tokens, budget)) {
-      action = await this.relieve({ sessionId: input.sessionId, model: input.model, tokens: measured.tokens, budget, force, signal: input.signal })
+      action = await this.relieve({
+        sessionId: input.sessionId,
+        model: input.model,
+        tokens: measured.tokens,
+        budget,
+        force,
+        signal: input.signal,
+        providerSettings: input.providerSettings,
+      })
       if (action !== 'ok') {
         view = contextView(this.history(input.sessionId))
         measured = measureView(view, input.model, overhead)
@@ -190,10 +206,18 @@ export class ContextManager {
   /** Checks a finished step's real usage; prunes or summarizes when the context overflowed. */
   async afterStep(input: StepInput): Promise<ContextAction> {
     if (!input.usage) return 'ok'
-    const budget = this.budget(input.model)
+    const budget = this.budget(input.model, input.providerSettings)
     const tokens = usageTotal(input.usage)
     if (!isOverflow(tokens, budget)) return 'ok'
-    return this.relieve({ sessionId: input.sessionId, model: input.model, tokens, budget, force: false, signal: input.signal })
+    return this.relieve({
+      sessionId: input.sessionId,
+      model: input.model,
+      tokens,
+      budget,
+      force: false,
+      signal: input.signal,
+      providerSettings: input.providerSettings,
+    })
   }
 
   /** Prunes old tool output now if that frees enough (`force`: whatever it frees). */
@@ -227,7 +251,7 @@ export class ContextManager {
         }
         count = index + 1
       }
-      return this.summarizeView(sessionId, view, count, options.model ?? session.model, options.auto ?? false, options.signal)
+      return this.summarizeView(sessionId, view, count, options.model ?? session.model, options.auto ?? false, options.signal, options.providerSettings)
     })
   }
 
@@ -252,7 +276,7 @@ export class ContextManager {
     try {
       await this.serialized(sessionId, () => {
         const view = contextView(this.history(sessionId))
-        return this.summarizeView(sessionId, view, coveredCount(view.tail, budget.usable), input.model, true, input.signal)
+        return this.summarizeView(sessionId, view, coveredCount(view.tail, budget.usable), input.model, true, input.signal, input.providerSettings)
       })
       return 'compacted'
     } catch (error) {
@@ -272,14 +296,15 @@ export class ContextManager {
     model: string,
     auto: boolean,
     signal: AbortSignal | undefined,
+    providerSettings?: ProviderSettings,
   ): Promise<CompactionResult> {
     const covered = view.tail.slice(0, count)
     const last = covered.at(-1)
     // Open messages in range are leftovers of a crash (a running turn is excluded by the
     // callers): summarized like the rest, their unfinished calls shown as such.
     if (!last) throw new HotaruError(ContextErrorNames.NothingToCompact, { message: `session ${sessionId} has nothing new to summarize` })
-    const outcome = await summarize(this.providers, { model, previousSummary: view.compaction?.part.summary, covered, signal })
-    const cost = computeCost(outcome.usage, this.providers.model(model).pricing)
+    const outcome = await summarize(this.providers, { model, previousSummary: view.compaction?.part.summary, covered, signal, providerSettings })
+    const cost = computeCost(outcome.usage, this.providers.model(model, providerSettings).pricing)
     const message = this.store.addMessage({
       sessionId,
       role: 'assistant',

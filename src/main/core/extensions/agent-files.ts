@@ -1,3 +1,4 @@
+import { restrictAgentOverride } from '../config/restricted-layer'
 import { readFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { z } from 'zod'
@@ -122,7 +123,12 @@ export function parseAgentFile(name: string, text: string): { prompt: string; ov
 }
 
 /** Agent files from `<globalConfigDir>/agents/*.md` and `<project>/.hotaru/agents/*.md`. */
-export async function loadAgentFiles(locations: { projectRoot: string; globalConfigDir: string }): Promise<AgentFileDiscovery> {
+export async function loadAgentFiles(locations: {
+  projectRoot: string
+  globalConfigDir: string
+  /** The folder is not trusted: its agent files get no `allow` rule and switch no tool on. */
+  restrictProject?: boolean
+}): Promise<AgentFileDiscovery> {
   const errors: ExtensionError[] = []
   const agents: AgentFile[] = []
   const dirs = [
@@ -135,6 +141,7 @@ export async function loadAgentFiles(locations: { projectRoot: string; globalCon
       const name = basename(entry.name, '.md')
       try {
         const parsed = parseAgentFile(name, await readFile(entry.path, 'utf8'))
+        if (scope === 'project' && locations.restrictProject) restrictAgentOverride(parsed.override, `agent file ${entry.name}`, entry.path, [])
         agents.push({ name, file: entry.path, scope, ...parsed })
       } catch (error) {
         errors.push({ file: entry.path, error: errorMessage(error) })

@@ -46,6 +46,8 @@ export interface CustomToolsOptions {
   globalConfigDir: string
   /** Ids custom tools may not take; default: the built-in tools, `memory` and `skill`. */
   reservedIds?: Iterable<string>
+  /** Import `<project>/.hotaru/tools` too; false while the folder is not trusted (nothing of it is imported). */
+  projectTools?: boolean
 }
 
 interface ToolDefinitionExport {
@@ -161,7 +163,7 @@ export async function loadCustomTools(options: CustomToolsOptions): Promise<Cust
   const byId = new Map<string, { tool: Tool; source: CustomToolSource }>()
   const dirs = [
     { dir: join(options.globalConfigDir, 'tools'), scope: 'global' as const },
-    { dir: join(options.projectRoot, DOT_HOTARU_DIR, 'tools'), scope: 'project' as const },
+    ...(options.projectTools === false ? [] : [{ dir: join(options.projectRoot, DOT_HOTARU_DIR, 'tools'), scope: 'project' as const }]),
   ]
   for (const { dir, scope } of dirs) {
     const inScope = new Set<string>()

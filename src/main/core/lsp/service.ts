@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { ErrorNames, HotaruError } from '@shared/errors'
 import type { LspServerStatus } from '@shared/ipc/lsp'
 import type { EventBus } from '../bus/bus'
-import { loadConfig, type Config, type ConfigEnv } from '../config'
+import type { Config, ConfigEnv } from '../config'
 import { loginShellPathOnce } from '../mcp/shell-path'
 import type { ProjectInstance } from '../project/instance'
 import type { KvRepo } from '../storage/kv-repo'
@@ -14,6 +14,8 @@ export interface LspServiceOptions {
   kv?: KvRepo
   dataDir: string
   env?: ConfigEnv
+  /** The project's config as its ProjectConfig loads it (workspace trust applied). */
+  configOf: (project: ProjectInstance) => Promise<Config>
   /** Longest an edit waits for diagnostics (default 2 s). */
   waitMs?: number
   /** A report is complete once servers were quiet this long (default 250 ms). */
@@ -56,10 +58,9 @@ export class LspService {
     return lsp
   }
 
-  /** Like `for`, reading the project's config through the shared loader first. */
+  /** Like `for`, reading the project's config (trust applied) first. */
   async load(project: ProjectInstance): Promise<ProjectLsp> {
-    const { config } = await loadConfig({ projectDir: project.root, env: this.options.env })
-    return this.for(project, config)
+    return this.for(project, await this.options.configOf(project))
   }
 
   private create(project: ProjectInstance): ProjectLsp {

@@ -6,7 +6,7 @@ export { PermissionDeniedError, PermissionErrorNames, PermissionRejectedError, i
 export { PLAN_DIR, Permission } from './names'
 export { canonicalRoot, expandHome, externalPattern, realPathOf, resolveToolPath, type ResolvedPath } from './paths'
 export { evaluate, findRule, wildcardMatch, type PermissionAction, type Rule, type Ruleset } from './rule'
-export { buildRuleset, rulesetFromLayers } from './ruleset'
+export { buildRuleset, floorRulesets, rulesetFromLayers, type PermissionFloorConfig } from './ruleset'
 export {
   PermissionService,
   bindAsk,

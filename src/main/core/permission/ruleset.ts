@@ -21,3 +21,20 @@ export function buildRuleset(agent: string, config: Pick<Config, 'permission' | 
 export function rulesetFromLayers(agent: string, layers: ReadonlyArray<PermissionConfig | undefined>): Rule[] {
   return [...agentDefaultRules(agent), ...layers.flatMap((layer) => rulesFromConfig(layer))]
 }
+
+/** One floor of `floorRulesets`: the permission rules of the user's own or the managed config. */
+export interface PermissionFloorConfig {
+  permission?: PermissionConfig
+  agent?: Record<string, PermissionConfig | undefined>
+}
+
+/**
+ * The user's own and the managed config's rules for `agent`, each as its own ruleset:
+ * a `deny` in one of them holds whatever a project layer, an agent file or a remembered
+ * approval says (see `decide`). Their `allow`s lift nothing: they are only checked for denies.
+ */
+export function floorRulesets(agent: string, floors: readonly PermissionFloorConfig[]): Rule[][] {
+  return floors
+    .map((floor) => [...rulesFromConfig(floor.permission), ...rulesFromConfig(floor.agent?.[agent])])
+    .filter((rules) => rules.length > 0)
+}

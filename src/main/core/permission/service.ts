@@ -33,6 +33,11 @@ export interface PermissionRequest extends PermissionAsk {
   projectId: string
   /** The agent's configured rules (`buildRuleset`); remembered approvals are added by the service. */
   ruleset: Ruleset
+  /**
+   * Rulesets of the user's own and the managed config, each evaluated on its own: when
+   * one of them denies a pattern, it is denied whatever later layers or approvals say.
+   */
+  floors?: readonly Ruleset[]
   /** The user turn; `turn`-scoped approvals last until `endTurn`. */
   turnId?: string
   messageId?: string
@@ -83,6 +88,7 @@ export type PermissionListener = (event: PermissionEvent) => void
 interface Pending {
   info: PendingPermission
   ruleset: Ruleset
+  floors?: readonly Ruleset[]
   resolve: () => void
   reject: (error: unknown) => void
   cleanup: () => void
@@ -133,7 +139,7 @@ export class PermissionService {
     const remembered = await this.remembered(request.projectId, request.sessionId, request.turnId)
     let result: PermissionAction = 'allow'
     for (const pattern of request.patterns) {
-      const action = decide(request.permission, pattern, request.ruleset, remembered)
+      const action = decide(request.permission, pattern, request.ruleset, remembered, request.floors)
       if (action === 'deny') return 'deny'
       if (action === 'ask') result = 'ask'
     }
@@ -150,9 +156,9 @@ export class PermissionService {
     const remembered = await this.remembered(request.projectId, request.sessionId, request.turnId)
     let needsAsk = false
     for (const pattern of request.patterns) {
-      const action = decide(request.permission, pattern, request.ruleset, remembered)
+      const action = decide(request.permission, pattern, request.ruleset, remembered, request.floors)
       if (action === 'deny') {
-        throw new PermissionDeniedError(request.permission, pattern, findRule(request.permission, pattern, request.ruleset))
+        throw new PermissionDeniedError(request.permission, pattern, deniedBy(request.permission, pattern, request.ruleset, request.floors))
       }
       if (action === 'ask') needsAsk = true
     }
@@ -183,7 +189,7 @@ export class PermissionService {
       }
       const cleanup = (): void => signal?.removeEventListener('abort', onAbort)
       signal?.addEventListener('abort', onAbort, { once: true })
-      this.pendingById.set(info.id, { info, ruleset: request.ruleset, resolve, reject, cleanup })
+      this.pendingById.set(info.id, { info, ruleset: request.ruleset, floors: request.floors, resolve, reject, cleanup })
       this.emit({ type: 'asked', request: info })
     })
   }
@@ -296,7 +302,7 @@ export class PermissionService {
       if (info.forceAsk || info.projectId !== source.projectId) continue
       if ((scope === 'session' || scope === 'turn') && info.sessionId !== source.sessionId) continue
       const remembered = await this.remembered(info.projectId, info.sessionId, info.turnId)
-      const allowed = info.patterns.every((p) => decide(info.permission, p, other.ruleset, remembered) === 'allow')
+      const allowed = info.patterns.every((p) => decide(info.permission, p, other.ruleset, remembered, other.floors) === 'allow')
       if (!allowed || !this.pendingById.has(info.id)) continue
       this.settle(other)
       this.emit({ type: 'replied', id: info.id, sessionId: info.sessionId, projectId: info.projectId, reply: 'always', scope, auto: true })
@@ -340,13 +346,29 @@ function push(map: Map<string, Rule[]>, key: string, rules: Rule[]): void {
  * One pattern's decision: a configured deny always wins; otherwise a remembered
  * approval allows; otherwise the configured action (ask when no rule matches).
  */
-export function decide(permission: string, pattern: string, ruleset: Ruleset, remembered: Ruleset): PermissionAction {
+export function decide(
+  permission: string,
+  pattern: string,
+  ruleset: Ruleset,
+  remembered: Ruleset,
+  floors: readonly Ruleset[] = [],
+): PermissionAction {
+  if (floors.some((floor) => findRule(permission, pattern, floor)?.action === 'deny')) return 'deny'
   const configured = findRule(permission, pattern, ruleset)
   if (configured?.action === 'deny') return 'deny'
   if (remembered.some((r) => r.action === 'allow' && wildcardMatch(permission, r.permission) && wildcardMatch(pattern, r.pattern))) {
     return 'allow'
   }
   return configured?.action ?? 'ask'
+}
+
+/** The rule that denied: a floor's deny first (it is the one no other rule could lift). */
+function deniedBy(permission: string, pattern: string, ruleset: Ruleset, floors: readonly Ruleset[] = []): Rule | undefined {
+  for (const floor of floors) {
+    const rule = findRule(permission, pattern, floor)
+    if (rule?.action === 'deny') return rule
+  }
+  return findRule(permission, pattern, ruleset)
 }
 
 /** The session facts the loop binds once per call, so tools only say what they ask for. */

@@ -56,6 +56,14 @@ export class ProjectInstance {
     return created
   }
 
+  /** Disposes one per-project service now (a later `service` call creates it anew). */
+  async releaseService(key: string): Promise<void> {
+    const existing = this.services.get(key)
+    if (!existing) return
+    this.services.delete(key)
+    await this.disposables.release(existing)
+  }
+
   /**
    * Starts the file watcher (once): the tree UI and any module that wants the
    * change feed call this. Not started at open, so a CLI run that never looks at

@@ -70,14 +70,29 @@ export async function resolveProvider(providerId: string, sources: CredentialSou
   const baseURL = envBase ?? entry?.baseURL ?? definition.baseURL
   const baseURLSource = envBase ? 'env' : entry?.baseURL ? 'config' : 'preset'
 
-  const envKey = firstEnv(sources.env, definition.env.apiKey)
+  // The user's own keys (environment, secret store) only go to the provider's official
+  // endpoint or a base URL the user chose; a base URL from the project's config gets only
+  // a key from that same config.
+  const userKeysAllowed = baseURLSource !== 'config' || entry?.baseURLFromProject !== true
+  const envKey = userKeysAllowed ? firstEnv(sources.env, definition.env.apiKey) : undefined
   if (envKey) return { ...definition, baseURL, baseURLSource, headers, apiKey: envKey, apiKeySource: 'env' }
   const configKey = entry?.apiKey?.trim()
   if (configKey) return { ...definition, baseURL, baseURLSource, headers, apiKey: configKey, apiKeySource: 'config' }
-  const secret = (await sources.secrets?.get(secretKeyFor(providerId)))?.trim()
+  const secret = userKeysAllowed ? (await sources.secrets?.get(secretKeyFor(providerId)))?.trim() : undefined
   if (secret) return { ...definition, baseURL, baseURLSource, headers, apiKey: secret, apiKeySource: 'secret' }
   if (!definition.requiresKey) {
     return { ...definition, baseURL, baseURLSource, headers, apiKey: PLACEHOLDER_KEY, apiKeySource: 'placeholder' }
+  }
+  if (!userKeysAllowed) {
+    throw providerError(ProviderErrorNames.ProviderAuth, {
+      message:
+        `No API key for ${definition.name} at ${baseURL}: that base URL comes from the project's config, and your own keys ` +
+        `(${definition.env.apiKey.map((name) => `$${name}`).join(', ') || 'environment'}, the secret store) are only sent to ` +
+        `the provider's official endpoint or a base URL from your user config or the environment. ` +
+        `Set provider.${providerId}.apiKey in the project config, or move baseURL to your user config.`,
+      providerId,
+      retryable: false,
+    })
   }
   const places = [
     ...definition.env.apiKey.map((name) => `$${name}`),

@@ -14,7 +14,7 @@ import type { ChatRequest, Completion, StreamEvent } from './types'
 export interface ProviderRegistryOptions {
   /** Defaults to `process.env`; tests pass their own. */
   env?: Env
-  /** `config.provider`, as `{ providers }`. */
+  /** Settings for requests that bring none (the app's own checks); a project's come with each request. */
   settings?: ProviderSettings
   secrets?: SecretStore
   retry?: Partial<RetryOptions>
@@ -36,7 +36,7 @@ type RetryEvent = Extract<StreamEvent, { type: 'retry' }>
  */
 export class ProviderRegistry {
   private readonly env: Env
-  private settings: ProviderSettings
+  private readonly settings: ProviderSettings
   private readonly secrets: SecretStore | undefined
   private readonly retry: RetryOptions
   private readonly clients: ClientCache
@@ -51,15 +51,12 @@ export class ProviderRegistry {
     this.idleMs = options.idleTimeoutMs ?? 300_000
   }
 
-  /** Replaces the provider settings (after a config reload). */
-  setSettings(settings: ProviderSettings): void {
-    this.settings = settings
-    this.clients.clear()
-  }
-
-  /** Catalog facts for `provider/model`; unknown models get defaults (`known: false`). */
-  model(id: string): ModelInfo {
-    return modelInfo(parseModelId(id), this.settings)
+  /**
+   * Catalog facts for `provider/model`; unknown models get defaults (`known: false`).
+   * `settings`: the project's `config.provider`, as passed with its requests.
+   */
+  model(id: string, settings: ProviderSettings = this.settings): ModelInfo {
+    return modelInfo(parseModelId(id), settings)
   }
 
   /** The built-in providers (custom ones come from settings). */
@@ -68,17 +65,17 @@ export class ProviderRegistry {
   }
 
   /** Credentials and endpoint for a provider; throws `ProviderAuth` when a needed key is missing. */
-  resolve(providerId: string): Promise<ResolvedProvider> {
-    return resolveProvider(providerId, { env: this.env, settings: this.settings, secrets: this.secrets })
+  resolve(providerId: string, settings: ProviderSettings = this.settings): Promise<ResolvedProvider> {
+    return resolveProvider(providerId, { env: this.env, settings, secrets: this.secrets })
   }
 
   /** Streams one model turn; see `StreamEvent` for the event contract. */
   async *stream(request: ChatRequest): AsyncGenerator<StreamEvent, void, undefined> {
     const { signal } = request
-    const model = this.model(request.model)
+    const model = this.model(request.model, request.settings)
     const ctx: FailureContext = { providerId: model.providerId, model: model.modelId }
     if (signal?.aborted) throw abortedError(ctx.providerId, ctx.model)
-    const provider = await this.resolve(model.providerId)
+    const provider = await this.resolve(model.providerId, request.settings)
     if (provider.kind === 'anthropic') {
       const kit = await this.clients.anthropicSdk()
       const client = this.clients.anthropicFor(kit, provider)
@@ -95,10 +92,10 @@ export class ProviderRegistry {
   /** One non-streamed turn (titles, summaries). Retries like `stream`; `onRetry` reports them. */
   async complete(request: ChatRequest, onRetry?: (event: RetryEvent) => void): Promise<Completion> {
     const { signal } = request
-    const model = this.model(request.model)
+    const model = this.model(request.model, request.settings)
     const ctx: FailureContext = { providerId: model.providerId, model: model.modelId }
     if (signal?.aborted) throw abortedError(ctx.providerId, ctx.model)
-    const provider = await this.resolve(model.providerId)
+    const provider = await this.resolve(model.providerId, request.settings)
     if (provider.kind === 'anthropic') {
       const kit = await this.clients.anthropicSdk()
       const client = this.clients.anthropicFor(kit, provider)

@@ -10,6 +10,11 @@ export interface ProviderSettingsEntry {
   headers?: Record<string, string>
   /** Wire format of a provider that has no preset; defaults to `openai-compatible`. */
   kind?: ProviderKind
+  /**
+   * The base URL was set by the project's own config (not the user's): keys from the
+   * environment or the secret store are not sent there, only an `apiKey` of the config.
+   */
+  baseURLFromProject?: boolean
   /** Per-model overrides of the catalog limits. */
   models?: Record<string, { contextLimit?: number; outputLimit?: number }>
 }

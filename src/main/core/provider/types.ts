@@ -1,3 +1,4 @@
+import type { ProviderSettings } from './settings'
 import type { ErrorData } from '@shared/errors'
 
 /**
@@ -92,6 +93,8 @@ export interface ChatRequest {
   /** Anthropic prompt-caching breakpoints; on by default. */
   promptCache?: boolean
   signal?: AbortSignal
+  /** The project's provider settings (`config.provider`); each request brings its own, nothing app-wide is changed. */
+  settings?: ProviderSettings
 }
 
 /** Token counts. `input` excludes cached tokens: total prompt = input + cacheRead + cacheWrite. */

@@ -13,12 +13,14 @@ export interface SecretStore {
 export interface SecretCodec {
   /** A short label for messages ("OS keychain", "file permissions"). */
   readonly protection: string
+  /** Whether the OS encrypts the values (a keychain); false for plain files and Chromium's built-in key. */
+  readonly encrypted?: boolean
   encode(plain: string): string
   decode(stored: string): string
 }
 
 /** Outside the desktop app the file's 0600 mode is the protection (as ssh keys and CLI tokens do). */
-export const PLAIN_CODEC: SecretCodec = { protection: 'file permissions (0600)', encode: (v) => v, decode: (v) => v }
+export const PLAIN_CODEC: SecretCodec = { protection: 'file permissions (0600)', encrypted: false, encode: (v) => v, decode: (v) => v }
 
 /**
  * Secrets in one JSON file readable by the user only, written atomically.

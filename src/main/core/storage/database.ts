@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3'
-import { mkdirSync } from 'node:fs'
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { migrations } from './migrations'
 
@@ -7,14 +7,39 @@ export type Db = Database.Database
 
 // better-sqlite3's N-API addon loads in Node and in Electron alike: one build, no per-runtime binding.
 export function openDatabase(file: string): Db {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true })
+  if (file !== ':memory:') prepareFiles(file)
   const db = new Database(file)
   db.pragma('journal_mode = WAL')
+  // SQLite creates -wal/-shm with the database file's mode; tighten ones an older build left behind.
+  if (file !== ':memory:') restrictSidecars(file)
   db.pragma('synchronous = NORMAL')
   db.pragma('foreign_keys = ON')
   db.pragma('busy_timeout = 5000')
   migrate(db)
   return db
+}
+
+/** Owner-only access (POSIX): every transcript, setting and approval is in this database. */
+const DIR_MODE = 0o700
+const FILE_MODE = 0o600
+const SIDECARS = ['-wal', '-shm'] as const
+
+/**
+ * Creates the data dir 0700 and the database file 0600 before SQLite opens it, and
+ * repairs the modes of an existing install, so other local users can read nothing.
+ */
+function prepareFiles(file: string): void {
+  const dir = dirname(file)
+  mkdirSync(dir, { recursive: true, mode: DIR_MODE })
+  if (process.platform === 'win32') return
+  chmodSync(dir, DIR_MODE)
+  if (!existsSync(file)) closeSync(openSync(file, 'a', FILE_MODE))
+  chmodSync(file, FILE_MODE)
+}
+
+function restrictSidecars(file: string): void {
+  if (process.platform === 'win32') return
+  for (const suffix of SIDECARS) if (existsSync(file + suffix)) chmodSync(file + suffix, FILE_MODE)
 }
 
 export function schemaVersion(db: Db): number {

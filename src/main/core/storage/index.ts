@@ -5,6 +5,7 @@ import { CheckpointsRepo } from './checkpoints-repo'
 import { KvRepo } from './kv-repo'
 import { ProjectsRepo } from './projects-repo'
 import { SessionsRepo } from './sessions-repo'
+import { TrustRepo } from './trust-repo'
 
 /** The only module that speaks SQL; everything else goes through these repos. */
 export class Storage {
@@ -13,6 +14,7 @@ export class Storage {
   readonly sessions: SessionsRepo
   readonly approvals: ApprovalsRepo
   readonly checkpoints: CheckpointsRepo
+  readonly trust: TrustRepo
 
   constructor(readonly db: Db) {
     this.projects = new ProjectsRepo(db)
@@ -20,6 +22,7 @@ export class Storage {
     this.sessions = new SessionsRepo(db)
     this.approvals = new ApprovalsRepo(db)
     this.checkpoints = new CheckpointsRepo(db)
+    this.trust = new TrustRepo(db)
   }
 
   static open(dataDir: string): Storage {
@@ -34,3 +37,4 @@ export class Storage {
 export { openDatabase, schemaVersion } from './database'
 export type { Db } from './database'
 export type { ProjectRow } from './projects-repo'
+export type { TrustRow } from './trust-repo'

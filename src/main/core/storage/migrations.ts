@@ -70,4 +70,11 @@ export const migrations: readonly string[] = [
   CREATE INDEX checkpoints_project ON checkpoints(project_id, created_at, id);
   CREATE INDEX checkpoints_session ON checkpoints(session_id, created_at, id);
   `,
+  /* 4: workspace trust decisions per folder (canonical realpath) */ `
+  CREATE TABLE trusted_folders (
+    path        TEXT PRIMARY KEY,
+    trusted     INTEGER NOT NULL,
+    decided_at  INTEGER NOT NULL
+  );
+  `,
 ]

@@ -27,6 +27,14 @@ export class DisposableStore implements Disposable {
     return item
   }
 
+  /** Disposes one item now and stops owning it. */
+  async release(item: Disposable): Promise<void> {
+    const index = this.items.indexOf(item)
+    if (index < 0) return
+    this.items.splice(index, 1)
+    await item.dispose()
+  }
+
   addFn(fn: () => void | Promise<void>): void {
     this.add({ dispose: fn })
   }

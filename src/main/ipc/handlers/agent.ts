@@ -1,4 +1,3 @@
-import { loadConfig } from '../../core/config'
 import { resolveAgents } from '../../core/agent/agents'
 import { MODEL_CATALOG } from '../../core/provider'
 import type { DomainHandlers } from '../router'
@@ -20,7 +19,7 @@ export const agentHandlers: DomainHandlers<'agent'> = {
   },
   agents: async ({ projectId }, { services }) => {
     const project = services.projects.get(projectId)
-    const { config } = await loadConfig({ projectDir: project.root })
+    const { config } = await services.configs.of(project).load()
     return [...resolveAgents(config).values()]
       .filter((a) => !a.hidden)
       .map((a) => ({ name: a.name, description: a.description, mode: a.mode, ...(a.model ? { model: a.model } : {}) }))

@@ -1,15 +1,10 @@
-import { loadConfig } from '../../core/config'
 import type { DomainHandlers } from '../router'
 
 export const sessionHandlers: DomainHandlers<'session'> = {
   create: async ({ projectId, agent, model }, { services }) => {
     const project = services.projects.get(projectId)
-    const { config } = await loadConfig({ projectDir: project.root })
-    return services.sessions.create({
-      projectId: project.id,
-      agent: agent ?? config.defaultAgent ?? 'build',
-      model: model ?? config.model ?? services.defaultModel(),
-    })
+    const { defaults } = await services.configs.of(project).load()
+    return services.sessions.create({ projectId: project.id, agent: agent ?? defaults.agent, model: model ?? defaults.model })
   },
   list: ({ projectId, search, limit, includeChildren }, { services }) =>
     services.sessions.list(projectId, { roots: !includeChildren, search, limit }),

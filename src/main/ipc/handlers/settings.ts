@@ -32,6 +32,7 @@ export const settingsHandlers: DomainHandlers<'settings'> = {
     await services.secrets.set(secretKeyFor(providerId), apiKey)
     return { protection: services.secretsProtection }
   },
+  secretStore: (_input, { services }) => ({ protection: services.secretsProtection, encrypted: services.secretsEncrypted }),
   deleteApiKey: async ({ providerId }, { services }) => {
     const had = (await services.secrets.get(secretKeyFor(providerId))) !== undefined
     await services.secrets.delete(secretKeyFor(providerId))

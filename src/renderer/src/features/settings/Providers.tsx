@@ -89,11 +89,16 @@ function ProviderRow({ bridge, provider, models, onChanged }: { bridge: HotaruBr
 /** Providers: where each key comes from, storing a key in the app's secret store, and a test request. */
 export function Providers({ bridge, models }: { bridge: HotaruBridge | null; models: ModelSummary[] }) {
   const [providers, setProviders] = useState<Provider[] | null>(null)
+  const [store, setStore] = useState<MethodOutput<'settings', 'secretStore'> | null>(null)
   const [error, setError] = useState<string | null>(null)
   const load = useCallback(() => {
     if (!bridge) return
     background('bridge.settings.providers', bridge.settings.providers({}).then((result) => {
       if (result.ok) setProviders(result.value)
+      else setError(result.error.data.message)
+    }))
+    background('bridge.settings.secretStore', bridge.settings.secretStore({}).then((result) => {
+      if (result.ok) setStore(result.value)
       else setError(result.error.data.message)
     }))
   }, [bridge])
@@ -103,6 +108,12 @@ export function Providers({ bridge, models }: { bridge: HotaruBridge | null; mod
       <p className="muted">
         A key is taken from the environment first, then hotaru.json, then the app's secret store (the OS keychain in the desktop app). Keys stored here never go into a config file.
       </p>
+      {store && (
+        <p className={store.encrypted ? 'muted' : 'warn-text'} data-testid="secret-store" data-encrypted={store.encrypted}>
+          Stored keys: {store.protection}.
+          {!store.encrypted && ' Anyone who can read your data folder can read them; prefer environment variables or an OS keyring.'}
+        </p>
+      )}
       {error && <p className="error">{error}</p>}
       {!providers && !error && <p className="muted">Loading…</p>}
       {providers && bridge && (

@@ -11,6 +11,7 @@ import { allCommands } from '../commands'
 import { McpServers } from './McpServers'
 import { Providers } from './Providers'
 import { Sandbox } from './Sandbox'
+import { TrustSettings } from '../trust'
 import { closeSettings, useSettingsDialog, type SettingsSection } from './settings-state'
 
 /** Stands in for a project's chat when no project is open (selectors still need a store). */
@@ -22,6 +23,7 @@ const SECTIONS: { id: SettingsSection; label: string }[] = [
   { id: 'mcp', label: 'MCP servers' },
   { id: 'sandbox', label: 'Sandbox' },
   { id: 'providers', label: 'Providers' },
+  { id: 'trust', label: 'Workspace trust' },
   { id: 'keys', label: 'Shortcuts' },
 ]
 
@@ -131,6 +133,7 @@ export function SettingsDialog() {
           {section === 'mcp' && (chat ? <McpServers chat={chat} /> : <p className="muted">Open a project to see its MCP servers.</p>)}
           {section === 'sandbox' && <Sandbox bridge={bridge} projectId={activeId} />}
           {section === 'providers' && <Providers bridge={bridge} models={chat?.store.getState().models ?? []} />}
+          {section === 'trust' && <TrustSettings bridge={bridge} projectId={activeId} />}
           {section === 'keys' && <Shortcuts />}
         </div>
       </div>

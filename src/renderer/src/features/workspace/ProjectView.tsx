@@ -7,6 +7,8 @@ import type { LayoutView } from '../../stores/project-layout'
 import { documentsFor, EditorArea, openFile } from '../editor'
 import { createInFolder, FileTree } from '../files'
 import { BottomPanel } from './BottomPanel'
+import { openSettings } from '../settings'
+import { RestrictedBadge } from '../trust'
 import { initialCenterLayout, initialMainLayout } from './initial-layout'
 import { background } from '../../lib/background'
 
@@ -43,6 +45,7 @@ function SidebarHead({ project }: { project: ProjectInfo }) {
   return (
     <header className="sidebar-head" title={project.root}>
       <span className="sidebar-title">{project.name}</span>
+      <RestrictedBadge projectId={project.id} onReview={() => openSettings('trust')} />
       {branch && (
         <span className="branch" title={`git branch ${branch}`}>
           {branch}

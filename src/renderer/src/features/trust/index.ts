@@ -1,0 +1,4 @@
+export { RestrictedBadge } from './RestrictedBadge'
+export { TrustPrompt } from './TrustPrompt'
+export { TrustSettings } from './TrustSettings'
+import './trust.css'

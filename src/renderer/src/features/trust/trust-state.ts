@@ -1,0 +1,50 @@
+import { create } from 'zustand'
+import type { HotaruBridge } from '@shared/ipc'
+import type { TrustStatus } from '@shared/ipc/trust'
+import { errorMessage, unwrap } from '../../ipc'
+
+interface TrustState {
+  /** The trust status of each open project, as last read. */
+  byProject: Record<string, TrustStatus>
+  /** Projects whose prompt the user closed without deciding (asked again next run). */
+  dismissed: Record<string, true>
+  error: string | null
+}
+
+export const useTrust = create<TrustState>(() => ({ byProject: {}, dismissed: {}, error: null }))
+
+/** Reads a project's trust status (after it opens, and whenever a decision changes). */
+export async function loadTrust(bridge: HotaruBridge, projectId: string): Promise<void> {
+  try {
+    const status = await unwrap(bridge.trust.status({ projectId }))
+    useTrust.setState((s) => ({ byProject: { ...s.byProject, [projectId]: status }, error: null }))
+  } catch (error) {
+    useTrust.setState({ error: errorMessage(error) })
+  }
+}
+
+/** "Trust" (`true`) or "Stay restricted" (`false`): stored for the folder, so the prompt does not come back. */
+export async function decideTrust(bridge: HotaruBridge, projectId: string, trusted: boolean): Promise<void> {
+  try {
+    const status = await unwrap(bridge.trust.decide({ projectId, trusted }))
+    useTrust.setState((s) => ({ byProject: { ...s.byProject, [projectId]: status }, error: null }))
+  } catch (error) {
+    useTrust.setState({ error: errorMessage(error) })
+  }
+}
+
+export function dismissTrustPrompt(projectId: string): void {
+  useTrust.setState((s) => ({ dismissed: { ...s.dismissed, [projectId]: true } }))
+}
+
+/** Keeps statuses current: a decision made anywhere (another window, the CLI over serve, settings) re-reads the projects it affects. */
+export function followTrust(bridge: HotaruBridge): () => void {
+  return bridge.trust.onChanged(({ payload }) => {
+    for (const projectId of payload.projectIds) void loadTrust(bridge, projectId)
+  })
+}
+
+/** Whether to ask: a folder nobody decided on yet that brings something restricted mode withholds. */
+export function needsPrompt(status: TrustStatus | undefined, dismissed: boolean): boolean {
+  return status !== undefined && !status.trusted && status.decidedBy === undefined && status.withheld.length > 0 && !dismissed
+}

@@ -189,7 +189,7 @@ export class AgentService {
     const checkpoints = this.checkpoints
     const projectId = session.projectId
     const track = (work: Promise<unknown> | undefined): void => {
-      void work?.catch((error: unknown) => log.warn(`[checkpoint] ${(error as Error).message}`))
+      work?.catch((error: unknown) => log.warn(`[checkpoint] ${(error as Error).message}`))
     }
     track(checkpoints?.beforeMessage(session, user.id, env.config))
     const tools: ToolHost = checkpoints ? afterCheckpoints(env.tools, () => checkpoints.idle(projectId)) : env.tools

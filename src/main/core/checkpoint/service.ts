@@ -20,6 +20,7 @@ import type { CheckpointsRepo } from '../storage/checkpoints-repo'
 import type { KvRepo } from '../storage/kv-repo'
 import { ascendingId } from '../util/id'
 import { log } from '../util/log'
+import { detached } from '../util/detached'
 
 const SERVICE_KEY = 'snapshots'
 
@@ -241,9 +242,9 @@ export class CheckpointService {
       () => undefined,
     )
     this.queues.set(projectId, tail)
-    void tail.then(() => {
+    detached('checkpoint queue', tail.then(() => {
       if (this.queues.get(projectId) === tail) this.queues.delete(projectId)
-    })
+    }))
     return next
   }
 

@@ -170,7 +170,7 @@ export class LanguageServerClient {
     const stderr = this.stderr.summary(5)
     this.connection?.dispose()
     // Whatever the server left in its process group goes with it.
-    void this.process?.stop(200).catch((error: unknown) => this.stderr.push(`\n[cleanup] ${String(error)}\n`))
+    this.process?.stop(200).catch((error: unknown) => this.stderr.push(`\n[cleanup] ${String(error)}\n`))
     this.options.onExit(stderr ? `${reason}: ${stderr}` : reason)
   }
 

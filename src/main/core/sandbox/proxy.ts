@@ -1,6 +1,7 @@
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http'
 import { connect, type Socket } from 'node:net'
 import { rmSync } from 'node:fs'
+import { detached } from '../util/detached'
 
 /** Decides a host that is not on the allowlist (a permission ask where one is possible); false blocks it. */
 export type DomainDecider = (host: string) => Promise<boolean>
@@ -69,7 +70,7 @@ export async function startDomainProxy(options: {
       res.writeHead(400).end('expected an absolute URL (a proxy request)\n')
       return
     }
-    void check(target.hostname).then((ok) => {
+    detached('sandbox proxy request', check(target.hostname).then((ok) => {
       if (!ok) {
         res.writeHead(403, { 'content-type': 'text/plain' }).end(REFUSED)
         return
@@ -83,7 +84,7 @@ export async function startDomainProxy(options: {
       )
       upstream.on('error', (error) => res.writeHead(502).end(`proxy: ${error.message}\n`))
       req.pipe(upstream)
-    })
+    }), () => res.writeHead(502).end('proxy: the domain check failed\n'))
   })
   server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
     sockets.add(client)
@@ -94,7 +95,7 @@ export async function startDomainProxy(options: {
       client.end('HTTP/1.1 400 Bad Request\r\n\r\n')
       return
     }
-    void check(target.host).then((ok) => {
+    detached('sandbox proxy tunnel', check(target.host).then((ok) => {
       if (!ok) {
         client.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\ncontent-length: ${REFUSED.length}\r\n\r\n${REFUSED}`)
         return
@@ -108,7 +109,7 @@ export async function startDomainProxy(options: {
       sockets.add(upstream)
       upstream.on('close', () => sockets.delete(upstream))
       upstream.on('error', (error) => client.end(`HTTP/1.1 502 Bad Gateway\r\n\r\nproxy: ${error.message}\n`))
-    })
+    }), () => client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'))
   })
   server.on('connection', (socket: Socket) => {
     sockets.add(socket)

@@ -8,6 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { SnapshotEngine, type WatchHandle } from './snapshot-engine'
 import type { SnapshotEngineOptions } from './types'
 import type { SerializedError, SnapshotOps, SnapshotRequest, SnapshotWorkerMessage } from './worker-protocol'
+import { detached } from '../util/detached'
 
 const port = parentPort
 if (!port) throw new Error('the snapshot worker must run in a worker thread')
@@ -77,7 +78,7 @@ port.on('message', (request: SnapshotRequest) => {
   // Starting the feed takes as long as the watcher's first crawl: snapshots go on meanwhile (they
   // walk the tree until the feed is live), so `watch` does not hold up the queue.
   if (request.op === 'watch') {
-    void answer(request)
+    detached('snapshot worker watch', answer(request))
     return
   }
   queue = queue.then(() => answer(request))

@@ -3,6 +3,7 @@ import type { HotaruBridge } from '@shared/ipc'
 import type { LspFileDiagnostics, LspServerStatus } from '@shared/ipc/lsp'
 import { onProjectDropped } from './project'
 import { onResync } from './resync'
+import { background } from '../lib/background'
 
 export interface ProblemsState {
   /** Current problems per project-relative path (files without problems are absent). */
@@ -62,7 +63,7 @@ export function problemsFor(bridge: HotaruBridge, projectId: string): ProblemsSt
     bridge.lsp.onStatus(({ projectId: id, payload }) => {
       if (id === projectId) store.setState((s) => ({ servers: { ...s.servers, [payload.id]: payload } }))
     }),
-    onResync(() => void reload()),
+    onResync(() => background('problems reload', reload())),
   ]
   const offDrop = onProjectDropped((id) => {
     if (id !== projectId) return
@@ -71,6 +72,6 @@ export function problemsFor(bridge: HotaruBridge, projectId: string): ProblemsSt
     stores.delete(projectId)
   })
   stores.set(projectId, store)
-  void reload()
+  background('problems reload', reload())
   return store
 }

@@ -88,9 +88,9 @@ export class Documents {
       this.monaco = monaco
       this.applyMarkers(path)
       // Opening a file starts its language server; the report arrives as an event.
-      void bridge.lsp.open({ projectId, path }).then((result) => {
+      background('bridge.lsp.open', bridge.lsp.open({ projectId, path }).then((result) => {
         if (!result.ok) console.warn(`[problems] no language server for ${path}:`, result.error.data.message)
-      })
+      }))
       this.state.setDoc(path, {
         status: 'ready',
         binary: file.binary,

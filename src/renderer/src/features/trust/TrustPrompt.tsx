@@ -3,6 +3,7 @@ import { Modal } from '../../components/Modal'
 import { useWorkspace } from '../../stores/workspace'
 import { itemsOf, KIND_HEADINGS } from './labels'
 import { decideTrust, dismissTrustPrompt, followTrust, loadTrust, needsPrompt, useTrust } from './trust-state'
+import { background } from '../../lib/background'
 
 /**
  * "Do you trust this folder?" — shown when the active project brings anything
@@ -19,7 +20,7 @@ export function TrustPrompt() {
   useEffect(() => (bridge ? followTrust(bridge) : undefined), [bridge])
   useEffect(() => {
     if (!bridge) return
-    for (const project of projects) if (!useTrust.getState().byProject[project.id]) void loadTrust(bridge, project.id)
+    for (const project of projects) if (!useTrust.getState().byProject[project.id]) background('loadTrust', loadTrust(bridge, project.id))
   }, [bridge, projects])
   if (!bridge || !activeId || !status || !needsPrompt(status, dismissed)) return null
   return (
@@ -49,10 +50,10 @@ export function TrustPrompt() {
       <p className="muted">Your own and your administrator’s deny rules hold either way. You can change this later in Settings → Workspace trust.</p>
       {error && <p className="error">{error}</p>}
       <div className="modal-actions">
-        <button type="button" onClick={() => void decideTrust(bridge, activeId, false)} data-testid="trust-stay-restricted">
+        <button type="button" onClick={() => background('decideTrust', decideTrust(bridge, activeId, false))} data-testid="trust-stay-restricted">
           Stay restricted
         </button>
-        <button type="button" className="primary" onClick={() => void decideTrust(bridge, activeId, true)} data-testid="trust-accept">
+        <button type="button" className="primary" onClick={() => background('decideTrust', decideTrust(bridge, activeId, true))} data-testid="trust-accept">
           Trust
         </button>
       </div>

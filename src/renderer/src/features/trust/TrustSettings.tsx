@@ -3,6 +3,7 @@ import type { HotaruBridge, MethodOutput } from '@shared/ipc'
 import { errorMessage, unwrap } from '../../ipc'
 import { itemsOf, KIND_HEADINGS } from './labels'
 import { decideTrust, loadTrust, useTrust } from './trust-state'
+import { background } from '../../lib/background'
 
 type Decision = MethodOutput<'trust', 'list'>[number]
 
@@ -13,11 +14,11 @@ export function TrustSettings({ bridge, projectId }: { bridge: HotaruBridge | nu
   const [error, setError] = useState<string | null>(null)
   const load = useCallback(() => {
     if (!bridge) return
-    if (projectId) void loadTrust(bridge, projectId)
-    bridge.trust.list({}).then((result) => {
+    if (projectId) background('loadTrust', loadTrust(bridge, projectId))
+    background('bridge.trust.list', bridge.trust.list({}).then((result) => {
       if (result.ok) setDecisions(result.value)
       else setError(result.error.data.message)
-    })
+    }))
   }, [bridge, projectId])
   useEffect(load, [load])
   if (!bridge) return null
@@ -64,7 +65,7 @@ export function TrustSettings({ bridge, projectId }: { bridge: HotaruBridge | nu
                 </div>
               )
             })}
-          <button type="button" className={status.trusted ? '' : 'primary'} onClick={() => void decide(!status.trusted)} data-testid="trust-toggle">
+          <button type="button" className={status.trusted ? '' : 'primary'} onClick={() => background('trust decide', decide(!status.trusted))} data-testid="trust-toggle">
             {status.trusted ? 'Restrict this folder' : 'Trust this folder'}
           </button>
         </div>
@@ -78,7 +79,7 @@ export function TrustSettings({ bridge, projectId }: { bridge: HotaruBridge | nu
             <li key={d.path} className="mcp-row">
               <span className={`mcp-state ${d.trusted ? 'mcp-connected' : 'mcp-failed'}`}>{d.trusted ? 'trusted' : 'restricted'}</span>
               <code className="mcp-meta">{d.path}</code>
-              <button type="button" className="small ghost" onClick={() => void revoke(d.path)}>
+              <button type="button" className="small ghost" onClick={() => background('trust revoke', revoke(d.path))}>
                 Forget
               </button>
             </li>

@@ -2,6 +2,7 @@ import { create } from 'zustand'
 import type { HotaruBridge } from '@shared/ipc'
 import type { TrustStatus } from '@shared/ipc/trust'
 import { errorMessage, unwrap } from '../../ipc'
+import { background } from '../../lib/background'
 
 interface TrustState {
   /** The trust status of each open project, as last read. */
@@ -40,7 +41,7 @@ export function dismissTrustPrompt(projectId: string): void {
 /** Keeps statuses current: a decision made anywhere (another window, the CLI over serve, settings) re-reads the projects it affects. */
 export function followTrust(bridge: HotaruBridge): () => void {
   return bridge.trust.onChanged(({ payload }) => {
-    for (const projectId of payload.projectIds) void loadTrust(bridge, projectId)
+    for (const projectId of payload.projectIds) background('loadTrust', loadTrust(bridge, projectId))
   })
 }
 

@@ -103,6 +103,11 @@ export class CheckpointService {
     return this.repo.list(projectId, sessionId)
   }
 
+  /** The snapshot the tree was last left at by us (a step or a restore): the timeline's "you are here". */
+  position(projectId: string): string | null {
+    return this.kv.get<string>(`checkpoint.baseline.${projectId}`) ?? null
+  }
+
   get(id: string): Checkpoint {
     const exact = this.repo.get(id)
     if (exact) return exact

@@ -28,6 +28,8 @@ export interface CheckpointState {
   /** The last restore of this project, until undone or dismissed (offers "Undo"). */
   lastRestore: (RestoreResult & { checkpointId: string }) | null
   rejected: Record<string, RejectedHunk[]>
+  /** The snapshot our last step or restore left the tree at (null: none yet, or not loaded). */
+  position: string | null
 }
 
 export type CheckpointStore = StoreApi<CheckpointState>
@@ -55,12 +57,14 @@ export class CheckpointsController {
       restoring: null,
       lastRestore: null,
       rejected: {},
+      position: null,
     }))
     this.unsubscribers = [
       bridge.checkpoint.onCreated(({ projectId: id, payload }) => {
         const sessionId = payload.sessionId
         if (id !== projectId || !sessionId) return
         if (this.loading.has(sessionId)) this.early.push(payload)
+        void this.loadPosition()
         this.store.setState((s) => {
           const list = s.bySession[sessionId]
           // Sessions never opened load their whole list when shown.
@@ -69,6 +73,7 @@ export class CheckpointsController {
         })
       }),
       onResync(() => {
+        void this.loadPosition()
         for (const sessionId of Object.keys(this.store.getState().bySession)) void this.load(sessionId)
       }),
     ]
@@ -79,6 +84,7 @@ export class CheckpointsController {
   }
 
   ensure(sessionId: string): void {
+    if (Object.keys(this.store.getState().bySession).length === 0) void this.loadPosition()
     if (!this.store.getState().bySession[sessionId] && !this.loading.has(sessionId)) void this.load(sessionId)
   }
 
@@ -93,6 +99,12 @@ export class CheckpointsController {
       this.store.setState((s) => ({ bySession: { ...s.bySession, [sessionId]: list } }))
     }
     else console.warn('[checkpoints] not listed:', result.error.data.message)
+  }
+
+  async loadPosition(): Promise<void> {
+    const result = await this.bridge.checkpoint.position({ projectId: this.projectId })
+    if (result.ok) this.store.setState({ position: result.value.snapshotId })
+    else console.warn('[checkpoints] position unknown:', result.error.data.message)
   }
 
   setShowTimeline(show: boolean): void {
@@ -110,6 +122,7 @@ export class CheckpointsController {
   async restore(checkpointId: string, request: Omit<Parameters<HotaruBridge['checkpoint']['restore']>[0], 'checkpointId'>): Promise<RestoreResult> {
     const result = await unwrap(this.bridge.checkpoint.restore({ checkpointId, ...request }))
     this.store.setState({ lastRestore: { ...result, checkpointId }, restoring: null })
+    await this.loadPosition()
     return result
   }
 
@@ -120,6 +133,7 @@ export class CheckpointsController {
     try {
       await unwrap(this.bridge.checkpoint.restore({ checkpointId: last.undoCheckpointId, mode: 'code', overwriteConflicts: true, includeUserCreated: true }))
       this.store.setState({ lastRestore: null })
+      await this.loadPosition()
       return null
     } catch (error) {
       return errorMessage(error)

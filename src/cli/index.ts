@@ -10,6 +10,7 @@ Commands:
   run          Run the agent on a message in a project (hotaru run --help)
   sessions     List, show and export sessions
   checkpoints  List, diff and restore checkpoints (hotaru checkpoints --help)
+  review       Accept or reject a turn's changes (hotaru review --help)
   mcp          MCP servers of a project (hotaru mcp list)
   serve        Serve the Hotaru UI to a browser on this machine (loopback only)
 
@@ -31,6 +32,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   run: () => import('./commands/run').then((m) => m.runRun),
   sessions: () => import('./commands/sessions').then((m) => m.runSessions),
   checkpoints: () => import('./commands/checkpoints').then((m) => m.runCheckpoints),
+  review: () => import('./commands/review').then((m) => m.runReview),
   mcp: () => import('./commands/mcp').then((m) => m.runMcp),
   serve: () => import('./commands/serve').then((m) => m.runServe),
 }

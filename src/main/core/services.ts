@@ -16,6 +16,7 @@ import { FileSecretStore, PLAIN_CODEC, type SecretStore } from './secrets/file-s
 import { SessionStore } from './session/store'
 import { McpRuntime } from './agent/mcp-runtime'
 import { CheckpointService } from './checkpoint/service'
+import { ReviewService } from './review/service'
 import { loadConfig } from './config'
 import { log } from './util/log'
 import type { Tool } from './tools'
@@ -58,6 +59,7 @@ export interface Services {
   readonly agents: AgentService
   readonly mcp: McpRuntime
   readonly checkpoints: CheckpointService
+  readonly reviews: ReviewService
   readonly secrets: SecretStore
   readonly secretsProtection: string
   /** MCP tools of a project, when an MCP manager is attached (set by the MCP layer). */
@@ -113,6 +115,7 @@ export function createServices(options: ServicesOptions): Services {
     extraTools: (projectId) => services.extraTools(projectId),
   })
   const checkpoints = new CheckpointService(storage.checkpoints, projects, sessions, bus, options.dataDir, storage.kv)
+  const reviews = new ReviewService({ kv: storage.kv, checkpoints, projects, sessions })
   const agents = new AgentService(
     sessions,
     providers,
@@ -136,6 +139,7 @@ export function createServices(options: ServicesOptions): Services {
     agents,
     mcp,
     checkpoints,
+    reviews,
     secrets,
     secretsProtection: options.secretsProtection ?? PLAIN_CODEC.protection,
     defaultModel: () => (options.env ?? process.env).HOTARU_MODEL ?? DEFAULT_MODEL_ID,

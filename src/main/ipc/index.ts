@@ -10,6 +10,7 @@ import { permissionHandlers } from './handlers/permission'
 import { processHandlers } from './handlers/process'
 import { projectHandlers } from './handlers/project'
 import { questionHandlers } from './handlers/question'
+import { reviewHandlers } from './handlers/review'
 import { sessionHandlers } from './handlers/session'
 import { settingsHandlers } from './handlers/settings'
 import { createRouter, type Handlers, type Router } from './router'
@@ -28,6 +29,7 @@ export const handlers: Handlers = {
   process: processHandlers,
   settings: settingsHandlers,
   checkpoint: checkpointHandlers,
+  review: reviewHandlers,
 }
 
 export function createAppRouter(services: Services): Router {

@@ -10,6 +10,7 @@ import { permissionContract } from './permission'
 import { processContract } from './process'
 import { projectContract } from './project'
 import { questionContract } from './question'
+import { reviewContract } from './review'
 import { sessionContract } from './session'
 import { settingsContract } from './settings'
 import type { Channels, Domain } from './channels'
@@ -29,6 +30,7 @@ export const contracts = {
   process: processContract,
   settings: settingsContract,
   checkpoint: checkpointContract,
+  review: reviewContract,
 } as const satisfies { [D in Domain]: unknown }
 
 export type Contracts = typeof contracts

@@ -219,6 +219,24 @@ export class CheckpointService {
     return { session: this.sessions.get(forked.id), ...(restore ? { restore } : {}) }
   }
 
+  /**
+   * A change made by the turn review (rejected hunks, a deleted new file): the state before it
+   * becomes a `review` checkpoint (restoring it undoes the review), and the state after it is
+   * ours, not the user's, so a later restore does not keep it as a user edit.
+   */
+  aroundReview<T>(session: Session, apply: () => T): { result: T; undoCheckpointId: string | null } {
+    const before = this.capture(session, null, 'review', undefined, true)
+    const result = apply()
+    const engine = this.engine(this.projects.get(session.projectId))
+    engine.markAllDirty()
+    try {
+      this.setBaseline(session.projectId, engine.snapshot().id)
+    } catch (error) {
+      log.warn(`[checkpoint] snapshot after a review change failed: ${(error as Error).message}`)
+    }
+    return { result, undoCheckpointId: before?.id ?? null }
+  }
+
   /** Removes snapshot data no checkpoint refers to any more. */
   collectGarbage(projectId: string): { removedBytes: number } {
     const engine = this.engine(this.projects.get(projectId))
@@ -249,7 +267,7 @@ export class CheckpointService {
 
   private capture(
     session: Session,
-    messageId: string,
+    messageId: string | null,
     trigger: Checkpoint['trigger'],
     config: Config | undefined,
     full: boolean,

@@ -5,6 +5,7 @@ const TRIGGER: Record<Checkpoint['trigger'], string> = {
   step: 'After tool step',
   restore: 'Before restore',
   fork: 'Fork',
+  review: 'Before review',
 }
 
 export function triggerLabel(trigger: Checkpoint['trigger']): string {

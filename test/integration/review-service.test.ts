@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { PartOf } from '@shared/schema/session'
-import { REVIEW_NOTE_END } from '../../src/main/core/review/service'
+import { REVIEW_NOTE_END } from '@shared/schema/review'
 import { testServices } from '../support/services'
 import { tempDir, writeTree } from '../support/temp'
 

@@ -51,3 +51,6 @@ export type RejectedChange = z.infer<typeof RejectedChange>
 /** What `decide` could not do: the file changed since the turn, so that part was left alone. */
 export const ReviewConflict = z.object({ path: z.string(), hunk: z.number().optional(), reason: z.string() })
 export type ReviewConflict = z.infer<typeof ReviewConflict>
+
+/** Closes the review note ahead of a user message; the chat shows what follows it as the user's own text. */
+export const REVIEW_NOTE_END = '[End of review note]'

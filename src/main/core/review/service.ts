@@ -1,5 +1,5 @@
 import { ErrorNames, HotaruError } from '@shared/errors'
-import type { RejectedChange, Review, ReviewConflict, ReviewDecision, ReviewFile, ReviewHunk } from '@shared/schema/review'
+import { REVIEW_NOTE_END, type RejectedChange, type Review, type ReviewConflict, type ReviewDecision, type ReviewFile, type ReviewHunk } from '@shared/schema/review'
 import type { CheckpointService } from '../checkpoint/service'
 import { readFile } from '../project/files'
 import { deleteEntry, writeTextFile } from '../project/fs-ops'
@@ -43,9 +43,6 @@ interface Loaded {
   after: string | null
   patch: StructuredPatch | null
 }
-
-/** Closes the review note in a user message; the chat shows what follows it as the user's own text. */
-export const REVIEW_NOTE_END = '[End of review note]'
 
 /** The note the model gets about reverted changes, ahead of the user's next message. */
 export function rejectionNote(changes: readonly RejectedChange[]): string {

@@ -2,7 +2,7 @@ import { createStore } from 'zustand'
 import type { EventPayload, HotaruBridge, MethodInput } from '@shared/ipc'
 import { errorMessage, unwrap } from '../ipc'
 import { loadingTranscript, transcriptFrom, EMPTY_TRANSCRIPT } from './chat-model'
-import { CheckpointsController, rejectionNote } from './checkpoints'
+import { CheckpointsController } from './checkpoints'
 import { usePreferences } from './preferences'
 import { EventQueue, initialChatState, wireChatEvents, type ChatState, type ChatStore, type PendingPrompt } from './project-chat'
 import { workspace } from './workspace'
@@ -247,11 +247,10 @@ export class ChatController {
       return { pending: { ...s.pending, [sessionId]: [...(s.pending[sessionId] ?? []), pending] }, turnErrors }
     })
     const choice = this.state.choices[sessionId] ?? {}
-    // Hunks reverted in a review are reported once, ahead of the next message.
-    const rejected = this.checkpoints.takeRejected(sessionId)
+    // Changes rejected in a review are reported by core, ahead of this message.
     const result = await this.bridge.agent.prompt({
       sessionId,
-      text: rejected.length > 0 ? `${rejectionNote(rejected)}\n\n${text}` : text,
+      text,
       ...(choice.agent ? { agent: choice.agent } : {}),
       ...(choice.model ? { model: choice.model } : {}),
     })

@@ -4,13 +4,6 @@ import type { Checkpoint } from '@shared/schema/checkpoint'
 import { errorMessage, unwrap } from '../ipc'
 import { onResync } from './resync'
 
-/** A hunk the user reverted in a turn review; the model hears of it with the next prompt. */
-export interface RejectedHunk {
-  path: string
-  /** The hunk as a unified diff (what the agent had changed). */
-  diff: string
-}
-
 /** What the changes overlay shows: one turn's changes, or one checkpoint against the tree or its predecessor. */
 export type ChangesView =
   | { kind: 'turn'; sessionId: string; fromId: string; toId?: string; title: string }
@@ -27,7 +20,6 @@ export interface CheckpointState {
   restoring: string | null
   /** The last restore of this project, until undone or dismissed (offers "Undo"). */
   lastRestore: (RestoreResult & { checkpointId: string }) | null
-  rejected: Record<string, RejectedHunk[]>
   /** The snapshot our last step or restore left the tree at (null: none yet, or not loaded). */
   position: string | null
 }
@@ -56,7 +48,6 @@ export class CheckpointsController {
       view: null,
       restoring: null,
       lastRestore: null,
-      rejected: {},
       position: null,
     }))
     this.unsubscribers = [
@@ -143,25 +134,6 @@ export class CheckpointsController {
   dismissRestore(): void {
     this.store.setState({ lastRestore: null })
   }
-
-  addRejected(sessionId: string, hunk: RejectedHunk): void {
-    this.store.setState((s) => ({ rejected: { ...s.rejected, [sessionId]: [...(s.rejected[sessionId] ?? []), hunk] } }))
-  }
-
-  /** The rejections to report with the next prompt of a session; cleared once taken. */
-  takeRejected(sessionId: string): RejectedHunk[] {
-    const list = this.store.getState().rejected[sessionId] ?? []
-    if (list.length > 0) this.store.setState((s) => ({ rejected: { ...s.rejected, [sessionId]: [] } }))
-    return list
-  }
 }
 
-/** Closes the review note in a user message; the chat shows what follows it as the user's own text. */
-export const REVIEW_NOTE_END = '[End of review note]'
-
-/** The note the model gets about reverted hunks, ahead of the user's next message. */
-export function rejectionNote(hunks: readonly RejectedHunk[]): string {
-  const one = hunks.length === 1
-  const body = hunks.map((h) => `${h.path}:\n\`\`\`diff\n${h.diff.trimEnd()}\n\`\`\``).join('\n\n')
-  return `[Review note: the user rejected ${one ? 'this change' : 'these changes'} you made, and ${one ? 'it was' : 'they were'} reverted on disk. Do not re-apply ${one ? 'it' : 'them'} unless asked.]\n\n${body}\n${REVIEW_NOTE_END}`
-}
+export { REVIEW_NOTE_END } from '@shared/schema/review'

@@ -1,6 +1,15 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useRef, useState, type ReactNode } from 'react'
+import { createPortal } from 'react-dom'
 import type * as Monaco from 'monaco-editor'
 import { EDITOR_OPTIONS, loadMonaco, type MonacoApi } from './monaco'
+
+/** A strip of UI inside the diff, above a line of the modified side (e.g. a hunk's Accept / Reject). */
+export interface DiffZone {
+  key: string
+  /** 1-based line of the modified side the zone sits above (past the end: below the last line). */
+  line: number
+  content: ReactNode
+}
 
 export interface DiffViewProps {
   original: string
@@ -18,7 +27,11 @@ export interface DiffViewProps {
   onModifiedChange?(text: string): void
   /** Fixed height (e.g. several diffs stacked in a chat turn); fills its parent when omitted. */
   height?: number
+  /** Inline widgets in the modified side, as view zones (they move with the text and scroll with it). */
+  zones?: readonly DiffZone[]
 }
+
+const ZONE_HEIGHT_PX = 28
 
 let nextDiffId = 1
 
@@ -38,12 +51,15 @@ export function DiffView({
   readOnly = true,
   onModifiedChange,
   height,
+  zones,
 }: DiffViewProps) {
   const host = useRef<HTMLDivElement>(null)
   const diff = useRef<Monaco.editor.IStandaloneDiffEditor | null>(null)
   const models = useRef<{ original: Monaco.editor.ITextModel; modified: Monaco.editor.ITextModel } | null>(null)
   const [monaco, setMonaco] = useState<MonacoApi | null>(null)
   const [changes, setChanges] = useState<number | null>(null)
+  const [zoneHosts, setZoneHosts] = useState<ReadonlyMap<string, HTMLElement>>(new Map())
+  const zoneLayout = (zones ?? []).map((z) => `${z.key}@${z.line}`).join(',')
   const onChange = useRef(onModifiedChange)
   useEffect(() => {
     onChange.current = onModifiedChange
@@ -101,6 +117,36 @@ export function DiffView({
     if (pair.modified.getValue() !== modified) pair.modified.setValue(modified)
   }, [original, modified, monaco, path, language])
 
+  // View zones are Monaco's; their content is React, rendered into each zone's node through a portal.
+  useEffect(() => {
+    const editor = diff.current?.getModifiedEditor()
+    if (!editor || zoneLayout === '') {
+      setZoneHosts(new Map())
+      return
+    }
+    const hosts = new Map<string, HTMLElement>()
+    const ids: string[] = []
+    editor.changeViewZones((accessor) => {
+      for (const item of zoneLayout.split(',')) {
+        const at = item.lastIndexOf('@')
+        const key = item.slice(0, at)
+        const line = Number(item.slice(at + 1))
+        const node = document.createElement('div')
+        node.className = 'diff-zone'
+        // Clicks on the zone's buttons must not move the editor's cursor or start a selection.
+        node.addEventListener('mousedown', (e) => e.stopPropagation())
+        hosts.set(key, node)
+        ids.push(accessor.addZone({ afterLineNumber: Math.max(0, line - 1), heightInPx: ZONE_HEIGHT_PX, domNode: node }))
+      }
+    })
+    setZoneHosts(hosts)
+    return () => {
+      editor.changeViewZones((accessor) => {
+        for (const id of ids) accessor.removeZone(id)
+      })
+    }
+  }, [zoneLayout, monaco, path, language, original, modified])
+
   useEffect(() => {
     diff.current?.updateOptions({ renderSideBySide: sideBySide, readOnly })
   }, [sideBySide, readOnly, monaco, path, language])
@@ -127,6 +173,10 @@ export function DiffView({
         )}
       </div>
       <div ref={host} className="diff-body" />
+      {zones?.map((z) => {
+        const node = zoneHosts.get(z.key)
+        return node ? createPortal(z.content, node, z.key) : null
+      })}
     </div>
   )
 }

@@ -139,8 +139,15 @@ export function DiffView({
         ids.push(accessor.addZone({ afterLineNumber: Math.max(0, line - 1), heightInPx: ZONE_HEIGHT_PX, domNode: node }))
       }
     })
+    // Monaco hides its view-zone layer from assistive technology; these zones hold real controls.
+    const reveal = (): void => {
+      for (const node of hosts.values()) node.closest('[aria-hidden="true"]')?.removeAttribute('aria-hidden')
+    }
+    reveal()
+    const frame = requestAnimationFrame(reveal)
     setZoneHosts(hosts)
     return () => {
+      cancelAnimationFrame(frame)
       editor.changeViewZones((accessor) => {
         for (const id of ids) accessor.removeZone(id)
       })

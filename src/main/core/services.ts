@@ -17,6 +17,7 @@ import { SessionStore } from './session/store'
 import { McpRuntime } from './agent/mcp-runtime'
 import { CheckpointService } from './checkpoint/service'
 import { ReviewService } from './review/service'
+import { SearchService } from './search/service'
 import { loadConfig } from './config'
 import { log } from './util/log'
 import type { Tool } from './tools'
@@ -60,6 +61,7 @@ export interface Services {
   readonly mcp: McpRuntime
   readonly checkpoints: CheckpointService
   readonly reviews: ReviewService
+  readonly search: SearchService
   readonly secrets: SecretStore
   readonly secretsProtection: string
   /** MCP tools of a project, when an MCP manager is attached (set by the MCP layer). */
@@ -116,6 +118,7 @@ export function createServices(options: ServicesOptions): Services {
   })
   const checkpoints = new CheckpointService(storage.checkpoints, projects, sessions, bus, options.dataDir, storage.kv)
   const reviews = new ReviewService({ kv: storage.kv, checkpoints, projects, sessions })
+  const search = new SearchService(projects, bus)
   const agents = new AgentService(
     sessions,
     providers,
@@ -140,6 +143,7 @@ export function createServices(options: ServicesOptions): Services {
     mcp,
     checkpoints,
     reviews,
+    search,
     secrets,
     secretsProtection: options.secretsProtection ?? PLAIN_CODEC.protection,
     defaultModel: () => (options.env ?? process.env).HOTARU_MODEL ?? DEFAULT_MODEL_ID,

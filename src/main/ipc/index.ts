@@ -11,6 +11,7 @@ import { processHandlers } from './handlers/process'
 import { projectHandlers } from './handlers/project'
 import { questionHandlers } from './handlers/question'
 import { reviewHandlers } from './handlers/review'
+import { searchHandlers } from './handlers/search'
 import { sessionHandlers } from './handlers/session'
 import { settingsHandlers } from './handlers/settings'
 import { createRouter, type Handlers, type Router } from './router'
@@ -30,6 +31,7 @@ export const handlers: Handlers = {
   settings: settingsHandlers,
   checkpoint: checkpointHandlers,
   review: reviewHandlers,
+  search: searchHandlers,
 }
 
 export function createAppRouter(services: Services): Router {

@@ -11,6 +11,7 @@ import { processContract } from './process'
 import { projectContract } from './project'
 import { questionContract } from './question'
 import { reviewContract } from './review'
+import { searchContract } from './search'
 import { sessionContract } from './session'
 import { settingsContract } from './settings'
 import type { Channels, Domain } from './channels'
@@ -31,6 +32,7 @@ export const contracts = {
   settings: settingsContract,
   checkpoint: checkpointContract,
   review: reviewContract,
+  search: searchContract,
 } as const satisfies { [D in Domain]: unknown }
 
 export type Contracts = typeof contracts

@@ -4,7 +4,7 @@ import { useChat, useChatController } from '../../../stores/chat'
 import { useProject } from '../../../stores/project'
 import { fileSuggestions, slashSuggestions, triggerAt, type Trigger } from './completions'
 import { ContextMeter } from './ContextMeter'
-import { fileIndexFor } from './file-index'
+import { projectClient } from '../../../stores/project-client'
 import { AgentPicker, ModelPicker, usePicked } from './Pickers'
 import { parseSlash, SLASH_COMMANDS } from './slash'
 
@@ -48,7 +48,7 @@ export function Composer({ sessionId }: { sessionId: string | null }) {
 
   const updateTrigger = (value: string, caret: number): void => {
     const next = triggerAt(value, caret)
-    if (next?.kind === 'mention') setFiles(fileIndexFor(bridge, projectId).get(setFiles))
+    if (next?.kind === 'mention') setFiles(projectClient(bridge, projectId).files.get(setFiles))
     setTrigger(next)
     if (next?.query !== trigger?.query || next?.kind !== trigger?.kind) setActive(0)
   }

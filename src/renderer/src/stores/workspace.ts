@@ -27,6 +27,8 @@ export interface WorkspaceState {
   recent: RecentProject[]
   status: Record<string, ProjectStatus>
   paletteOpen: boolean
+  /** Quick Open (Mod+P): go to a file of the active project by name. */
+  quickOpen: boolean
   openPath: OpenPathRequest | null
   /** The last failed user action, shown until dismissed. */
   error?: string
@@ -40,6 +42,7 @@ export const useWorkspace = create<WorkspaceState>(() => ({
   recent: [],
   status: {},
   paletteOpen: false,
+  quickOpen: false,
   openPath: null,
 }))
 
@@ -232,8 +235,11 @@ export const workspace = {
     set((s) => (s.status[projectId] === status ? s : { status: { ...s.status, [projectId]: status } }))
   },
 
+  setQuickOpen(open: boolean): void {
+    set({ quickOpen: open, ...(open ? { paletteOpen: false } : {}) })
+  },
   setPaletteOpen(open: boolean): void {
-    set({ paletteOpen: open })
+    set({ paletteOpen: open, ...(open ? { quickOpen: false } : {}) })
   },
 
   showError(message: string): void {

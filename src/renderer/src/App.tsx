@@ -32,6 +32,31 @@ function StatusBar() {
   )
 }
 
+/**
+ * Without a connection nothing in the page works: a blocking notice with the
+ * reason instead of a page that looks normal. What was typed stays in place;
+ * calls made meanwhile wait and are sent once the connection is back.
+ */
+function ConnectionBlocker() {
+  const connection = useWorkspace((s) => s.connection)
+  const detail = useWorkspace((s) => s.connectionDetail)
+  if (connection === 'open' || connection === 'connecting') return null
+  const unauthorized = connection === 'unauthorized'
+  return (
+    <div className="connection-blocker" role="alertdialog" aria-modal="true" aria-labelledby="connection-title" aria-describedby="connection-reason" data-testid="connection-blocker">
+      <div className="connection-card">
+        <h2 id="connection-title">{unauthorized ? 'Not connected' : 'Disconnected — reconnecting…'}</h2>
+        <p id="connection-reason">{detail ?? (unauthorized ? 'This page has no valid token.' : 'The Hotaru server is not reachable.')}</p>
+        <p className="muted">
+          {unauthorized
+            ? 'Open the address that "hotaru serve" printed (it carries the token), or start it again.'
+            : 'Nothing you typed is lost: messages wait here and are sent once the connection is back.'}
+        </p>
+      </div>
+    </div>
+  )
+}
+
 function ErrorBanner() {
   const error = useWorkspace((s) => s.error)
   if (!error) return null
@@ -56,6 +81,7 @@ export function App() {
       </div>
       <StatusBar />
       <SettingsDialog />
+      <ConnectionBlocker />
     </div>
   )
 }

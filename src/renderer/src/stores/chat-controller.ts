@@ -259,7 +259,18 @@ export class ChatController {
       return
     }
     this.updatePending(sessionId, (list) => list.filter((p) => p.id !== pending.id))
+    if (result.error.name === 'Disconnected') {
+      this.set((s) => ({ unsent: { ...s.unsent, [sessionId]: [...(s.unsent[sessionId] ?? []), text] } }))
+      return
+    }
     this.set((s) => ({ turnErrors: { ...s.turnErrors, [sessionId]: result.error.data.message } }))
+  }
+
+  /** Sends an unsent prompt again (the user's choice), or drops it. */
+  async resend(sessionId: string, index: number, send: boolean): Promise<void> {
+    const text = this.state.unsent[sessionId]?.[index]
+    this.set((s) => ({ unsent: { ...s.unsent, [sessionId]: (s.unsent[sessionId] ?? []).filter((_, i) => i !== index) } }))
+    if (send && text !== undefined) await this.send(text)
   }
 
   isBusy(sessionId: string): boolean {
@@ -286,6 +297,9 @@ export class ChatController {
   /** A user message reached the transcript: its pending copy goes (the same text, else the oldest). */
   private promptArrived(sessionId: string, text: string): void {
     this.startedSinceTurnEnd.add(sessionId)
+    // A prompt reported unsent that the server did receive after all: not offered for sending again.
+    const unsent = this.state.unsent[sessionId]
+    if (unsent?.some((u) => text.endsWith(u))) this.set((s) => ({ unsent: { ...s.unsent, [sessionId]: unsent.filter((u) => !text.endsWith(u)) } }))
     const list = this.state.pending[sessionId]
     if (!list?.length) return
     const index = Math.max(

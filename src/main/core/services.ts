@@ -83,6 +83,7 @@ export function createServices(options: ServicesOptions): Services {
     store: {
       list: (projectId) => storage.approvals.list(projectId),
       add: (projectId, rule) => storage.approvals.add(projectId, rule),
+      remove: (projectId, rule) => storage.approvals.remove(projectId, rule.permission, rule.pattern),
     },
   })
   permissions.onEvent((event) => bus.publish(`permission:${event.type}`, event, projectOf(event)))

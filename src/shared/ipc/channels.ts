@@ -23,7 +23,7 @@ export const channels = {
     events: ['updated', 'deleted', 'message', 'part', 'delta', 'partRemoved', 'truncated', 'status', 'todos'],
   },
   agent: { methods: ['prompt', 'abort', 'agents', 'models', 'compact'], events: ['turnEnded'] },
-  permission: { methods: ['pending', 'reply'], events: ['asked', 'replied'] },
+  permission: { methods: ['pending', 'reply', 'rules', 'setRule', 'approvals', 'revoke'], events: ['asked', 'replied'] },
   question: { methods: ['pending', 'answer', 'dismiss'], events: ['asked', 'answered'] },
   mcp: { methods: ['list', 'restart', 'enable', 'disable', 'authenticate', 'resources', 'readResource', 'prompts', 'getPrompt'], events: ['status', 'tools', 'warning'] },
   process: { methods: ['list', 'output', 'kill'], events: ['changed'] },

@@ -55,10 +55,14 @@ export function DiffView({
 }: DiffViewProps) {
   const host = useRef<HTMLDivElement>(null)
   const diff = useRef<Monaco.editor.IStandaloneDiffEditor | null>(null)
+  /** A new or deleted file: one plain editor, every line marked (a diff against an empty side shows a phantom line 1). */
+  const single = useRef<Monaco.editor.IStandaloneCodeEditor | null>(null)
+  const oneSided: 'added' | 'deleted' | null = original === '' && modified !== '' ? 'added' : modified === '' && original !== '' ? 'deleted' : null
   const models = useRef<{ original: Monaco.editor.ITextModel; modified: Monaco.editor.ITextModel } | null>(null)
   const [monaco, setMonaco] = useState<MonacoApi | null>(null)
   const [changes, setChanges] = useState<number | null>(null)
   const [zoneHosts, setZoneHosts] = useState<ReadonlyMap<string, HTMLElement>>(new Map())
+  const shownChanges = oneSided ? 1 : changes
   const zoneLayout = (zones ?? []).map((z) => `${z.key}@${z.line}`).join(',')
   const onChange = useRef(onModifiedChange)
   useEffect(() => {
@@ -84,6 +88,28 @@ export function DiffView({
       original: monaco.editor.createModel('', language, uri('original')),
       modified: monaco.editor.createModel('', language, uri('modified')),
     }
+    if (oneSided) {
+      const model = oneSided === 'added' ? pair.modified : pair.original
+      const plain = monaco.editor.create(host.current, { ...EDITOR_OPTIONS, model, readOnly: true, minimap: { enabled: false } })
+      const marks = plain.createDecorationsCollection()
+      const mark = (): void => {
+        const lines = model.getLineCount()
+        const last = model.getLineLength(lines) === 0 && lines > 1 ? lines - 1 : lines
+        marks.set([{ range: new monaco.Range(1, 1, last, 1), options: { isWholeLine: true, className: `diff-whole-${oneSided}`, linesDecorationsClassName: `diff-gutter-${oneSided}` } }])
+      }
+      const listener = model.onDidChangeContent(mark)
+      mark()
+      single.current = plain
+      models.current = pair
+      return () => {
+        listener.dispose()
+        plain.dispose()
+        pair.original.dispose()
+        pair.modified.dispose()
+        single.current = null
+        models.current = null
+      }
+    }
     const editor = monaco.editor.createDiffEditor(host.current, {
       ...EDITOR_OPTIONS,
       minimap: { enabled: false },
@@ -108,18 +134,18 @@ export function DiffView({
       diff.current = null
       models.current = null
     }
-  }, [monaco, path, language])
+  }, [monaco, path, language, oneSided])
 
   useEffect(() => {
     const pair = models.current
     if (!pair) return
     if (pair.original.getValue() !== original) pair.original.setValue(original)
     if (pair.modified.getValue() !== modified) pair.modified.setValue(modified)
-  }, [original, modified, monaco, path, language])
+  }, [original, modified, monaco, path, language, oneSided])
 
   // View zones are Monaco's; their content is React, rendered into each zone's node through a portal.
   useEffect(() => {
-    const editor = diff.current?.getModifiedEditor()
+    const editor = diff.current?.getModifiedEditor() ?? single.current
     if (!editor || zoneLayout === '') {
       setZoneHosts(new Map())
       return
@@ -152,9 +178,10 @@ export function DiffView({
         for (const id of ids) accessor.removeZone(id)
       })
     }
-  }, [zoneLayout, monaco, path, language, original, modified])
+  }, [zoneLayout, monaco, path, language, original, modified, oneSided])
 
   useEffect(() => {
+    single.current?.updateOptions({ readOnly: true })
     diff.current?.updateOptions({ renderSideBySide: sideBySide, readOnly })
   }, [sideBySide, readOnly, monaco, path, language])
 
@@ -166,7 +193,7 @@ export function DiffView({
           →
         </span>
         <span className="diff-label">{modifiedLabel}</span>
-        <span className="muted diff-count">{changes === null ? '' : changes === 1 ? '1 change' : `${changes} changes`}</span>
+        <span className="muted diff-count">{shownChanges === null ? '' : shownChanges === 1 ? '1 change' : `${shownChanges} changes`}</span>
         {onSideBySideChange && (
           <button
             type="button"

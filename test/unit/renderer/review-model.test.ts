@@ -50,3 +50,21 @@ describe('turn review range', () => {
     expect(turnRange(list, 'm3', ['m4'])).toEqual({ fromId: 'cp_b', toId: 'cp_c', files: 1 })
   })
 })
+
+describe('permission rules per tool', () => {
+  it('groups by tool in order and marks rules a later one with the same pattern overrides', async () => {
+    const { groupRules } = await import('../../../src/renderer/src/features/settings/permission-groups')
+    const groups = groupRules([
+      { permission: 'bash', pattern: '*', action: 'ask', layer: 'agent' },
+      { permission: 'edit', pattern: '*', action: 'ask', layer: 'agent' },
+      { permission: 'bash', pattern: 'git *', action: 'allow', layer: 'user', file: 'u' },
+      { permission: 'bash', pattern: '*', action: 'deny', layer: 'project', file: 'p' },
+    ])
+    expect(groups.map((g) => g.permission)).toEqual(['bash', 'edit'])
+    expect(groups[0]?.rules.map((r) => [r.pattern, r.layer, r.overridden])).toEqual([
+      ['*', 'agent', true],
+      ['git *', 'user', false],
+      ['*', 'project', false],
+    ])
+  })
+})

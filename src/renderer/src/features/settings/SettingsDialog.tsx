@@ -9,6 +9,7 @@ import { initialChatState } from '../../stores/project-chat'
 import { useWorkspace } from '../../stores/workspace'
 import { allCommands } from '../commands'
 import { McpServers } from './McpServers'
+import { Permissions } from './Permissions'
 import { Providers } from './Providers'
 import { closeSettings, useSettingsDialog, type SettingsSection } from './settings-state'
 
@@ -18,6 +19,7 @@ const EMPTY_STORE = createStore(() => initialChatState(''))
 const SECTIONS: { id: SettingsSection; label: string }[] = [
   { id: 'general', label: 'Appearance' },
   { id: 'models', label: 'Model & agent' },
+  { id: 'permissions', label: 'Permissions' },
   { id: 'mcp', label: 'MCP servers' },
   { id: 'providers', label: 'Providers' },
   { id: 'keys', label: 'Shortcuts' },
@@ -126,6 +128,12 @@ export function SettingsDialog() {
         <div className="settings-content">
           {section === 'general' && <Appearance />}
           {section === 'models' && <ModelDefaults chat={chat} />}
+          {section === 'permissions' &&
+            (chat && bridge && activeId ? (
+              <Permissions bridge={bridge} projectId={activeId} sessionId={chat.store.getState().activeSessionId} />
+            ) : (
+              <p className="muted">Open a project to see its permission rules.</p>
+            ))}
           {section === 'mcp' && (chat ? <McpServers chat={chat} /> : <p className="muted">Open a project to see its MCP servers.</p>)}
           {section === 'providers' && <Providers bridge={bridge} models={chat?.store.getState().models ?? []} />}
           {section === 'keys' && <Shortcuts />}

@@ -1,6 +1,6 @@
 import { create } from 'zustand'
 
-export type SettingsSection = 'general' | 'models' | 'mcp' | 'providers' | 'keys'
+export type SettingsSection = 'general' | 'models' | 'permissions' | 'mcp' | 'providers' | 'keys'
 
 export const useSettingsDialog = create<{ open: boolean; section: SettingsSection }>(() => ({ open: false, section: 'general' }))
 

@@ -43,3 +43,13 @@ describe('timeline labels', () => {
     expect(moveSelection([], null, 1)).toBeNull()
   })
 })
+
+describe('window title', () => {
+  it('names the file, the project and the app', async () => {
+    const { windowTitle } = await import('../../../src/renderer/src/features/workspace/title')
+    expect(windowTitle('my-app', 'src/app.ts')).toBe('app.ts — my-app — Hotaru')
+    expect(windowTitle('my-app', 'src/app.ts', true)).toBe('● app.ts — my-app — Hotaru')
+    expect(windowTitle('my-app', null)).toBe('my-app — Hotaru')
+    expect(windowTitle(null, null)).toBe('Hotaru')
+  })
+})

@@ -1,7 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from 'jsonc-parser'
 import { HotaruError } from '@shared/errors'
+import { globalConfigDir } from './locations'
 
 /** The names a config folder may hold, in the order the loader reads them. */
 const CONFIG_FILE_NAMES = ['hotaru.json', 'hotaru.jsonc']
@@ -35,4 +37,16 @@ export function writeConfigValue(file: string, path: (string | number)[], value:
   const temp = `${file}.${process.pid}.tmp`
   writeFileSync(temp, next.endsWith('\n') ? next : `${next}\n`)
   renameSync(temp, file)
+}
+
+/** The user's own config file (the global layer), where settings changed in the app are written. */
+export function userConfigFile(env: NodeJS.ProcessEnv = process.env): string {
+  return configFileIn(globalConfigDir({ env, homeDir: env.HOME ?? env.USERPROFILE ?? homedir(), platform: process.platform }))
+}
+
+/** One top-level value of a config file as written there (no layering), or undefined. */
+export function readConfigValue(file: string, key: string): unknown {
+  if (!existsSync(file)) return undefined
+  const value = parse(readFileSync(file, 'utf8'), [], { allowTrailingComma: true }) as Record<string, unknown> | undefined
+  return value?.[key]
 }

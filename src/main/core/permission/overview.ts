@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs'
-import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { parse } from 'jsonc-parser'
 import type { PermissionLayer, RuleInEffect } from '@shared/schema/permission-rules'
 import { loadConfig, type ConfigSource } from '../config'
-import { DOT_HOTARU_DIR, globalConfigDir } from '../config/locations'
-import { configFileIn, writeConfigValue } from '../config/writer'
+import { DOT_HOTARU_DIR } from '../config/locations'
+import { configFileIn, userConfigFile, writeConfigValue } from '../config/writer'
 import { rulesFromConfig } from './config-rules'
 import { agentDefaultRules } from './defaults'
 import type { PermissionConfig } from '../config/schema'
@@ -41,7 +40,7 @@ export async function rulesInEffect(projectDir: string, agent: string, env: Node
 /** The config file a layer's rules are written to: the user's global config or the project's `.hotaru` one. */
 export function ruleFile(layer: 'user' | 'project', projectDir: string, env: NodeJS.ProcessEnv = process.env): string {
   if (layer === 'project') return configFileIn(join(projectDir, DOT_HOTARU_DIR))
-  return configFileIn(globalConfigDir({ env, homeDir: env.HOME ?? env.USERPROFILE ?? homedir(), platform: process.platform }))
+  return userConfigFile(env)
 }
 
 /**

@@ -3,6 +3,7 @@ import type { AppInfo } from '@shared/ipc/app'
 import type { HotaruBridge } from '@shared/ipc'
 import type { ProjectInfo, RecentProject } from '@shared/schema/project'
 import { errorMessage, IpcError, unwrap, type ConnectionState } from '../ipc'
+import { loadPreferences } from './preferences'
 import { absoluteParent, relativeInside } from '../lib/paths'
 import { dropProjectStore } from './project'
 import { emitResync, onResync } from './resync'
@@ -99,6 +100,7 @@ export const workspace = {
   async load(): Promise<void> {
     await attempt(async () => {
       const b = bridge()
+      void loadPreferences(b)
       const [info, projects, recent, tabs] = await Promise.all([
         unwrap(b.app.info({})),
         unwrap(b.project.list({})),

@@ -46,16 +46,25 @@ function Appearance() {
 
 function ModelDefaults({ chat }: { chat: ChatController | null }) {
   const prefs = usePreferences()
+  const bridge = useWorkspace((s) => s.bridge)
   const models = useStore(chat?.store ?? EMPTY_STORE, (s) => s.models)
   const agents = useStore(chat?.store ?? EMPTY_STORE, (s) => s.agents)
   const primary = agents.filter((a) => a.mode === 'primary')
   return (
     <div className="settings-section">
-      <p className="muted">Used for new sessions; each session keeps its own choice, and the pickers under the chat input change it.</p>
+      <p className="muted">
+        Used for new sessions; each session keeps its own choice, and the pickers under the chat input change it. Saved in your config file
+        {prefs.file ? <code> {prefs.file}</code> : ''} (a project’s hotaru.json can override them).
+      </p>
+      {prefs.error && (
+        <p className="error" role="alert">
+          {prefs.error}
+        </p>
+      )}
       <label className="settings-field">
         <span>Default model</span>
-        <select value={prefs.defaultModel ?? ''} onChange={(e) => setPreferences({ defaultModel: e.target.value || undefined })} data-testid="settings-model">
-          <option value="">Project default (hotaru.json “model”)</option>
+        <select value={prefs.defaultModel ?? ''} onChange={(e) => bridge && void setPreferences(bridge, { defaultModel: e.target.value || null })} data-testid="settings-model">
+          <option value="">Not set (built-in default, or the project’s)</option>
           {models.map((m) => (
             <option key={m.id} value={m.id}>
               {m.id} — {Math.round(m.context / 1000)}k context
@@ -65,8 +74,8 @@ function ModelDefaults({ chat }: { chat: ChatController | null }) {
       </label>
       <label className="settings-field">
         <span>Default agent</span>
-        <select value={prefs.defaultAgent ?? ''} onChange={(e) => setPreferences({ defaultAgent: e.target.value || undefined })} data-testid="settings-agent">
-          <option value="">Project default (hotaru.json “defaultAgent”, else build)</option>
+        <select value={prefs.defaultAgent ?? ''} onChange={(e) => bridge && void setPreferences(bridge, { defaultAgent: e.target.value || null })} data-testid="settings-agent">
+          <option value="">Not set (build, or the project’s)</option>
           {primary.map((a) => (
             <option key={a.name} value={a.name}>
               {a.name} — {a.description}

@@ -1,9 +1,10 @@
 import { memo } from 'react'
-import { Elapsed } from '../../../components/Elapsed'
+import { Elapsed, formatDuration } from '../../../components/Elapsed'
 import { StatusGlyph } from '../../../components/StatusGlyph'
 import { Twisty } from '../../../components/Twisty'
 import { useChat, useChatController } from '../../../stores/chat'
-import { EDIT_TOOLS, keyArgument, lineCounts, type ToolPart } from './describe'
+import { EDIT_TOOLS, keyArgument, lineCounts, num, record, type ToolPart } from './describe'
+import { bashTiming } from './output-view'
 import { ToolBody } from './ToolBody'
 
 interface ToolCardProps {
@@ -32,6 +33,8 @@ export const ToolCard = memo(function ToolCard({ part, root, recent }: ToolCardP
   const asking = useChat((s) => s.permissions.some((p) => p.callId === part.callId))
   const counts = lineCounts(part)
   const arg = keyArgument(part, root)
+  // Bash reports the command's own run time: the card shows it, and the approval wait apart.
+  const timing = part.tool === 'bash' ? bashTiming(part.state.startedAt, part.state.endedAt, num(record(part.state.metadata).durationMs)) : null
   return (
     <div className={`tool-card tool-${status}`} data-testid="tool-card" data-tool={part.tool} data-status={status} data-call-id={part.callId}>
       <button type="button" className="tool-head" aria-expanded={open} onClick={() => chat.toggleExpanded(part.id, fallback)}>
@@ -46,7 +49,14 @@ export const ToolCard = memo(function ToolCard({ part, root, recent }: ToolCardP
             <span className="add">+{counts.additions}</span> <span className="del">−{counts.deletions}</span>
           </span>
         )}
-        <Elapsed start={part.state.startedAt} end={part.state.endedAt ?? (status === 'running' || status === 'pending' ? undefined : part.state.startedAt)} />
+        {timing ? (
+          <span className="elapsed" title={timing.waitMs > 0 ? `the command ran ${formatDuration(timing.runMs)}; ${formatDuration(timing.waitMs)} went to waiting for your approval` : 'how long the command ran'}>
+            {formatDuration(timing.runMs)}
+            {timing.waitMs > 0 && <span className="muted"> · waited {formatDuration(timing.waitMs)}</span>}
+          </span>
+        ) : (
+          <Elapsed start={part.state.startedAt} end={part.state.endedAt ?? (status === 'running' || status === 'pending' ? undefined : part.state.startedAt)} />
+        )}
       </button>
       {open && (
         <div className="tool-body">

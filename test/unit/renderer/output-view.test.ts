@@ -26,3 +26,19 @@ describe('tool card output', () => {
     expect(bashTiming(undefined, 2, 1)).toBeNull()
   })
 })
+
+describe('provider key status', () => {
+  it('names the provider of a model that needs a key and has none', async () => {
+    const { missingKey } = await import('../../../src/renderer/src/stores/provider-keys')
+    const base = { baseURL: '', kind: 'openai-compatible', envKeys: [] }
+    const providers = [
+      { ...base, id: 'anthropic', name: 'Anthropic', requiresKey: true, keySource: 'none' as const },
+      { ...base, id: 'openai', name: 'OpenAI', requiresKey: true, keySource: 'secret' as const },
+      { ...base, id: 'ollama', name: 'Ollama', requiresKey: false, keySource: 'none' as const },
+    ]
+    expect(missingKey(providers, 'anthropic/claude-sonnet-4-6')?.name).toBe('Anthropic')
+    expect(missingKey(providers, 'openai/gpt-4.1')).toBeNull()
+    expect(missingKey(providers, 'ollama/llama3')).toBeNull()
+    expect(missingKey(providers, 'unknown/x')).toBeNull()
+  })
+})

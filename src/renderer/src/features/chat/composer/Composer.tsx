@@ -4,6 +4,7 @@ import { useChat, useChatController } from '../../../stores/chat'
 import { useProject } from '../../../stores/project'
 import { fileSuggestions, slashSuggestions, triggerAt, type Trigger } from './completions'
 import { ContextMeter } from './ContextMeter'
+import { KeyNotice } from './KeyNotice'
 import { projectClient } from '../../../stores/project-client'
 import { AgentPicker, ModelPicker, usePicked } from './Pickers'
 import { parseSlash, SLASH_COMMANDS } from './slash'
@@ -118,6 +119,7 @@ export function Composer({ sessionId }: { sessionId: string | null }) {
           onHover={setActive}
         />
       )}
+      <KeyNotice model={model} />
       <textarea
         ref={input}
         className="composer-input"

@@ -67,6 +67,16 @@ describe('desktop UX in Chromium: review, timeline, quick open, find in files, c
       await page.getByTestId('open-path-submit').click()
       await chat(page).getByTestId('chat-empty').waitFor()
 
+      // At 1400 px the composer's controls fit: nothing is cut off at the panel's edge.
+      const panel = await chat(page).boundingBox()
+      for (const control of [chat(page).getByRole('button', { name: 'Send' }), chat(page).getByRole('combobox', { name: 'Model' })]) {
+        const box = await control.boundingBox()
+        expect(box && panel && box.x + box.width <= panel.x + panel.width + 0.5).toBe(true)
+        expect(box?.width ?? 0).toBeGreaterThan(40)
+      }
+      // The window title names the project.
+      await expect.poll(() => page.title()).toMatch(/^hotaru-e2e-ux-\w+ — Hotaru$/)
+
       // A turn creates a file and changes two far-apart lines of another.
       fake.enqueue(
         { toolCalls: [{ name: 'write', args: { filePath: 'new.txt', content: 'x\ny\nz\n' } }, { name: 'read', args: { filePath: 'a.txt' } }] },
@@ -146,6 +156,7 @@ describe('desktop UX in Chromium: review, timeline, quick open, find in files, c
       await screenshot(page, 'ux-06-quick-open')
       await page.keyboard.press('Enter')
       await page.locator('[data-testid="code-editor"][data-path="src/deep/target.ts"]').waitFor()
+      await expect.poll(() => page.title()).toMatch(/^target\.ts — hotaru-e2e-ux-\w+ — Hotaru$/)
 
       // Find in files: streamed results by file; a click opens the file at the line.
       await page.keyboard.press('Control+Shift+F')

@@ -181,8 +181,9 @@ export function DiffView({
   }, [zoneLayout, monaco, path, language, original, modified, oneSided])
 
   useEffect(() => {
-    single.current?.updateOptions({ readOnly: true })
-    diff.current?.updateOptions({ renderSideBySide: sideBySide, readOnly })
+    // Inline diffs live in narrow places (tool cards, small windows): long lines wrap instead of being cut.
+    diff.current?.updateOptions({ renderSideBySide: sideBySide, readOnly, diffWordWrap: sideBySide ? 'off' : 'on', wordWrap: sideBySide ? 'off' : 'on' })
+    single.current?.updateOptions({ wordWrap: sideBySide ? 'off' : 'on' })
   }, [sideBySide, readOnly, monaco, path, language])
 
   return (

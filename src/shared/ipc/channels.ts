@@ -25,7 +25,7 @@ export const channels = {
   agent: { methods: ['prompt', 'abort', 'agents', 'models', 'compact'], events: ['turnEnded'] },
   permission: { methods: ['pending', 'reply', 'rules', 'setRule', 'approvals', 'revoke'], events: ['asked', 'replied'] },
   question: { methods: ['pending', 'answer', 'dismiss'], events: ['asked', 'answered'] },
-  mcp: { methods: ['list', 'restart', 'enable', 'disable', 'authenticate', 'resources', 'readResource', 'prompts', 'getPrompt'], events: ['status', 'tools', 'warning'] },
+  mcp: { methods: ['list', 'reload', 'saveServer', 'restart', 'enable', 'disable', 'authenticate', 'resources', 'readResource', 'prompts', 'getPrompt'], events: ['status', 'tools', 'warning'] },
   process: { methods: ['list', 'output', 'kill'], events: ['changed'] },
   settings: { methods: ['providers', 'setApiKey', 'deleteApiKey', 'testConnection', 'defaults', 'setDefaults'], events: [] },
   search: { methods: ['files', 'text', 'cancel'], events: ['results', 'done'] },

@@ -72,6 +72,16 @@ export class McpRuntime {
     return manager
   }
 
+  /** Stops the project's servers and starts them again from `config` and `.mcp.json` as they are now. */
+  async reload(project: ProjectInstance, config: Config): Promise<McpServerStatus[]> {
+    await project.dropService(SERVICE_KEY)
+    this.managers.delete(project.id)
+    this.tools.delete(project.id)
+    await this.ensure(project, config)
+    this.bus.publish('mcp:tools', { tools: this.toolsOf(project.id).map((t) => t.id) }, project.id)
+    return this.statuses(project.id)
+  }
+
   manager(projectId: string): McpManager | undefined {
     return this.managers.get(projectId)
   }

@@ -56,6 +56,15 @@ export class ProjectInstance {
     return created
   }
 
+  /** Ends a per-project service now (it is created afresh on next use), e.g. after its config changed. */
+  async dropService(key: string): Promise<void> {
+    const existing = this.services.get(key)
+    if (!existing) return
+    this.services.delete(key)
+    this.disposables.remove(existing)
+    await existing.dispose()
+  }
+
   /**
    * Starts the file watcher (once): the tree UI and any module that wants the
    * change feed call this. Not started at open, so a CLI run that never looks at

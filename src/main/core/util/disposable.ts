@@ -24,6 +24,14 @@ export class DisposableStore implements Disposable {
     return item
   }
 
+  /** Takes an item back without disposing it (its owner disposes it now, e.g. to replace it). */
+  remove(item: Disposable): boolean {
+    const index = this.items.indexOf(item)
+    if (index < 0) return false
+    this.items.splice(index, 1)
+    return true
+  }
+
   addFn(fn: () => void | Promise<void>): void {
     this.add({ dispose: fn })
   }

@@ -102,6 +102,22 @@ export class ChatController {
     if (result.ok) this.set({ mcp: result.value })
   }
 
+  /** Refresh: core re-reads the config and `.mcp.json` and restarts the servers. */
+  async reloadMcp(): Promise<string | null> {
+    const result = await this.bridge.mcp.reload({ projectId: this.projectId })
+    if (!result.ok) return result.error.data.message
+    this.set({ mcp: result.value })
+    return null
+  }
+
+  /** Adds or replaces a local server in the project's `.mcp.json`; the servers restart with it. */
+  async saveMcpServer(server: { name: string; command: string; args: string[] }): Promise<string | null> {
+    const result = await this.bridge.mcp.saveServer({ projectId: this.projectId, ...server })
+    if (!result.ok) return result.error.data.message
+    this.set({ mcp: result.value })
+    return null
+  }
+
   async mcpAction(name: string, action: 'restart' | 'enable' | 'disable' | 'authenticate'): Promise<void> {
     try {
       const status = await unwrap(this.bridge.mcp[action]({ projectId: this.projectId, name }))

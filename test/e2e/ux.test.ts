@@ -172,6 +172,25 @@ describe('desktop UX in Chromium: review, timeline, quick open, find in files, c
       await search.getByText('2 results in 2 files').waitFor()
       await screenshot(page, 'ux-07-find-in-files')
 
+      // Settings → Permissions: rules with their layer; a project rule is written to .hotaru/hotaru.jsonc.
+      await page.getByRole('button', { name: 'Settings' }).first().click()
+      const settings = page.getByRole('dialog', { name: 'Settings' })
+      await settings.getByRole('button', { name: 'Permissions' }).click()
+      const rulesTable = settings.getByRole('table', { name: 'Rules in effect' })
+      await rulesTable.getByText('environment').first().waitFor()
+      const addRule = settings.getByRole('form', { name: 'Add a rule' })
+      await addRule.getByRole('textbox', { name: 'Pattern' }).fill('git status*')
+      await addRule.getByRole('button', { name: 'Add rule' }).click()
+      await rulesTable.getByRole('button', { name: 'Remove project rule bash git status*' }).waitFor()
+      expect(JSON.parse(readFileSync(join(project, '.hotaru', 'hotaru.jsonc'), 'utf8'))).toEqual({ permission: { bash: { 'git status*': 'allow' } } })
+      await screenshot(page, 'ux-10-permissions')
+      // MCP servers: Refresh re-reads the config; the add form is there.
+      await settings.getByRole('button', { name: 'MCP servers' }).click()
+      await settings.getByRole('form', { name: 'Add an MCP server' }).waitFor()
+      await settings.getByRole('button', { name: 'Refresh' }).click()
+      await screenshot(page, 'ux-11-mcp-settings')
+      await page.keyboard.press('Escape')
+
       // Without the token: a blocking notice that says why.
       const stranger = await browser.newPage({ viewport: { width: 1000, height: 700 } })
       await stranger.goto(served.url.replace(/\?token=.*/, ''))

@@ -174,6 +174,9 @@ export function DiffView({
     setZoneHosts(hosts)
     return () => {
       cancelAnimationFrame(frame)
+      // The editor may be gone already (its effect cleans up first): its zones went with it.
+      const live = diff.current?.getModifiedEditor() ?? single.current
+      if (live !== editor) return
       editor.changeViewZones((accessor) => {
         for (const id of ids) accessor.removeZone(id)
       })

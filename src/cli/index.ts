@@ -10,6 +10,7 @@ Commands:
   run          Run the agent on a message in a project (hotaru run --help)
   sessions     List, show and export sessions
   checkpoints  List, diff and restore checkpoints (hotaru checkpoints --help)
+  review       Accept or reject a turn's changes (hotaru review --help)
   mcp          MCP servers of a project (hotaru mcp list)
   lsp          Language servers: status, and the diagnostics of files (hotaru lsp --help)
   trust        Trust a folder, take it back, or list decisions (hotaru trust --help)
@@ -33,6 +34,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   run: () => import('./commands/run').then((m) => m.runRun),
   sessions: () => import('./commands/sessions').then((m) => m.runSessions),
   checkpoints: () => import('./commands/checkpoints').then((m) => m.runCheckpoints),
+  review: () => import('./commands/review').then((m) => m.runReview),
   mcp: () => import('./commands/mcp').then((m) => m.runMcp),
   lsp: () => import('./commands/lsp').then((m) => m.runLsp),
   trust: () => import('./commands/trust').then((m) => m.runTrust),

@@ -108,7 +108,8 @@ export async function runRun(argv: string[]): Promise<number> {
     if (format === 'json') writeJson({ type: 'session', session: services.sessions.get(session.id) })
     const result = await services.agents.prompt({
       sessionId: session.id,
-      text: message,
+      // Changes rejected in a review since the last message are told to the model ahead of this one.
+      text: services.reviews.withNote(session.id, message),
       agent: stringOption(values, 'agent'),
       model,
     })

@@ -20,6 +20,8 @@ import { CheckpointService } from './checkpoint/service'
 import { ProjectConfigs } from './config/project-configs'
 import { TrustService } from './trust/trust-service'
 import { isInside } from './trust/paths'
+import { ReviewService } from './review/service'
+import { SearchService } from './search/service'
 import { log } from './util/log'
 import { detached } from './util/detached'
 import { loginShellEnv, pickShell, useProcessEnvironment, type Tool } from './tools'
@@ -73,6 +75,8 @@ export interface Services {
   readonly mcp: McpRuntime
   readonly checkpoints: CheckpointService
   readonly lsp: LspService
+  readonly reviews: ReviewService
+  readonly search: SearchService
   readonly secrets: SecretStore
   readonly secretsProtection: string
   readonly secretsEncrypted: boolean
@@ -80,6 +84,8 @@ export interface Services {
   readonly trust: TrustService
   /** The one config service per open project (trust applied). */
   readonly configs: ProjectConfigs
+  /** The environment the core reads (config placeholders, provider keys, the user config folder). */
+  readonly env: NodeJS.ProcessEnv
   /** MCP tools of a project, when an MCP manager is attached (set by the MCP layer). */
   extraTools: (projectId: string) => Tool[]
   info(): AppInfo
@@ -104,6 +110,7 @@ export function createServices(options: ServicesOptions): Services {
     store: {
       list: (projectId) => storage.approvals.list(projectId),
       add: (projectId, rule) => storage.approvals.add(projectId, rule),
+      remove: (projectId, rule) => storage.approvals.remove(projectId, rule.permission, rule.pattern),
     },
   })
   permissions.onEvent((event) => bus.publish(`permission:${event.type}`, event, projectOf(event)))
@@ -183,6 +190,8 @@ export function createServices(options: ServicesOptions): Services {
       }
     })
   }
+  const reviews = new ReviewService({ kv: storage.kv, checkpoints, projects, sessions })
+  const search = new SearchService(projects, bus)
   const agents = new AgentService(
     sessions,
     providers,
@@ -237,11 +246,14 @@ export function createServices(options: ServicesOptions): Services {
     mcp,
     checkpoints,
     lsp,
+    reviews,
+    search,
     secrets,
     secretsProtection: options.secretsProtection ?? PLAIN_CODEC.protection,
     secretsEncrypted: options.secretsEncrypted ?? PLAIN_CODEC.encrypted ?? false,
     trust,
     configs,
+    env,
     info: () => ({
       name: APP_NAME,
       version: APP_VERSION,

@@ -12,6 +12,8 @@ import { processHandlers } from './handlers/process'
 import { projectHandlers } from './handlers/project'
 import { questionHandlers } from './handlers/question'
 import { sandboxHandlers } from './handlers/sandbox'
+import { reviewHandlers } from './handlers/review'
+import { searchHandlers } from './handlers/search'
 import { sessionHandlers } from './handlers/session'
 import { settingsHandlers } from './handlers/settings'
 import { trustHandlers } from './handlers/trust'
@@ -34,6 +36,8 @@ export const handlers: Handlers = {
   sandbox: sandboxHandlers,
   lsp: lspHandlers,
   trust: trustHandlers,
+  review: reviewHandlers,
+  search: searchHandlers,
 }
 
 export function createAppRouter(services: Services): Router {

@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react'
+import { useEffect, useState, type ReactNode } from 'react'
 import { ChatPanel, installChatCommands } from './features/chat'
 import { SettingsDialog } from './features/settings'
 import { ProjectTabs } from './features/tabs'
@@ -7,6 +7,8 @@ import { Workspace } from './features/workspace'
 import { ProblemCounts, problemsFor } from './features/problems'
 import { projectStoreFor } from './stores/project'
 import { useWorkspace, workspace } from './stores/workspace'
+import { existingProjectStore } from './stores/project'
+import { windowTitle } from './features/workspace/title'
 
 /**
  * RIGHT-HAND PANEL SLOT — the agent chat mounts here. Return the chat for
@@ -16,6 +18,27 @@ import { useWorkspace, workspace } from './stores/workspace'
  */
 function renderRightPanel(projectId: string): ReactNode {
   return <ChatPanel key={projectId} />
+}
+
+/** The visible way to show or hide the active project's terminal panel (also Ctrl+`). */
+function TerminalToggle() {
+  const activeId = useWorkspace((s) => s.activeId)
+  const store = activeId ? existingProjectStore(activeId) : undefined
+  const [, rerender] = useState(0)
+  useEffect(() => store?.subscribe((s, prev) => s.view.terminal !== prev.view.terminal && rerender((n) => n + 1)), [store])
+  if (!store) return null
+  const shown = store.getState().view.terminal
+  return (
+    <button
+      type="button"
+      className="ghost small statusbar-button"
+      aria-pressed={shown}
+      title="Toggle the terminal panel (Ctrl+`)"
+      onClick={() => store.getState().setView({ terminal: !store.getState().view.terminal })}
+    >
+      Terminal
+    </button>
+  )
 }
 
 function StatusBar() {
@@ -34,6 +57,7 @@ function StatusBar() {
       <span className={`dot ${connection}`} aria-hidden />
       <span data-testid="connection-state">{connection === 'open' ? 'Connected' : (detail ?? connection)}</span>
       {activeId && bridge && <ProblemCounts key={activeId} bridge={bridge} projectId={activeId} onShow={() => showProblems(activeId)} />}
+      <TerminalToggle />
       {info && (
         <span className="muted right">
           {info.name} {info.version}
@@ -43,8 +67,64 @@ function StatusBar() {
   )
 }
 
+/**
+ * Without a connection nothing in the page works: a blocking notice with the
+ * reason instead of a page that looks normal. What was typed stays in place;
+ * calls made meanwhile wait and are sent once the connection is back.
+ */
+function ConnectionBlocker() {
+  const connection = useWorkspace((s) => s.connection)
+  const detail = useWorkspace((s) => s.connectionDetail)
+  if (connection === 'open' || connection === 'connecting') return null
+  const unauthorized = connection === 'unauthorized'
+  return (
+    <div className="connection-blocker" role="alertdialog" aria-modal="true" aria-labelledby="connection-title" aria-describedby="connection-reason" data-testid="connection-blocker">
+      <div className="connection-card">
+        <h2 id="connection-title">{unauthorized ? 'Not connected' : 'Disconnected — reconnecting…'}</h2>
+        <p id="connection-reason">{detail ?? (unauthorized ? 'This page has no valid token.' : 'The Hotaru server is not reachable.')}</p>
+        <p className="muted">
+          {unauthorized
+            ? 'Open the address that "hotaru serve" printed (it carries the token), or start it again.'
+            : 'Nothing you typed is lost: messages wait here and are sent once the connection is back.'}
+        </p>
+      </div>
+    </div>
+  )
+}
+
+/** Keeps document.title (the window and browser tab title) as "file — project — Hotaru". */
+function useWindowTitle(): void {
+  const activeId = useWorkspace((s) => s.activeId)
+  const name = useWorkspace((s) => s.projects.find((p) => p.id === s.activeId)?.name ?? null)
+  useEffect(() => {
+    const store = activeId ? existingProjectStore(activeId) : undefined
+    const apply = (): void => {
+      const state = store?.getState()
+      const file = state?.activeFile ?? null
+      document.title = windowTitle(name, file, file ? (state?.docs[file]?.dirty ?? false) : false)
+    }
+    apply()
+    return store?.subscribe(apply)
+  }, [activeId, name])
+}
+
+/** How long an error banner stays before it goes by itself (it can be dismissed at once). */
+const BANNER_MS = 10_000
+
 function ErrorBanner() {
   const error = useWorkspace((s) => s.error)
+  const activeId = useWorkspace((s) => s.activeId)
+  // A banner belongs to the moment it appeared: it expires, and switching project tabs clears it.
+  useEffect(() => {
+    if (!error) return
+    const timer = setTimeout(() => workspace.dismissError(), BANNER_MS)
+    return () => clearTimeout(timer)
+  }, [error])
+  const [shownFor, setShownFor] = useState(activeId)
+  if (shownFor !== activeId) {
+    setShownFor(activeId)
+    if (error) workspace.dismissError()
+  }
   if (!error) return null
   return (
     <div className="banner error" role="alert" data-testid="error-banner">
@@ -58,6 +138,7 @@ function ErrorBanner() {
 
 export function App() {
   useEffect(() => installChatCommands(), [])
+  useWindowTitle()
   return (
     <div className="app">
       <ProjectTabs />
@@ -68,6 +149,7 @@ export function App() {
       <StatusBar />
       <SettingsDialog />
       <TrustPrompt />
+      <ConnectionBlocker />
     </div>
   )
 }

@@ -6,7 +6,7 @@
 export const channels = {
   app: { methods: ['info'], events: [] },
   project: {
-    methods: ['open', 'close', 'list', 'recent', 'forget', 'pickFolder'],
+    methods: ['open', 'close', 'completePath', 'list', 'recent', 'forget', 'pickFolder'],
     events: ['opened', 'closed', 'notice'],
   },
   fs: {
@@ -19,16 +19,18 @@ export const channels = {
   },
   layout: { methods: ['get', 'set', 'getTabs', 'setTabs'], events: [] },
   session: {
-    methods: ['create', 'list', 'get', 'messages', 'rename', 'delete', 'status'],
+    methods: ['create', 'list', 'get', 'messages', 'rename', 'delete', 'status', 'toolOutput'],
     events: ['updated', 'deleted', 'message', 'part', 'delta', 'partRemoved', 'truncated', 'status', 'todos'],
   },
   agent: { methods: ['prompt', 'abort', 'agents', 'models', 'compact'], events: ['turnEnded'] },
-  permission: { methods: ['pending', 'reply'], events: ['asked', 'replied'] },
+  permission: { methods: ['pending', 'reply', 'rules', 'setRule', 'approvals', 'revoke'], events: ['asked', 'replied'] },
   question: { methods: ['pending', 'answer', 'dismiss'], events: ['asked', 'answered'] },
-  mcp: { methods: ['list', 'restart', 'enable', 'disable', 'authenticate', 'resources', 'readResource', 'prompts', 'getPrompt'], events: ['status', 'tools', 'warning'] },
+  mcp: { methods: ['list', 'reload', 'saveServer', 'restart', 'enable', 'disable', 'authenticate', 'resources', 'readResource', 'prompts', 'getPrompt'], events: ['status', 'tools', 'warning'] },
   process: { methods: ['list', 'output', 'kill'], events: ['changed'] },
-  settings: { methods: ['providers', 'setApiKey', 'secretStore', 'deleteApiKey', 'testConnection'], events: [] },
-  checkpoint: { methods: ['list', 'diff', 'file', 'preview', 'restore', 'fork', 'usage'], events: ['created'] },
+  settings: { methods: ['providers', 'setApiKey', 'secretStore', 'deleteApiKey', 'testConnection', 'defaults', 'setDefaults'], events: [] },
+  search: { methods: ['files', 'text', 'cancel'], events: ['results', 'done'] },
+  review: { methods: ['get', 'decide', 'pending'], events: [] },
+  checkpoint: { methods: ['list', 'position', 'diff', 'file', 'preview', 'restore', 'fork', 'usage'], events: ['created'] },
   sandbox: { methods: ['status'], events: [] },
   lsp: { methods: ['status', 'diagnostics', 'open', 'restart', 'install'], events: ['status', 'diagnostics'] },
   trust: { methods: ['status', 'decide', 'list', 'revoke'], events: ['changed'] },

@@ -17,6 +17,8 @@ export const checkpointContract = {
   methods: {
     /** Oldest first; one session's, or the whole project's. */
     list: { input: z.object({ projectId: ProjectId, sessionId: SessionId.optional() }).strict(), output: z.array(Checkpoint) },
+    /** The snapshot our last step or restore left the tree at; the newest checkpoint with it is "you are here". */
+    position: { input: z.object({ projectId: ProjectId }).strict(), output: z.object({ snapshotId: z.string().nullable() }) },
     /** Files that differ between two checkpoints, or a checkpoint and the working tree (`toId` absent). */
     diff: { input: z.object({ fromId: CheckpointId, toId: CheckpointId.optional() }).strict(), output: z.array(DiffEntry) },
     /** Old and new text of one file, for the diff editor. */

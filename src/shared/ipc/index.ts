@@ -12,6 +12,8 @@ import { processContract } from './process'
 import { projectContract } from './project'
 import { questionContract } from './question'
 import { sandboxContract } from './sandbox'
+import { reviewContract } from './review'
+import { searchContract } from './search'
 import { sessionContract } from './session'
 import { settingsContract } from './settings'
 import { trustContract } from './trust'
@@ -35,6 +37,8 @@ export const contracts = {
   sandbox: sandboxContract,
   lsp: lspContract,
   trust: trustContract,
+  review: reviewContract,
+  search: searchContract,
 } as const satisfies { [D in Domain]: unknown }
 
 export type Contracts = typeof contracts

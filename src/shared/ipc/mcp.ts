@@ -23,6 +23,21 @@ const serverRef = z.object({ projectId: ProjectId, name: z.string().min(1).max(2
 
 export const mcpContract = {
   methods: {
+    /** Re-reads the config and `.mcp.json` and restarts the project's servers (Refresh). */
+    reload: { input: z.object({ projectId: ProjectId }).strict(), output: z.array(McpServerStatus) },
+    /** Adds or replaces a local (stdio) server in the project's `.mcp.json` (formatting kept), then reloads. */
+    saveServer: {
+      input: z
+        .object({
+          projectId: ProjectId,
+          name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'server name: letters, digits, - and _'),
+          command: z.string().min(1).max(4096),
+          args: z.array(z.string().max(4096)).max(100),
+          env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string().max(10_000)).optional(),
+        })
+        .strict(),
+      output: z.array(McpServerStatus),
+    },
     /** Health of each server of the project (starting / connected / failed with reason / disabled). */
     list: { input: z.object({ projectId: ProjectId }).strict(), output: z.array(McpServerStatus) },
     restart: { input: serverRef, output: McpServerStatus },

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { ProjectId } from '../schema/project'
 import { SessionId } from '../schema/session'
+import { PermissionActionName, RememberedApproval, RuleInEffect } from '../schema/permission-rules'
 import type { DomainContract } from './define'
 
 export const PendingPermission = z.object({
@@ -42,6 +43,35 @@ export const permissionContract = {
         })
         .strict(),
       output: z.object({ replied: z.boolean() }),
+    },
+    /** Rules in effect for an agent (default: build), lowest precedence first, with their layer; and the files user/project rules go to. */
+    rules: {
+      input: z.object({ projectId: ProjectId, agent: z.string().min(1).max(100).optional() }).strict(),
+      output: z.object({ rules: z.array(RuleInEffect), files: z.object({ user: z.string(), project: z.string() }) }),
+    },
+    /** Adds, changes or (action null) removes a user or project rule in its config file, comments kept. */
+    setRule: {
+      input: z
+        .object({
+          projectId: ProjectId,
+          layer: z.enum(['user', 'project']),
+          permission: z.string().min(1).max(200),
+          pattern: z.string().min(1).max(2000),
+          action: PermissionActionName.nullable(),
+        })
+        .strict(),
+      output: z.object({ file: z.string() }),
+    },
+    /** "Always" approvals remembered for the project (and a session). */
+    approvals: {
+      input: z.object({ projectId: ProjectId, sessionId: SessionId.optional() }).strict(),
+      output: z.array(RememberedApproval),
+    },
+    revoke: {
+      input: z
+        .object({ projectId: ProjectId, permission: z.string().min(1), pattern: z.string().min(1), scope: ApprovalScope, sessionId: SessionId.optional() })
+        .strict(),
+      output: z.object({ revoked: z.boolean() }),
     },
   },
   events: {

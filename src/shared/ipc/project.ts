@@ -7,6 +7,8 @@ export const projectContract = {
     /** Opens a folder as a project tab (or returns the tab already open for it). */
     open: { input: z.object({ path: z.string().min(1).max(4096) }).strict(), output: ProjectInfo },
     close: { input: z.object({ projectId: ProjectId }).strict(), output: z.object({ closed: z.boolean() }) },
+    /** Folders completing a typed path (absolute or `~/…`), for the Open Folder field. */
+    completePath: { input: z.object({ path: z.string().min(1).max(4096) }).strict(), output: z.object({ folders: z.array(z.string()) }) },
     /** The projects open in this workspace, in tab order. */
     list: { input: z.object({}).strict(), output: z.array(ProjectInfo) },
     recent: {

@@ -14,6 +14,8 @@ export const ProviderSetting = z.object({
 })
 export type ProviderSetting = z.infer<typeof ProviderSetting>
 
+const Defaults = z.object({ model: z.string().nullable(), defaultAgent: z.string().nullable(), file: z.string() })
+
 const ProviderRef = z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'provider id')
 
 export const settingsContract = {
@@ -31,6 +33,13 @@ export const settingsContract = {
     testConnection: {
       input: z.object({ model: z.string().regex(/^[^/\s]+\/\S+$/, 'provider/model') }).strict(),
       output: z.object({ ok: z.boolean(), latencyMs: z.number(), error: z.object({ name: z.string(), message: z.string() }).optional() }),
+    },
+    /** The default model and agent for new sessions, as set in the user's config file. */
+    defaults: { input: z.object({}).strict(), output: Defaults },
+    /** Writes them to the user's config file (`model`, `defaultAgent`; null removes), comments kept. */
+    setDefaults: {
+      input: z.object({ model: z.string().regex(/^[^/\s]+\/\S+$/, 'provider/model').nullable().optional(), defaultAgent: z.string().min(1).max(100).nullable().optional() }).strict(),
+      output: Defaults,
     },
   },
   events: {},

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 
-export const CheckpointTrigger = z.enum(['message', 'step', 'restore', 'fork'])
+export const CheckpointTrigger = z.enum(['message', 'step', 'restore', 'fork', 'review'])
 
 export const ChangeSummary = z.object({
   added: z.number(),

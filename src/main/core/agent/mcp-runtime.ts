@@ -95,6 +95,14 @@ export class McpRuntime {
     this.bus.publish('mcp:tools', { tools: [] }, project.id)
   }
 
+  /** Stops the project's servers and starts them again from its config and `.mcp.json` as they are now. */
+  async reload(project: ProjectInstance, snapshot: ProjectConfigSnapshot): Promise<McpServerStatus[]> {
+    await this.stop(project)
+    await this.ensure(project, snapshot)
+    this.bus.publish('mcp:tools', { tools: this.toolsOf(project.id).map((t) => t.id) }, project.id)
+    return this.statuses(project.id)
+  }
+
   manager(projectId: string): McpManager | undefined {
     return this.managers.get(projectId)
   }

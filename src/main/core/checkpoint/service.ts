@@ -151,6 +151,11 @@ export class CheckpointService {
     return this.repo.list(projectId, sessionId)
   }
 
+  /** The snapshot the tree was last left at by us (a step or a restore): the timeline's "you are here". */
+  position(projectId: string): string | null {
+    return this.kv.get<string>(`checkpoint.baseline.${projectId}`) ?? null
+  }
+
   get(id: string): Checkpoint {
     const exact = this.repo.get(id)
     if (exact) return exact
@@ -218,6 +223,26 @@ export class CheckpointService {
     })
     const restore = options.code ? await this.restore(checkpointId, { mode: 'code' }) : undefined
     return { session: this.sessions.get(forked.id), ...(restore ? { restore } : {}) }
+  }
+
+  /**
+   * A change made by the turn review (rejected hunks, a deleted new file): the state before it
+   * becomes a `review` checkpoint (restoring it undoes the review), and the state after it is
+   * ours, not the user's, so a later restore does not keep it as a user edit.
+   */
+  aroundReview<T>(session: Session, apply: () => T): Promise<{ result: T; undoCheckpointId: string | null }> {
+    return this.enqueue(session.projectId, async () => {
+      const before = await this.capture(session, null, 'review', undefined, 'walk')
+      const result = apply()
+      try {
+        const engine = this.engine(this.projects.get(session.projectId))
+        await engine.markAllDirty()
+        this.setBaseline(session.projectId, (await engine.snapshot()).id)
+      } catch (error) {
+        log.warn(`[checkpoint] snapshot after a review change failed: ${(error as Error).message}`)
+      }
+      return { result, undoCheckpointId: before?.id ?? null }
+    })
   }
 
   /** Removes snapshot data no checkpoint refers to any more. */
@@ -340,7 +365,7 @@ export class CheckpointService {
    */
   private async capture(
     session: Session,
-    messageId: string,
+    messageId: string | null,
     trigger: Checkpoint['trigger'],
     config: Config | undefined,
     changes: 'walk' | StepFileChanges,

@@ -7,6 +7,8 @@ import type { Rule } from './rule'
 export interface ApprovalStore {
   list(projectId: string): Rule[] | Promise<Rule[]>
   add(projectId: string, rule: Rule): void | Promise<void>
+  /** Forgets one remembered approval (revoked in settings). */
+  remove?(projectId: string, rule: Rule): boolean | Promise<boolean>
 }
 
 /** An in-memory store, for tests and runs that keep nothing. */
@@ -21,5 +23,12 @@ export class MemoryApprovalStore implements ApprovalStore {
     const list = this.rules.get(projectId) ?? []
     list.push(rule)
     this.rules.set(projectId, list)
+  }
+
+  remove(projectId: string, rule: Rule): boolean {
+    const list = this.rules.get(projectId) ?? []
+    const next = list.filter((r) => r.permission !== rule.permission || r.pattern !== rule.pattern)
+    this.rules.set(projectId, next)
+    return next.length !== list.length
   }
 }

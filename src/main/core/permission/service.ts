@@ -259,6 +259,24 @@ export class PermissionService {
     return [...persisted, ...project, ...session]
   }
 
+  /** Forgets a remembered approval; later asks it covered are asked again. */
+  async revoke(projectId: string, rule: Pick<Rule, 'permission' | 'pattern'>, scope: ApprovalScope, sessionId?: string): Promise<boolean> {
+    const keep = (r: Rule): boolean => r.permission !== rule.permission || r.pattern !== rule.pattern
+    const drop = (map: Map<string, Rule[]>, key: string | undefined): boolean => {
+      const list = key ? map.get(key) : undefined
+      if (!key || !list) return false
+      map.set(key, list.filter(keep))
+      return list.some((r) => !keep(r))
+    }
+    if (scope === 'session') return drop(this.sessionRules, sessionId)
+    if (scope === 'project') return drop(this.projectRules, projectId)
+    if (scope === 'turn') return false
+    const cached = await this.persistedRules(projectId)
+    const removed = (await this.options.store?.remove?.(projectId, { ...rule, action: 'allow' })) ?? false
+    this.persisted.set(projectId, Promise.resolve(cached.filter(keep)))
+    return removed
+  }
+
   /** Rejects everything pending; used when the app or CLI run ends. */
   dispose(): void {
     for (const pending of [...this.pendingById.values()]) this.settle(pending, new PermissionRejectedError(pending.info.id))

@@ -9,7 +9,8 @@ export const agentHandlers: DomainHandlers<'agent'> = {
     services.projects.get(session.projectId)
     const queued = services.agents.isBusy(sessionId)
     // The turn runs on; its progress and end arrive as session and agent events.
-    detached('agent.prompt', services.agents.prompt({ sessionId, text, agent, model }))
+    // Changes rejected in the review since the last message are told to the model ahead of this one.
+    detached('agent.prompt', services.agents.prompt({ sessionId, text: services.reviews.withNote(sessionId, text), agent, model }))
     return { queued }
   },
   abort: ({ sessionId }, { services }) => ({ aborted: services.agents.abort(sessionId) }),

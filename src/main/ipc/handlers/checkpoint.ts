@@ -5,6 +5,10 @@ export const checkpointHandlers: DomainHandlers<'checkpoint'> = {
     services.projects.get(projectId)
     return services.checkpoints.list(projectId, sessionId)
   },
+  position: ({ projectId }, { services }) => {
+    services.projects.get(projectId)
+    return { snapshotId: services.checkpoints.position(projectId) }
+  },
   diff: ({ fromId, toId }, { services }) => services.checkpoints.diff(fromId, toId),
   file: ({ fromId, toId, path }, { services }) => services.checkpoints.fileVersions(path, fromId, toId),
   preview: ({ checkpointId, ...request }, { services }) => services.checkpoints.preview(checkpointId, request),

@@ -1,3 +1,6 @@
+import { join } from 'node:path'
+import { writeConfigValue } from '../../core/config/writer'
+import { PROJECT_MCP_JSON } from '../../core/mcp/project-mcp-json'
 import { ErrorNames, HotaruError } from '@shared/errors'
 import type { Services } from '../../core/services'
 import type { DomainHandlers } from '../router'
@@ -13,6 +16,15 @@ export const mcpHandlers: DomainHandlers<'mcp'> = {
   list: ({ projectId }, { services }) => {
     services.projects.get(projectId)
     return services.mcp.statuses(projectId)
+  },
+  reload: async ({ projectId }, { services }) => {
+    const project = services.projects.get(projectId)
+    return services.mcp.reload(project, await services.configs.of(project).load())
+  },
+  saveServer: async ({ projectId, name, command, args, env }, { services }) => {
+    const project = services.projects.get(projectId)
+    writeConfigValue(join(project.root, PROJECT_MCP_JSON), ['mcpServers', name], { command, args, ...(env && Object.keys(env).length > 0 ? { env } : {}) })
+    return services.mcp.reload(project, await services.configs.of(project).load())
   },
   restart: ({ projectId, name }, { services }) => managerOf(services, projectId).restart(name),
   enable: ({ projectId, name }, { services }) => managerOf(services, projectId).enable(name),

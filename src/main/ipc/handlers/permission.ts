@@ -1,3 +1,4 @@
+import { ruleFile, rulesInEffect, setRule } from '../../core/permission/overview'
 import type { DomainHandlers } from '../router'
 
 export const permissionHandlers: DomainHandlers<'permission'> = {
@@ -6,4 +7,28 @@ export const permissionHandlers: DomainHandlers<'permission'> = {
     await services.permissions.reply(id, { reply, feedback, scope })
     return { replied: true }
   },
+  rules: async ({ projectId, agent }, { services }) => {
+    const project = services.projects.get(projectId)
+    const root = project.root
+    const { trust } = await services.configs.of(project).load()
+    return {
+      rules: await rulesInEffect(root, agent ?? 'build', services.env, trust.trusted),
+      files: { user: ruleFile('user', root, services.env), project: ruleFile('project', root, services.env) },
+    }
+  },
+  setRule: ({ projectId, layer, permission, pattern, action }, { services }) => {
+    const file = ruleFile(layer, services.projects.get(projectId).root)
+    setRule(file, permission, pattern, action)
+    return { file }
+  },
+  approvals: async ({ projectId, sessionId }, { services }) =>
+    (await services.permissions.approvals(projectId, sessionId)).map((a) => ({
+      permission: a.permission,
+      pattern: a.pattern,
+      scope: a.scope,
+      ...(a.scope === 'session' && sessionId ? { sessionId } : {}),
+    })),
+  revoke: async ({ projectId, permission, pattern, scope, sessionId }, { services }) => ({
+    revoked: await services.permissions.revoke(projectId, { permission, pattern }, scope, sessionId),
+  }),
 }

@@ -1,12 +1,15 @@
+import { completeFolder, expandTilde } from '../../core/project/path-complete'
 import { ErrorNames, HotaruError } from '@shared/errors'
 import type { DomainHandlers } from '../router'
 
 export const projectHandlers: DomainHandlers<'project'> = {
   open: ({ path }, { services, connection }) => {
-    const instance = services.projects.openFolder(path)
+    // A typed `~/…` means the home folder, as in a shell.
+    const instance = services.projects.openFolder(expandTilde(path.trim()))
     connection.show(instance.id)
     return instance.info
   },
+  completePath: ({ path }) => ({ folders: completeFolder(path) }),
   close: async ({ projectId }, { services, connection }) => {
     const closed = await services.projects.close(projectId)
     connection.hide(projectId)

@@ -1,3 +1,6 @@
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs'
+import { join, resolve, sep } from 'node:path'
+import { ErrorNames, HotaruError } from '@shared/errors'
 import type { DomainHandlers } from '../router'
 
 export const sessionHandlers: DomainHandlers<'session'> = {
@@ -19,4 +22,27 @@ export const sessionHandlers: DomainHandlers<'session'> = {
     services.sessions.get(sessionId)
     return { status: services.agents.status(sessionId) }
   },
+  toolOutput: ({ sessionId, partId }, { services }) => {
+    const part = services.sessions.messages(sessionId).flatMap((m) => m.parts).find((p) => p.id === partId)
+    if (!part || part.type !== 'tool') throw new HotaruError(ErrorNames.NotFound, { message: `no tool call ${partId} in this session`, partId })
+    const saved = (part.state.metadata as { outputPath?: unknown } | undefined)?.outputPath
+    const root = join(services.info().dataDir, 'tool-output')
+    // Only files the app saved itself, under its own folder, are read back.
+    if (typeof saved !== 'string' || !resolve(saved).startsWith(`${resolve(root)}${sep}`)) {
+      return { text: part.state.status === 'completed' || part.state.status === 'error' ? (part.state.output ?? '') : '', truncated: false }
+    }
+    const size = statSync(saved).size
+    if (size <= MAX_FULL_OUTPUT) return { text: readFileSync(saved, 'utf8'), truncated: false }
+    const buffer = Buffer.alloc(MAX_FULL_OUTPUT)
+    const fd = openSync(saved, 'r')
+    try {
+      readSync(fd, buffer, 0, MAX_FULL_OUTPUT, size - MAX_FULL_OUTPUT)
+    } finally {
+      closeSync(fd)
+    }
+    return { text: buffer.toString('utf8'), truncated: true }
+  },
 }
+
+/** "Show full output" sends at most this much (the end of it: where results usually are). */
+const MAX_FULL_OUTPUT = 20 * 1024 * 1024

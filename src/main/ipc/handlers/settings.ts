@@ -1,3 +1,4 @@
+import { readConfigValue, userConfigFile, writeConfigValue } from '../../core/config/writer'
 import { toErrorData } from '@shared/errors'
 import { secretKeyFor } from '../../core/provider'
 import type { DomainHandlers } from '../router'
@@ -54,4 +55,18 @@ export const settingsHandlers: DomainHandlers<'settings'> = {
       return { ok: false, latencyMs: Date.now() - started, error: { name: data.name, message: data.data.message } }
     }
   },
+  defaults: () => userDefaults(),
+  setDefaults: ({ model, defaultAgent }) => {
+    const file = userConfigFile()
+    if (model !== undefined) writeConfigValue(file, ['model'], model ?? undefined)
+    if (defaultAgent !== undefined) writeConfigValue(file, ['defaultAgent'], defaultAgent ?? undefined)
+    return userDefaults()
+  },
+}
+
+function userDefaults(): { model: string | null; defaultAgent: string | null; file: string } {
+  const file = userConfigFile()
+  const model = readConfigValue(file, 'model')
+  const defaultAgent = readConfigValue(file, 'defaultAgent')
+  return { model: typeof model === 'string' ? model : null, defaultAgent: typeof defaultAgent === 'string' ? defaultAgent : null, file }
 }

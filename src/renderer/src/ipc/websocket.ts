@@ -24,77 +24,102 @@ export function takeToken(): string | null {
   return sessionStorage.getItem(TOKEN_KEY)
 }
 
+export interface SocketOptions {
+  /** The `/ws` endpoint with its token. */
+  url: string
+  onState: (state: ConnectionState, detail?: string) => void
+  /** The WebSocket class (the browser's; tests pass Node's). */
+  WebSocketImpl?: typeof WebSocket
+  /** Backoff before reconnect attempt n (ms). */
+  backoff?: (attempt: number) => number
+}
+
+const DISCONNECTED: IpcResult<unknown> = {
+  ok: false,
+  error: { name: 'Disconnected', data: { message: 'the connection to Hotaru was lost before the answer came; the call may or may not have run' } },
+}
+
 /**
  * The same bridge the preload exposes, over the `hotaru serve` WebSocket.
- * Reconnects with backoff; calls made while disconnected wait for the socket.
+ * Reconnects with backoff. A call made while disconnected waits and is sent
+ * once the socket is back; a call already sent when the socket drops is
+ * answered `Disconnected` and never sent again (the server may have run it).
+ * Nothing is both reported failed and sent.
  */
-export function createWebSocketBridge(
-  token: string | null,
-  onState: (state: ConnectionState, detail?: string) => void,
-): HotaruBridge {
+export function createSocketBridge(options: SocketOptions): HotaruBridge {
+  const Impl = options.WebSocketImpl ?? WebSocket
+  const backoff = options.backoff ?? ((n: number) => Math.min(250 * 2 ** n, 5000))
   const listeners = new Map<string, Set<Listener>>()
-  const pending = new Map<number, (result: IpcResult<unknown>) => void>()
-  const queue: string[] = []
+  /** Sent on the current socket, waiting for their result. */
+  const inFlight = new Map<number, (result: IpcResult<unknown>) => void>()
+  /** Not sent yet (no open socket): sent in order when one opens. */
+  const queue: { id: number; message: string; resolve: (result: IpcResult<unknown>) => void }[] = []
   let nextId = 1
   let socket: WebSocket | null = null
   let attempt = 0
   let stopped = false
+  const { onState } = options
 
-  const endpoint = (): string => {
-    const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws'
-    return `${scheme}://${window.location.host}/ws?token=${encodeURIComponent(token ?? '')}`
+  const send = (ws: WebSocket, entry: (typeof queue)[number]): void => {
+    inFlight.set(entry.id, entry.resolve)
+    ws.send(entry.message)
+  }
+
+  const stop = (detail: string): void => {
+    stopped = true
+    const refused: IpcResult<unknown> = { ok: false, error: { name: 'Unauthorized', data: { message: detail } } }
+    for (const entry of queue.splice(0)) entry.resolve(refused)
+    onState('unauthorized', detail)
   }
 
   const connect = (): void => {
     onState(attempt === 0 ? 'connecting' : 'reconnecting')
-    const ws = new WebSocket(endpoint())
+    const ws = new Impl(options.url)
     socket = ws
     ws.onopen = () => {
       attempt = 0
       onState('open')
-      for (const message of queue.splice(0)) ws.send(message)
+      for (const entry of queue.splice(0)) send(ws, entry)
     }
     ws.onmessage = (message) => handleFrame(JSON.parse(String(message.data)) as ServerFrame)
     ws.onclose = (event) => {
       socket = null
-      const disconnected: IpcResult<unknown> = {
-        ok: false,
-        error: { name: 'Disconnected', data: { message: 'connection to Hotaru was lost' } },
-      }
-      for (const resolve of pending.values()) resolve(disconnected)
-      pending.clear()
+      for (const resolve of inFlight.values()) resolve(DISCONNECTED)
+      inFlight.clear()
       if (event.code === 4401) {
-        stopped = true
-        onState('unauthorized', 'this page needs the URL printed by "hotaru serve" (with its token)')
+        if (!stopped) stop('this page needs the address printed by "hotaru serve", with its token')
         return
       }
       if (stopped) return
       attempt++
-      setTimeout(connect, Math.min(250 * 2 ** attempt, 5000))
-      onState('reconnecting')
+      setTimeout(connect, backoff(attempt))
+      onState('reconnecting', 'the Hotaru server is not reachable (stopped, or the machine is asleep)')
     }
   }
 
   const handleFrame = (frame: ServerFrame): void => {
     if (frame.type === 'result') {
       if (typeof frame.id !== 'number') return
-      pending.get(frame.id)?.(frame.result)
-      pending.delete(frame.id)
+      inFlight.get(frame.id)?.(frame.result)
+      inFlight.delete(frame.id)
     } else if (frame.type === 'event') {
       const { channel, type: _type, ...envelope } = frame
       for (const listener of listeners.get(channel) ?? []) listener(envelope)
     } else if (frame.type === 'error') {
-      onState('unauthorized', frame.error.data.message)
+      stop(frame.error.data.message)
     }
   }
 
   const call = (method: string, input: unknown): Promise<IpcResult<unknown>> =>
     new Promise((resolve) => {
-      const id = nextId++
-      pending.set(id, resolve)
-      const message = JSON.stringify({ id, method, input: input ?? {} })
-      if (socket?.readyState === WebSocket.OPEN) socket.send(message)
-      else queue.push(message)
+      if (stopped) {
+        resolve({ ok: false, error: { name: 'Unauthorized', data: { message: 'not connected: the page has no valid token' } } })
+        return
+      }
+      const entry = { id: nextId++, message: '', resolve }
+      entry.message = JSON.stringify({ id: entry.id, method, input: input ?? {} })
+      if (socket?.readyState === Impl.OPEN) send(socket, entry)
+      else queue.push(entry)
     })
 
   const bridge: Record<string, Record<string, unknown>> = {}
@@ -114,4 +139,14 @@ export function createWebSocketBridge(
   }
   connect()
   return bridge as unknown as HotaruBridge
+}
+
+/** The bridge over the WebSocket of the page's own server. */
+export function createWebSocketBridge(token: string | null, onState: (state: ConnectionState, detail?: string) => void): HotaruBridge {
+  const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws'
+  if (!token) {
+    // Without a token the server refuses the socket: say so at once instead of retrying.
+    queueMicrotask(() => onState('unauthorized', 'this page needs the address printed by "hotaru serve", with its token'))
+  }
+  return createSocketBridge({ url: `${scheme}://${window.location.host}/ws?token=${encodeURIComponent(token ?? '')}`, onState })
 }

@@ -2,7 +2,7 @@ import { createStore } from 'zustand'
 import type { EventPayload, HotaruBridge, MethodInput } from '@shared/ipc'
 import { errorMessage, unwrap } from '../ipc'
 import { loadingTranscript, transcriptFrom, EMPTY_TRANSCRIPT } from './chat-model'
-import { CheckpointsController, rejectionNote } from './checkpoints'
+import { CheckpointsController } from './checkpoints'
 import { usePreferences } from './preferences'
 import { EventQueue, initialChatState, wireChatEvents, type ChatState, type ChatStore, type PendingPrompt } from './project-chat'
 import { workspace } from './workspace'
@@ -101,6 +101,22 @@ export class ChatController {
   async refreshMcp(): Promise<void> {
     const result = await this.bridge.mcp.list({ projectId: this.projectId })
     if (result.ok) this.set({ mcp: result.value })
+  }
+
+  /** Refresh: core re-reads the config and `.mcp.json` and restarts the servers. */
+  async reloadMcp(): Promise<string | null> {
+    const result = await this.bridge.mcp.reload({ projectId: this.projectId })
+    if (!result.ok) return result.error.data.message
+    this.set({ mcp: result.value })
+    return null
+  }
+
+  /** Adds or replaces a local server in the project's `.mcp.json`; the servers restart with it. */
+  async saveMcpServer(server: { name: string; command: string; args: string[] }): Promise<string | null> {
+    const result = await this.bridge.mcp.saveServer({ projectId: this.projectId, ...server })
+    if (!result.ok) return result.error.data.message
+    this.set({ mcp: result.value })
+    return null
   }
 
   async mcpAction(name: string, action: 'restart' | 'enable' | 'disable' | 'authenticate'): Promise<void> {
@@ -248,11 +264,10 @@ export class ChatController {
       return { pending: { ...s.pending, [sessionId]: [...(s.pending[sessionId] ?? []), pending] }, turnErrors }
     })
     const choice = this.state.choices[sessionId] ?? {}
-    // Hunks reverted in a review are reported once, ahead of the next message.
-    const rejected = this.checkpoints.takeRejected(sessionId)
+    // Changes rejected in a review are reported by core, ahead of this message.
     const result = await this.bridge.agent.prompt({
       sessionId,
-      text: rejected.length > 0 ? `${rejectionNote(rejected)}\n\n${text}` : text,
+      text,
       ...(choice.agent ? { agent: choice.agent } : {}),
       ...(choice.model ? { model: choice.model } : {}),
     })
@@ -261,7 +276,18 @@ export class ChatController {
       return
     }
     this.updatePending(sessionId, (list) => list.filter((p) => p.id !== pending.id))
+    if (result.error.name === 'Disconnected') {
+      this.set((s) => ({ unsent: { ...s.unsent, [sessionId]: [...(s.unsent[sessionId] ?? []), text] } }))
+      return
+    }
     this.set((s) => ({ turnErrors: { ...s.turnErrors, [sessionId]: result.error.data.message } }))
+  }
+
+  /** Sends an unsent prompt again (the user's choice), or drops it. */
+  async resend(sessionId: string, index: number, send: boolean): Promise<void> {
+    const text = this.state.unsent[sessionId]?.[index]
+    this.set((s) => ({ unsent: { ...s.unsent, [sessionId]: (s.unsent[sessionId] ?? []).filter((_, i) => i !== index) } }))
+    if (send && text !== undefined) await this.send(text)
   }
 
   isBusy(sessionId: string): boolean {
@@ -288,6 +314,9 @@ export class ChatController {
   /** A user message reached the transcript: its pending copy goes (the same text, else the oldest). */
   private promptArrived(sessionId: string, text: string): void {
     this.startedSinceTurnEnd.add(sessionId)
+    // A prompt reported unsent that the server did receive after all: not offered for sending again.
+    const unsent = this.state.unsent[sessionId]
+    if (unsent?.some((u) => text.endsWith(u))) this.set((s) => ({ unsent: { ...s.unsent, [sessionId]: unsent.filter((u) => !text.endsWith(u)) } }))
     const list = this.state.pending[sessionId]
     if (!list?.length) return
     const index = Math.max(

@@ -1,30 +1,20 @@
 import { useStore } from 'zustand'
 import type { HotaruBridge } from '@shared/ipc'
-import { ChatController } from './chat-controller'
-import { onProjectDropped, useProject } from './project'
+import type { ChatController } from './chat-controller'
+import { existingProjectClient, projectClient } from './project-client'
+import { useProject } from './project'
 import type { CheckpointState } from './checkpoints'
 import type { ChatState } from './project-chat'
 import { useWorkspace } from './workspace'
 
-const controllers = new Map<string, ChatController>()
-
-onProjectDropped((projectId) => {
-  controllers.get(projectId)?.dispose()
-  controllers.delete(projectId)
-})
-
-/** The chat of a project, created on first use; it ends when the project tab closes. */
+/** The chat of a project, created on first use; it ends with the tab's ProjectClient. */
 export function chatFor(bridge: HotaruBridge, projectId: string): ChatController {
-  let controller = controllers.get(projectId)
-  if (!controller) {
-    controller = new ChatController(bridge, projectId)
-    controllers.set(projectId, controller)
-  }
-  return controller
+  return projectClient(bridge, projectId).chat
 }
 
 export function existingChat(projectId: string): ChatController | undefined {
-  return controllers.get(projectId)
+  const client = existingProjectClient(projectId)
+  return client?.hasChat ? client.chat : undefined
 }
 
 /** The chat of the project whose tab this component renders in. */
@@ -52,4 +42,4 @@ export type { ChatController, PermissionReply } from './chat-controller'
 export type { ChatState, PendingPrompt, Todo } from './project-chat'
 export type { Transcript } from './chat-model'
 export { REVIEW_NOTE_END } from './checkpoints'
-export type { ChangesView, CheckpointsController, CheckpointState, RejectedHunk, RestoreResult } from './checkpoints'
+export type { ChangesView, CheckpointsController, CheckpointState, RestoreResult } from './checkpoints'

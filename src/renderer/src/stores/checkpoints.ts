@@ -5,13 +5,6 @@ import { errorMessage, unwrap } from '../ipc'
 import { onResync } from './resync'
 import { background } from '../lib/background'
 
-/** A hunk the user reverted in a turn review; the model hears of it with the next prompt. */
-export interface RejectedHunk {
-  path: string
-  /** The hunk as a unified diff (what the agent had changed). */
-  diff: string
-}
-
 /** What the changes overlay shows: one turn's changes, or one checkpoint against the tree or its predecessor. */
 export type ChangesView =
   | { kind: 'turn'; sessionId: string; fromId: string; toId?: string; title: string }
@@ -28,7 +21,8 @@ export interface CheckpointState {
   restoring: string | null
   /** The last restore of this project, until undone or dismissed (offers "Undo"). */
   lastRestore: (RestoreResult & { checkpointId: string }) | null
-  rejected: Record<string, RejectedHunk[]>
+  /** The snapshot our last step or restore left the tree at (null: none yet, or not loaded). */
+  position: string | null
 }
 
 export type CheckpointStore = StoreApi<CheckpointState>
@@ -55,13 +49,14 @@ export class CheckpointsController {
       view: null,
       restoring: null,
       lastRestore: null,
-      rejected: {},
+      position: null,
     }))
     this.unsubscribers = [
       bridge.checkpoint.onCreated(({ projectId: id, payload }) => {
         const sessionId = payload.sessionId
         if (id !== projectId || !sessionId) return
         if (this.loading.has(sessionId)) this.early.push(payload)
+        void this.loadPosition()
         this.store.setState((s) => {
           const list = s.bySession[sessionId]
           // Sessions never opened load their whole list when shown.
@@ -70,7 +65,8 @@ export class CheckpointsController {
         })
       }),
       onResync(() => {
-        for (const sessionId of Object.keys(this.store.getState().bySession)) background('load', this.load(sessionId))
+        void this.loadPosition()
+        for (const sessionId of Object.keys(this.store.getState().bySession)) void this.load(sessionId)
       }),
     ]
   }
@@ -80,7 +76,8 @@ export class CheckpointsController {
   }
 
   ensure(sessionId: string): void {
-    if (!this.store.getState().bySession[sessionId] && !this.loading.has(sessionId)) background('load', this.load(sessionId))
+    if (Object.keys(this.store.getState().bySession).length === 0) void this.loadPosition()
+    if (!this.store.getState().bySession[sessionId] && !this.loading.has(sessionId)) void this.load(sessionId)
   }
 
   async load(sessionId: string): Promise<void> {
@@ -94,6 +91,12 @@ export class CheckpointsController {
       this.store.setState((s) => ({ bySession: { ...s.bySession, [sessionId]: list } }))
     }
     else console.warn('[checkpoints] not listed:', result.error.data.message)
+  }
+
+  async loadPosition(): Promise<void> {
+    const result = await this.bridge.checkpoint.position({ projectId: this.projectId })
+    if (result.ok) this.store.setState({ position: result.value.snapshotId })
+    else console.warn('[checkpoints] position unknown:', result.error.data.message)
   }
 
   setShowTimeline(show: boolean): void {
@@ -111,6 +114,7 @@ export class CheckpointsController {
   async restore(checkpointId: string, request: Omit<Parameters<HotaruBridge['checkpoint']['restore']>[0], 'checkpointId'>): Promise<RestoreResult> {
     const result = await unwrap(this.bridge.checkpoint.restore({ checkpointId, ...request }))
     this.store.setState({ lastRestore: { ...result, checkpointId }, restoring: null })
+    await this.loadPosition()
     return result
   }
 
@@ -121,6 +125,7 @@ export class CheckpointsController {
     try {
       await unwrap(this.bridge.checkpoint.restore({ checkpointId: last.undoCheckpointId, mode: 'code', overwriteConflicts: true, includeUserCreated: true }))
       this.store.setState({ lastRestore: null })
+      await this.loadPosition()
       return null
     } catch (error) {
       return errorMessage(error)
@@ -130,25 +135,6 @@ export class CheckpointsController {
   dismissRestore(): void {
     this.store.setState({ lastRestore: null })
   }
-
-  addRejected(sessionId: string, hunk: RejectedHunk): void {
-    this.store.setState((s) => ({ rejected: { ...s.rejected, [sessionId]: [...(s.rejected[sessionId] ?? []), hunk] } }))
-  }
-
-  /** The rejections to report with the next prompt of a session; cleared once taken. */
-  takeRejected(sessionId: string): RejectedHunk[] {
-    const list = this.store.getState().rejected[sessionId] ?? []
-    if (list.length > 0) this.store.setState((s) => ({ rejected: { ...s.rejected, [sessionId]: [] } }))
-    return list
-  }
 }
 
-/** Closes the review note in a user message; the chat shows what follows it as the user's own text. */
-export const REVIEW_NOTE_END = '[End of review note]'
-
-/** The note the model gets about reverted hunks, ahead of the user's next message. */
-export function rejectionNote(hunks: readonly RejectedHunk[]): string {
-  const one = hunks.length === 1
-  const body = hunks.map((h) => `${h.path}:\n\`\`\`diff\n${h.diff.trimEnd()}\n\`\`\``).join('\n\n')
-  return `[Review note: the user rejected ${one ? 'this change' : 'these changes'} you made, and ${one ? 'it was' : 'they were'} reverted on disk. Do not re-apply ${one ? 'it' : 'them'} unless asked.]\n\n${body}\n${REVIEW_NOTE_END}`
-}
+export { REVIEW_NOTE_END } from '@shared/schema/review'

@@ -1,37 +1,37 @@
 import { create } from 'zustand'
+import type { HotaruBridge } from '@shared/ipc'
 
 /**
- * The user's defaults for new sessions. There is no settings IPC yet, so they
- * live in this browser profile (localStorage) and travel with each request
- * (`session.create`, `agent.prompt`) instead of being written to config.
+ * The user's defaults for new sessions, kept in the user's config file
+ * (`model`, `defaultAgent`) through the `settings` IPC, so the app, `serve`
+ * and the CLI share them. Loaded when the connection opens.
  */
 export interface Preferences {
-  /** `provider/model`; unset = the project's configured default. */
+  /** `provider/model`; unset = the configured default. */
   defaultModel?: string
   defaultAgent?: string
+  /** The file they are written to (shown in settings). */
+  file?: string
+  error?: string
 }
 
-const KEY = 'hotaru.preferences'
+export const usePreferences = create<Preferences>(() => ({}))
 
-function read(): Preferences {
-  try {
-    const parsed: unknown = JSON.parse(localStorage.getItem(KEY) ?? '{}')
-    if (!parsed || typeof parsed !== 'object') return {}
-    const record = parsed as Record<string, unknown>
-    return {
-      ...(typeof record.defaultModel === 'string' ? { defaultModel: record.defaultModel } : {}),
-      ...(typeof record.defaultAgent === 'string' ? { defaultAgent: record.defaultAgent } : {}),
-    }
-  } catch {
-    return {}
-  }
+function fromDefaults(d: { model: string | null; defaultAgent: string | null; file: string }): Preferences {
+  return { ...(d.model ? { defaultModel: d.model } : {}), ...(d.defaultAgent ? { defaultAgent: d.defaultAgent } : {}), file: d.file }
 }
 
-export const usePreferences = create<Preferences>(() => read())
+export async function loadPreferences(bridge: HotaruBridge): Promise<void> {
+  const result = await bridge.settings.defaults({})
+  if (result.ok) usePreferences.setState(fromDefaults(result.value), true)
+  else usePreferences.setState({ ...usePreferences.getState(), error: result.error.data.message })
+}
 
-export function setPreferences(patch: Partial<Preferences>): void {
-  const next: Preferences = { ...usePreferences.getState(), ...patch }
-  for (const key of Object.keys(next) as (keyof Preferences)[]) if (!next[key]) delete next[key]
-  usePreferences.setState(next, true)
-  localStorage.setItem(KEY, JSON.stringify(next))
+export async function setPreferences(bridge: HotaruBridge, patch: { defaultModel?: string | null; defaultAgent?: string | null }): Promise<void> {
+  const result = await bridge.settings.setDefaults({
+    ...(patch.defaultModel !== undefined ? { model: patch.defaultModel } : {}),
+    ...(patch.defaultAgent !== undefined ? { defaultAgent: patch.defaultAgent } : {}),
+  })
+  if (result.ok) usePreferences.setState(fromDefaults(result.value), true)
+  else usePreferences.setState({ ...usePreferences.getState(), error: result.error.data.message })
 }

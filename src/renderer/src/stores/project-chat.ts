@@ -31,6 +31,11 @@ export interface ChatState {
   activeSessionId: string | null
   showSessions: boolean
   pending: Record<string, PendingPrompt[]>
+  /**
+   * Prompts whose send failed (the connection dropped before the answer): kept so nothing typed is
+   * lost, sent again only when the user says so (the server may have run them).
+   */
+  unsent: Record<string, string[]>
   /** Open/closed state of cards (tool calls, reasoning, subagent runs) by part id; survives virtualization. */
   expanded: Record<string, boolean>
   permissions: PendingPermission[]
@@ -56,6 +61,7 @@ export function initialChatState(projectId: string): ChatState {
     activeSessionId: null,
     showSessions: false,
     pending: {},
+    unsent: {},
     expanded: {},
     permissions: [],
     questions: [],

@@ -29,6 +29,8 @@ export interface EditorSlice {
   activeFile: string | null
   docs: Record<string, DocState>
   diff: DiffRequest | null
+  /** Files shown in the editor, most recent first (Quick Open lists them first). */
+  recentFiles: string[]
   setDoc(path: string, patch: Partial<DocState>): void
   addOpenFile(path: string, activate: boolean): void
   removeOpenFile(path: string): void
@@ -48,6 +50,12 @@ const EMPTY_DOC: DocState = {
   conflict: null,
 }
 
+const MAX_RECENT = 50
+
+function recent(list: readonly string[], path: string): string[] {
+  return [path, ...list.filter((p) => p !== path)].slice(0, MAX_RECENT)
+}
+
 /** Plain editor data; the Monaco models behind it live in features/editor. */
 export function createEditorSlice(set: StoreApi<EditorSlice>['setState'], get: StoreApi<EditorSlice>['getState']): EditorSlice {
   return {
@@ -55,6 +63,7 @@ export function createEditorSlice(set: StoreApi<EditorSlice>['setState'], get: S
     activeFile: null,
     docs: {},
     diff: null,
+    recentFiles: [],
     setDoc(path, patch) {
       set((s) => ({ docs: { ...s.docs, [path]: { ...(s.docs[path] ?? EMPTY_DOC), ...patch } } }))
     },
@@ -63,6 +72,7 @@ export function createEditorSlice(set: StoreApi<EditorSlice>['setState'], get: S
         openFiles: s.openFiles.includes(path) ? s.openFiles : [...s.openFiles, path],
         activeFile: activate ? path : (s.activeFile ?? path),
         diff: activate ? null : s.diff,
+        recentFiles: activate ? recent(s.recentFiles, path) : s.recentFiles,
       }))
     },
     removeOpenFile(path) {
@@ -76,7 +86,7 @@ export function createEditorSlice(set: StoreApi<EditorSlice>['setState'], get: S
       })
     },
     setActiveFile(path) {
-      set({ activeFile: path, diff: null })
+      set((s) => ({ activeFile: path, diff: null, recentFiles: path ? recent(s.recentFiles, path) : s.recentFiles }))
     },
     moveOpenFile(path, index) {
       const files = get().openFiles.filter((p) => p !== path)

@@ -10,6 +10,9 @@ export interface LayoutSlice {
   view: LayoutView
   /** False until the saved layout was read: panels mount once, with their saved sizes (no jump). */
   layoutReady: boolean
+  /** What the left sidebar shows: the file tree or find in files. */
+  sidebarMode: 'files' | 'search'
+  setSidebarMode(mode: 'files' | 'search'): void
   setPanels(group: PanelGroupName, sizes: Record<string, number>): void
   setView(patch: Partial<LayoutView>): void
 }
@@ -26,6 +29,10 @@ export function createLayoutSlice(set: StoreApi<LayoutSlice>['setState']): Layou
   return {
     view: DEFAULT_VIEW,
     layoutReady: false,
+    sidebarMode: 'files',
+    setSidebarMode(mode) {
+      set((s) => ({ sidebarMode: mode, view: { ...s.view, sidebar: true } }))
+    },
     setPanels(group, sizes) {
       set((s) => ({ view: { ...s.view, panels: { ...s.view.panels, [group]: sizes } } }))
     },

@@ -3,6 +3,7 @@ import type { AppInfo } from '@shared/ipc/app'
 import type { HotaruBridge } from '@shared/ipc'
 import type { ProjectInfo, RecentProject } from '@shared/schema/project'
 import { errorMessage, IpcError, unwrap, type ConnectionState } from '../ipc'
+import { loadPreferences } from './preferences'
 import { absoluteParent, relativeInside } from '../lib/paths'
 import { dropProjectStore } from './project'
 import { emitResync, onResync } from './resync'
@@ -28,6 +29,8 @@ export interface WorkspaceState {
   recent: RecentProject[]
   status: Record<string, ProjectStatus>
   paletteOpen: boolean
+  /** Quick Open (Mod+P): go to a file of the active project by name. */
+  quickOpen: boolean
   openPath: OpenPathRequest | null
   /** The last failed user action, shown until dismissed. */
   error?: string
@@ -41,6 +44,7 @@ export const useWorkspace = create<WorkspaceState>(() => ({
   recent: [],
   status: {},
   paletteOpen: false,
+  quickOpen: false,
   openPath: null,
 }))
 
@@ -97,6 +101,7 @@ export const workspace = {
   async load(): Promise<void> {
     await attempt(async () => {
       const b = bridge()
+      void loadPreferences(b)
       const [info, projects, recent, tabs] = await Promise.all([
         unwrap(b.app.info({})),
         unwrap(b.project.list({})),
@@ -233,8 +238,11 @@ export const workspace = {
     set((s) => (s.status[projectId] === status ? s : { status: { ...s.status, [projectId]: status } }))
   },
 
+  setQuickOpen(open: boolean): void {
+    set({ quickOpen: open, ...(open ? { paletteOpen: false } : {}) })
+  },
   setPaletteOpen(open: boolean): void {
-    set({ paletteOpen: open })
+    set({ paletteOpen: open, ...(open ? { quickOpen: false } : {}) })
   },
 
   showError(message: string): void {

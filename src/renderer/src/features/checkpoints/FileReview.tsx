@@ -1,38 +1,65 @@
 import { useEffect, useMemo, useState } from 'react'
+import { background } from '../../lib/background'
 import type { MethodOutput } from '@shared/ipc'
-import { errorMessage, unwrap } from '../../ipc'
+import type { ReviewFile } from '@shared/schema/review'
 import { useChatController } from '../../stores/chat'
 import { useProject } from '../../stores/project'
-import { DiffView } from '../editor'
-import { patchOf, revertHunk } from './hunks'
-import { background } from '../../lib/background'
+import { DiffView, type DiffZone } from '../editor'
+import { hunkAnchor, hunkCounts } from './review-model'
 
 type Versions = MethodOutput<'checkpoint', 'file'>
-type HunkState = 'accepted' | 'rejected' | 'conflict' | 'working'
+
+export type Decide = (action: 'accept' | 'reject', path?: string, hunk?: number) => Promise<void>
 
 interface FileReviewProps {
-  sessionId: string
   fromId: string
   toId?: string
   path: string
-  /** Turn review: hunks can be accepted or rejected (rejected ones are reverted on disk). */
-  hunks: boolean
+  /** Turn review: the file's hunks with their decisions; Accept / Reject sit inline in the diff. */
+  review?: { file: ReviewFile; decide: Decide; busy: boolean }
 }
 
 function sideText(side: Versions['old']): string {
   return side?.text ?? ''
 }
 
-/** One file of a review: the Monaco diff, and in a turn review its hunks with Accept / Reject. */
-export function FileReview({ sessionId, fromId, toId, path, hunks }: FileReviewProps) {
+function HunkActions({ file, index, decide, busy }: { file: ReviewFile; index: number; decide: Decide; busy: boolean }) {
+  const hunk = file.hunks[index]
+  if (!hunk) return null
+  const { additions, deletions } = hunkCounts(hunk)
+  const name = `hunk ${index + 1} of ${file.hunks.length}`
+  return (
+    <div className={`hunk-zone hunk-${hunk.decision ?? 'open'}`} role="group" aria-label={`Hunk ${index + 1}`} data-testid="hunk" data-state={hunk.decision ?? 'open'}>
+      <span className="muted mono">
+        Hunk {index + 1}/{file.hunks.length} <span className="add">+{additions}</span> <span className="del">−{deletions}</span>
+      </span>
+      {hunk.decision === 'rejected' ? (
+        <span className="muted">Rejected: reverted on disk, the agent will be told.</span>
+      ) : (
+        <>
+          {hunk.decision === 'accepted' ? (
+            <span className="ok-text">Accepted</span>
+          ) : (
+            <button type="button" className="small" disabled={busy} aria-label={`Accept ${name}`} onClick={() => void decide('accept', file.path, index)}>
+              Accept
+            </button>
+          )}
+          <button type="button" className="small reject" disabled={busy} aria-label={`Reject ${name}`} onClick={() => void decide('reject', file.path, index)}>
+            Reject
+          </button>
+        </>
+      )}
+    </div>
+  )
+}
+
+/** One file of a review: the Monaco diff; in a turn review, each hunk's Accept / Reject inline above it. */
+export function FileReview({ fromId, toId, path, review }: FileReviewProps) {
   const chat = useChatController()
-  const projectId = useProject((s) => s.projectId)
   const sideBySide = useProject((s) => s.view.diffSideBySide)
   const setView = useProject((s) => s.setView)
   const [versions, setVersions] = useState<Versions | null>(null)
   const [error, setError] = useState<string | null>(null)
-  const [states, setStates] = useState<Record<number, HunkState>>({})
-  const [note, setNote] = useState<string | null>(null)
 
   useEffect(() => {
     let live = true
@@ -46,90 +73,40 @@ export function FileReview({ sessionId, fromId, toId, path, hunks }: FileReviewP
     }
   }, [chat, fromId, toId, path])
 
-  const before = sideText(versions?.old ?? null)
-  const after = sideText(versions?.new ?? null)
-  const file = useMemo(() => (versions && !versions.binary ? patchOf(path, before, after) : null), [versions, path, before, after])
-
-  const reject = async (index: number): Promise<void> => {
-    if (!file) return
-    setStates((s) => ({ ...s, [index]: 'working' }))
-    try {
-      const current = await unwrap(chat.bridge.fs.read({ projectId, path }))
-      const reverted = revertHunk(file, index, current.content)
-      if (reverted === null || current.truncated) {
-        setStates((s) => ({ ...s, [index]: 'conflict' }))
-        setNote(`${path} changed since this turn: that hunk could not be reverted. Edit the file, or restore a checkpoint.`)
-        return
-      }
-      await unwrap(chat.bridge.fs.write({ projectId, path, content: reverted, expectedMtimeMs: current.mtimeMs }))
-      chat.checkpoints.addRejected(sessionId, { path, diff: file.texts[index] ?? '' })
-      setStates((s) => ({ ...s, [index]: 'rejected' }))
-    } catch (e) {
-      setStates((s) => ({ ...s, [index]: 'conflict' }))
-      setNote(`Could not revert: ${errorMessage(e)}`)
-    }
-  }
+  const file = review?.file
+  const decide = review?.decide
+  const busy = review?.busy ?? false
+  const zones = useMemo<DiffZone[]>(() => {
+    if (!file || !decide) return []
+    return file.hunks.map((h) => ({ key: `h${h.index}`, line: hunkAnchor(h), content: <HunkActions file={file} index={h.index} decide={decide} busy={busy} /> }))
+  }, [file, decide, busy])
 
   if (error) return <div className="error pad">{error}</div>
   if (!versions) return <div className="muted pad">Loading {path}…</div>
-  if (versions.binary) return <div className="muted pad">{path} is a binary file.</div>
-  if (versions.old?.kind === 'untracked' || versions.new?.kind === 'untracked') return <div className="muted pad">{path} is too large to have been kept.</div>
+  const whole = versions.binary || versions.old?.kind === 'untracked' || versions.new?.kind === 'untracked'
+  if (whole) {
+    return (
+      <div className="muted pad" data-testid="file-review" data-path={path}>
+        {versions.binary ? `${path} is a binary file.` : `${path} is too large to have been kept.`}
+        {review && ' Accept or reject it as a whole.'}
+      </div>
+    )
+  }
 
   return (
     <div className="file-review" data-testid="file-review" data-path={path}>
       <div className="file-review-diff">
         <DiffView
-          original={before}
-          modified={after}
+          original={sideText(versions.old)}
+          modified={sideText(versions.new)}
           path={path}
           sideBySide={sideBySide}
           onSideBySideChange={(value) => setView({ diffSideBySide: value })}
           originalLabel={versions.old ? 'before' : '(new file)'}
           modifiedLabel={versions.new ? (toId ? 'after' : 'working tree') : '(deleted)'}
+          zones={zones}
         />
       </div>
-      {hunks && file && (
-        <div className="hunk-list" aria-label="Hunks">
-          {note && (
-            <div className="hunk-note error" role="alert">
-              {note}
-            </div>
-          )}
-          {file.texts.map((text, i) => {
-            const state = states[i]
-            return (
-              <div key={i} className={`hunk hunk-${state ?? 'open'}`} data-testid="hunk" data-state={state ?? 'open'}>
-                <pre className="hunk-text">
-                  {text.split('\n').map((line, j) => (
-                    <span key={j} className={line.startsWith('+') ? 'dl dl-add' : line.startsWith('-') ? 'dl dl-del' : line.startsWith('@@') ? 'dl dl-hunk' : 'dl'}>
-                      {line}
-                      {'\n'}
-                    </span>
-                  ))}
-                </pre>
-                <div className="hunk-actions">
-                  {state === 'rejected' ? (
-                    <span className="muted">Reverted on disk; the agent will be told.</span>
-                  ) : state === 'accepted' ? (
-                    <span className="muted">Accepted</span>
-                  ) : state === 'conflict' ? (
-                    <span className="error">Not reverted</span>
-                  ) : (
-                    <>
-                      <button type="button" className="small" disabled={state === 'working'} onClick={() => setStates((s) => ({ ...s, [i]: 'accepted' }))} data-testid="hunk-accept">
-                        Accept
-                      </button>
-                      <button type="button" className="small reject" disabled={state === 'working'} onClick={() => background('reject', reject(i))} data-testid="hunk-reject">
-                        Reject
-                      </button>
-                    </>
-                  )}
-                </div>
-              </div>
-            )
-          })}
-        </div>
-      )}
     </div>
   )
 }

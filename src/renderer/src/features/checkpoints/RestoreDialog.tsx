@@ -1,11 +1,13 @@
 import { useEffect, useState } from 'react'
+import { background } from '../../lib/background'
 import type { MethodOutput } from '@shared/ipc'
 import type { RestoreMode } from '@shared/schema/checkpoint'
 import { Modal } from '../../components/Modal'
 import { errorMessage } from '../../ipc'
 import { useChatController, useCheckpoints } from '../../stores/chat'
-import { checkpointLabel } from './labels'
-import { background } from '../../lib/background'
+import type { Checkpoint } from '@shared/schema/checkpoint'
+import { changeLine, checkpointLabel, fileNames } from './labels'
+import { useMessageSnippet } from './Timeline'
 
 type Preview = MethodOutput<'checkpoint', 'preview'>
 
@@ -30,6 +32,22 @@ function PathList({ title, items, testId }: { title: string; items: { path: stri
           </li>
         ))}
       </ul>
+    </div>
+  )
+}
+
+/** Which checkpoint this dialog restores: trigger and time, the message it precedes, what it changed. */
+function CheckpointName({ checkpoint }: { checkpoint: Checkpoint }) {
+  const snippet = useMessageSnippet(checkpoint.sessionId ?? '', checkpoint)
+  const names = fileNames(checkpoint, 5)
+  return (
+    <div className="restore-target" data-testid="restore-target">
+      <strong>{checkpointLabel(checkpoint)}</strong>
+      {snippet && <span className="checkpoint-snippet">“{snippet}”</span>}
+      <span className="muted mono">
+        {changeLine(checkpoint)}
+        {names ? ` — ${names}` : ''}
+      </span>
     </div>
   )
 }
@@ -80,7 +98,7 @@ function RestoreBody({ checkpointId }: { checkpointId: string }) {
   const nothing = preview && preview.writes.length + preview.deletes.length === 0 && preview.messagesRemoved === 0
   return (
     <div className="restore" data-testid="restore-dialog">
-      {checkpoint && <p className="muted">{checkpointLabel(checkpoint)}</p>}
+      {checkpoint && <CheckpointName checkpoint={checkpoint} />}
       <div className="segmented" role="radiogroup" aria-label="What to restore">
         {MODES.map((m) => (
           <label key={m.value} className={`restore-mode${mode === m.value ? ' on' : ''}`} title={m.hint}>
@@ -128,9 +146,10 @@ function RestoreBody({ checkpointId }: { checkpointId: string }) {
 export function RestoreDialog() {
   const chat = useChatController()
   const checkpointId = useCheckpoints((s) => s.restoring)
+  const checkpoint = useCheckpoints((s) => (checkpointId ? Object.values(s.bySession).flat().find((c) => c.id === checkpointId) : undefined))
   if (!checkpointId) return null
   return (
-    <Modal title="Restore checkpoint" onCancel={() => chat.checkpoints.openRestore(null)} testId="restore-modal" className="restore-modal">
+    <Modal title={checkpoint ? `Restore “${checkpointLabel(checkpoint)}”` : 'Restore checkpoint'} onCancel={() => chat.checkpoints.openRestore(null)} testId="restore-modal" className="restore-modal">
       <RestoreBody key={checkpointId} checkpointId={checkpointId} />
     </Modal>
   )

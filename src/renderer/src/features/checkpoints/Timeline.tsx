@@ -1,11 +1,11 @@
 import { useEffect, useState, type KeyboardEvent } from 'react'
+import { background } from '../../lib/background'
 import type { Checkpoint } from '@shared/schema/checkpoint'
 import { REVIEW_NOTE_END, useChat, useChatController, useCheckpoints } from '../../stores/chat'
-import { changeLine, checkpointTime, triggerLabel } from './labels'
-import { background } from '../../lib/background'
+import { changeLine, checkpointTime, fileNames, hereId, moveSelection, triggerLabel } from './labels'
 
 /** The first line of the user message a checkpoint precedes (when the transcript is loaded). */
-function useMessageSnippet(sessionId: string, checkpoint: Checkpoint): string {
+export function useMessageSnippet(sessionId: string, checkpoint: Checkpoint): string {
   return useChat((s) => {
     if (checkpoint.trigger !== 'message' || !checkpoint.messageId) return ''
     const part = s.transcripts[sessionId]?.parts[checkpoint.messageId]?.find((p) => p.type === 'text')
@@ -17,14 +17,24 @@ function useMessageSnippet(sessionId: string, checkpoint: Checkpoint): string {
   })
 }
 
-function Row({ sessionId, checkpoint, active, onFocus }: { sessionId: string; checkpoint: Checkpoint; active: boolean; onFocus(): void }) {
+interface RowProps {
+  sessionId: string
+  checkpoint: Checkpoint
+  active: boolean
+  here: boolean
+  onFocus(): void
+}
+
+function Row({ sessionId, checkpoint, active, here, onFocus }: RowProps) {
   const chat = useChatController()
   const snippet = useMessageSnippet(sessionId, checkpoint)
+  const names = fileNames(checkpoint)
   return (
     <li
-      className={`checkpoint${active ? ' active' : ''}`}
+      className={`checkpoint${active ? ' active' : ''}${here ? ' here' : ''}`}
       role="option"
       aria-selected={active}
+      aria-current={here ? 'step' : undefined}
       onClick={onFocus}
       onDoubleClick={() => chat.checkpoints.open({ kind: 'checkpoint', sessionId, checkpointId: checkpoint.id, against: 'working' })}
       data-testid="checkpoint"
@@ -34,8 +44,14 @@ function Row({ sessionId, checkpoint, active, onFocus }: { sessionId: string; ch
       <div className="checkpoint-line">
         <span className={`checkpoint-trigger trigger-${checkpoint.trigger}`}>{triggerLabel(checkpoint.trigger)}</span>
         <span className="muted checkpoint-time">{checkpointTime(checkpoint)}</span>
+        {here && <span className="checkpoint-here">you are here</span>}
         <span className="muted checkpoint-changes">{changeLine(checkpoint)}</span>
       </div>
+      {names && (
+        <div className="checkpoint-files mono" title={checkpoint.summary.files.map((f) => `${f.status} ${f.path}`).join('\n')}>
+          {names}
+        </div>
+      )}
       {snippet && <div className="checkpoint-snippet">“{snippet}”</div>}
       {checkpoint.summary.untracked.length > 0 && (
         <div className="warn-text checkpoint-untracked">{checkpoint.summary.untracked.length} large file(s) not kept</div>
@@ -64,13 +80,16 @@ function Row({ sessionId, checkpoint, active, onFocus }: { sessionId: string; ch
 export function Timeline({ sessionId }: { sessionId: string }) {
   const chat = useChatController()
   const list = useCheckpoints((s) => s.bySession[sessionId])
-  const [cursor, setCursor] = useState(0)
+  const position = useCheckpoints((s) => s.position)
+  // Selected by id: a row added above (a restore's "Before restore") must not move the selection.
+  const [selectedId, setSelectedId] = useState<string | null>(null)
   useEffect(() => chat.checkpoints.ensure(sessionId), [chat, sessionId])
   const rows = list ? [...list].reverse() : []
-  const current = rows[Math.min(cursor, rows.length - 1)]
+  const here = list ? hereId(list, position) : null
+  const current = rows.find((c) => c.id === selectedId) ?? rows[0]
   const onKeyDown = (e: KeyboardEvent): void => {
-    if (e.key === 'ArrowDown') setCursor((c) => Math.min(rows.length - 1, c + 1))
-    else if (e.key === 'ArrowUp') setCursor((c) => Math.max(0, c - 1))
+    if (e.key === 'ArrowDown') setSelectedId(moveSelection(rows, current?.id ?? null, 1))
+    else if (e.key === 'ArrowUp') setSelectedId(moveSelection(rows, current?.id ?? null, -1))
     else if (e.key === 'Enter' && current) chat.checkpoints.open({ kind: 'checkpoint', sessionId, checkpointId: current.id, against: 'working' })
     else if ((e.key === 'r' || e.key === 'R') && current) chat.checkpoints.openRestore(current.id)
     else if ((e.key === 'f' || e.key === 'F') && current) background('chat.fork', chat.fork(current.id, false))
@@ -86,8 +105,8 @@ export function Timeline({ sessionId }: { sessionId: string }) {
         <div className="muted pad">No checkpoints yet: one is taken before each message and after each step that changes files.</div>
       ) : (
         <ul className="checkpoint-list" role="listbox" aria-label="Checkpoints" tabIndex={0} onKeyDown={onKeyDown} autoFocus>
-          {rows.map((c, i) => (
-            <Row key={c.id} sessionId={sessionId} checkpoint={c} active={c.id === current?.id} onFocus={() => setCursor(i)} />
+          {rows.map((c) => (
+            <Row key={c.id} sessionId={sessionId} checkpoint={c} active={c.id === current?.id} here={c.id === here} onFocus={() => setSelectedId(c.id)} />
           ))}
         </ul>
       )}

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import type * as Monaco from 'monaco-editor'
 import { useProject, useProjectStore } from '../../stores/project'
 import { documentsFor } from './documents'
@@ -41,6 +41,19 @@ export function CodeEditor({ path }: { path: string | null }) {
     }
   }, [monaco, store])
 
+  // A reveal (open at a line) applies once the file's model is in the editor.
+  const applyReveal = useCallback((): void => {
+    const current = editor.current
+    const docs = documentsFor(store)
+    if (!current || !path || !current.getModel() || current.getModel() !== docs.model(path)) return
+    const reveal = docs.takeReveal(path)
+    if (!reveal) return
+    current.setSelection({ startLineNumber: reveal.line, startColumn: reveal.column, endLineNumber: reveal.line, endColumn: reveal.endColumn })
+    current.revealLineInCenter(reveal.line)
+    current.focus()
+  }, [store, path])
+  useEffect(() => documentsFor(store).onReveal(applyReveal), [store, applyReveal])
+
   useEffect(() => {
     const current = editor.current
     if (!current) return
@@ -52,7 +65,8 @@ export function CodeEditor({ path }: { path: string | null }) {
     shownPath.current = model ? path : null
     const viewState = path ? docs.viewStates.get(path) : undefined
     if (model && viewState) current.restoreViewState(viewState)
-  }, [path, status, monaco, store])
+    applyReveal()
+  }, [path, status, monaco, store, applyReveal])
 
   useEffect(() => {
     editor.current?.updateOptions({ readOnly, domReadOnly: readOnly })

@@ -10,6 +10,14 @@ import { background } from '../../lib/background'
 import { problemsFor } from '../../stores/problems'
 import type { LspFileDiagnostics } from '@shared/ipc/lsp'
 
+export interface Reveal {
+  /** 1-based. */
+  line: number
+  /** 1-based; the selection runs from `column` to `endColumn`. */
+  column: number
+  endColumn: number
+}
+
 /** Our own save comes back from the watcher with (nearly) the mtime the save reported. */
 const SAME_WRITE_MS = 1
 
@@ -27,6 +35,9 @@ export class Documents {
   readonly viewStates = new Map<string, Monaco.editor.ICodeEditorViewState | null>()
   private readonly unsubscribers: (() => void)[] = []
   private disposed = false
+  /** Where to put the cursor once a file is shown (find in files: open at the match). */
+  private readonly reveals = new Map<string, Reveal>()
+  private readonly revealWaiters = new Set<() => void>()
 
   constructor(private readonly store: ProjectStore) {
     const { bridge, projectId } = store.getState()
@@ -57,6 +68,26 @@ export class Documents {
   /** Opens (or activates) a file tab. */
   open(path: string, activate = true): void {
     this.state.addOpenFile(path, activate)
+  }
+
+  /** Opens a file with the cursor at a line (and a selected range in it). */
+  openAt(path: string, reveal: Reveal): void {
+    this.reveals.set(path, reveal)
+    this.open(path)
+    for (const wake of [...this.revealWaiters]) wake()
+  }
+
+  /** The pending cursor placement of a file, once. */
+  takeReveal(path: string): Reveal | undefined {
+    const reveal = this.reveals.get(path)
+    this.reveals.delete(path)
+    return reveal
+  }
+
+  /** The editor listens here for reveals asked while its file is already shown. */
+  onReveal(listener: () => void): () => void {
+    this.revealWaiters.add(listener)
+    return () => this.revealWaiters.delete(listener)
   }
 
   private sync(): void {

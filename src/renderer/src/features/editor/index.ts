@@ -1,5 +1,5 @@
 export { EditorArea } from './EditorArea'
-export { DiffView, type DiffViewProps } from './DiffView'
+export { DiffView, type DiffViewProps, type DiffZone } from './DiffView'
 export { openFile, closeFile, saveActive, saveAll, unsavedFiles } from './actions'
 export { documentsFor } from './documents'
 export { loadMonaco, type MonacoApi } from './monaco'

@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useState, type FormEvent } from 'react'
 import { useStore } from 'zustand'
 import type { McpServerStatus } from '@shared/ipc/mcp'
 import type { ChatController } from '../../stores/chat'
@@ -67,18 +67,57 @@ function ServerRow({ server, chat }: { server: McpServerStatus; chat: ChatContro
 }
 
 /** The active project's MCP servers: health, last error, and restart / enable / disable. */
+/** Adds (or, with an existing name, replaces) a local server in the project's `.mcp.json`. */
+function AddServer({ chat }: { chat: ChatController }) {
+  const [name, setName] = useState('')
+  const [command, setCommand] = useState('')
+  const [args, setArgs] = useState('')
+  const [note, setNote] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const submit = async (e: FormEvent): Promise<void> => {
+    e.preventDefault()
+    setBusy(true)
+    // Arguments are separated by spaces; one with spaces inside can be written in .mcp.json directly.
+    const error = await chat.saveMcpServer({ name: name.trim(), command: command.trim(), args: args.split(/\s+/).filter(Boolean) })
+    setBusy(false)
+    setNote(error ?? `Saved ${name.trim()} in .mcp.json.`)
+    if (!error) {
+      setName('')
+      setCommand('')
+      setArgs('')
+    }
+  }
+  return (
+    <form className="mcp-add" onSubmit={(e) => void submit(e)} aria-label="Add an MCP server">
+      <input aria-label="Server name" placeholder="name" value={name} onChange={(e) => setName(e.target.value)} />
+      <input aria-label="Command" placeholder="command (npx, uvx, /path/to/server)" value={command} onChange={(e) => setCommand(e.target.value)} />
+      <input aria-label="Arguments" placeholder="arguments" value={args} onChange={(e) => setArgs(e.target.value)} />
+      <button type="submit" className="small" disabled={busy || !name.trim() || !command.trim()}>
+        Add server
+      </button>
+      {note && <span className="muted">{note}</span>}
+    </form>
+  )
+}
+
 export function McpServers({ chat }: { chat: ChatController }) {
   const servers = useStore(chat.store, (s) => s.mcp)
+  const [error, setError] = useState<string | null>(null)
   return (
     <div className="settings-section" data-testid="settings-mcp">
       <div className="settings-row">
         <p className="muted">
           Servers come from the <code>mcp</code> key of hotaru.json and from <code>.mcp.json</code>; they start with the project.
         </p>
-        <button type="button" className="small" onClick={() => background('chat.refreshMcp', chat.refreshMcp())}>
+        <button type="button" className="small" title="Re-read hotaru.json and .mcp.json and restart the servers" onClick={() => void chat.reloadMcp().then(setError)}>
           Refresh
         </button>
       </div>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
       {servers.length === 0 ? (
         <p className="muted">No MCP servers are configured for this project.</p>
       ) : (
@@ -88,6 +127,8 @@ export function McpServers({ chat }: { chat: ChatController }) {
           ))}
         </ul>
       )}
+      <h4>Add a server</h4>
+      <AddServer chat={chat} />
     </div>
   )
 }

@@ -34,7 +34,7 @@ function ProviderRow({ bridge, provider, models, onChanged }: { bridge: HotaruBr
       const { protection } = await unwrap(bridge.settings.setApiKey({ providerId: provider.id, apiKey: key }))
       setKey('')
       onChanged()
-      return `Saved (${protection}).`
+      return `Key saved, protected by ${protection}.`
     })
   const remove = (): Promise<void> =>
     run(async () => {

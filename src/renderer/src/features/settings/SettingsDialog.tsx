@@ -9,6 +9,7 @@ import { initialChatState } from '../../stores/project-chat'
 import { useWorkspace } from '../../stores/workspace'
 import { allCommands } from '../commands'
 import { McpServers } from './McpServers'
+import { Permissions } from './Permissions'
 import { Providers } from './Providers'
 import { Sandbox } from './Sandbox'
 import { TrustSettings } from '../trust'
@@ -20,6 +21,7 @@ const EMPTY_STORE = createStore(() => initialChatState(''))
 const SECTIONS: { id: SettingsSection; label: string }[] = [
   { id: 'general', label: 'Appearance' },
   { id: 'models', label: 'Model & agent' },
+  { id: 'permissions', label: 'Permissions' },
   { id: 'mcp', label: 'MCP servers' },
   { id: 'sandbox', label: 'Sandbox' },
   { id: 'providers', label: 'Providers' },
@@ -48,16 +50,25 @@ function Appearance() {
 
 function ModelDefaults({ chat }: { chat: ChatController | null }) {
   const prefs = usePreferences()
+  const bridge = useWorkspace((s) => s.bridge)
   const models = useStore(chat?.store ?? EMPTY_STORE, (s) => s.models)
   const agents = useStore(chat?.store ?? EMPTY_STORE, (s) => s.agents)
   const primary = agents.filter((a) => a.mode === 'primary')
   return (
     <div className="settings-section">
-      <p className="muted">Used for new sessions; each session keeps its own choice, and the pickers under the chat input change it.</p>
+      <p className="muted">
+        Used for new sessions; each session keeps its own choice, and the pickers under the chat input change it. Saved in your config file
+        {prefs.file ? <code> {prefs.file}</code> : ''} (a project’s hotaru.json can override them).
+      </p>
+      {prefs.error && (
+        <p className="error" role="alert">
+          {prefs.error}
+        </p>
+      )}
       <label className="settings-field">
         <span>Default model</span>
-        <select value={prefs.defaultModel ?? ''} onChange={(e) => setPreferences({ defaultModel: e.target.value || undefined })} data-testid="settings-model">
-          <option value="">Project default (hotaru.json “model”)</option>
+        <select value={prefs.defaultModel ?? ''} onChange={(e) => bridge && void setPreferences(bridge, { defaultModel: e.target.value || null })} data-testid="settings-model">
+          <option value="">Not set (built-in default, or the project’s)</option>
           {models.map((m) => (
             <option key={m.id} value={m.id}>
               {m.id} — {Math.round(m.context / 1000)}k context
@@ -67,8 +78,8 @@ function ModelDefaults({ chat }: { chat: ChatController | null }) {
       </label>
       <label className="settings-field">
         <span>Default agent</span>
-        <select value={prefs.defaultAgent ?? ''} onChange={(e) => setPreferences({ defaultAgent: e.target.value || undefined })} data-testid="settings-agent">
-          <option value="">Project default (hotaru.json “defaultAgent”, else build)</option>
+        <select value={prefs.defaultAgent ?? ''} onChange={(e) => bridge && void setPreferences(bridge, { defaultAgent: e.target.value || null })} data-testid="settings-agent">
+          <option value="">Not set (build, or the project’s)</option>
           {primary.map((a) => (
             <option key={a.name} value={a.name}>
               {a.name} — {a.description}
@@ -130,6 +141,12 @@ export function SettingsDialog() {
         <div className="settings-content">
           {section === 'general' && <Appearance />}
           {section === 'models' && <ModelDefaults chat={chat} />}
+          {section === 'permissions' &&
+            (chat && bridge && activeId ? (
+              <Permissions bridge={bridge} projectId={activeId} sessionId={chat.store.getState().activeSessionId} />
+            ) : (
+              <p className="muted">Open a project to see its permission rules.</p>
+            ))}
           {section === 'mcp' && (chat ? <McpServers chat={chat} /> : <p className="muted">Open a project to see its MCP servers.</p>)}
           {section === 'sandbox' && <Sandbox bridge={bridge} projectId={activeId} />}
           {section === 'providers' && <Providers bridge={bridge} models={chat?.store.getState().models ?? []} />}

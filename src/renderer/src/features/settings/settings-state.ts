@@ -1,6 +1,6 @@
 import { create } from 'zustand'
 
-export type SettingsSection = 'general' | 'models' | 'mcp' | 'sandbox' | 'providers' | 'trust' | 'keys'
+export type SettingsSection = 'general' | 'models' | 'permissions' | 'mcp' | 'sandbox' | 'providers' | 'trust' | 'keys'
 
 export const useSettingsDialog = create<{ open: boolean; section: SettingsSection }>(() => ({ open: false, section: 'general' }))
 

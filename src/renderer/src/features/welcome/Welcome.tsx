@@ -1,3 +1,4 @@
+import { PathInput } from '../../components/PathInput'
 import { useState, type FormEvent } from 'react'
 import { useShallow } from 'zustand/react/shallow'
 import { useWorkspace, workspace } from '../../stores/workspace'
@@ -35,12 +36,12 @@ export function Welcome() {
       <form className="open-path" onSubmit={(e) => background('submit', submit(e))}>
         <label htmlFor="open-path-input">{canPick ? 'Or type a folder path' : 'Folder path'}</label>
         <div className="row">
-          <input
+          <PathInput
             id="open-path-input"
             data-testid="open-path-input"
             value={path}
-            onChange={(e) => setPath(e.target.value)}
-            placeholder="/home/me/projects/app"
+            onChange={setPath}
+            placeholder="~/projects/app"
             spellCheck={false}
             autoComplete="off"
           />

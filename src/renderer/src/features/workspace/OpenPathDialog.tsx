@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react'
 import { Modal } from '../../components/Modal'
+import { PathInput } from '../../components/PathInput'
 import { useWorkspace, workspace } from '../../stores/workspace'
 import { background } from '../../lib/background'
 
@@ -18,13 +19,14 @@ function OpenPathForm({ reason, initial }: { reason?: string; initial: string })
   }
   return (
     <Modal title="Open Folder" onCancel={() => workspace.askForPath(null)} testId="open-path-dialog">
-      <form onSubmit={(e) => background('submit', submit(e))}>
-        <p className="muted">{reason ?? 'Enter the full path of a folder on this machine.'}</p>
-        <input
+      <form onSubmit={(e) => void submit(e)}>
+        <p className="muted">{reason ?? 'Enter the path of a folder on this machine (~ is your home folder).'}</p>
+        <PathInput
           className="modal-input mono"
+          aria-label="Folder path"
           value={path}
-          onChange={(e) => setPath(e.target.value)}
-          placeholder="/home/me/projects/app"
+          onChange={setPath}
+          placeholder="~/projects/app"
           spellCheck={false}
           autoComplete="off"
           data-testid="open-path-dialog-input"

@@ -9,6 +9,8 @@ import { createInFolder, FileTree } from '../files'
 import { BottomPanel } from './BottomPanel'
 import { openSettings } from '../settings'
 import { RestrictedBadge } from '../trust'
+import { TerminalPanel } from '../terminal'
+import { SearchPanel } from '../search'
 import { initialCenterLayout, initialMainLayout } from './initial-layout'
 import { background } from '../../lib/background'
 
@@ -66,6 +68,32 @@ function SidebarHead({ project }: { project: ProjectInfo }) {
   )
 }
 
+/** The left sidebar: the file tree, or find in files (Mod+Shift+F), switched by the two tabs on top. */
+function Sidebar({ project }: { project: ProjectInfo }) {
+  const mode = useProject((s) => s.sidebarMode)
+  const setMode = useProject((s) => s.setSidebarMode)
+  return (
+    <aside className="sidebar" aria-label={mode === 'files' ? 'Explorer' : 'Search'}>
+      <div className="sidebar-modes" role="tablist" aria-label="Sidebar">
+        <button type="button" role="tab" aria-selected={mode === 'files'} className={mode === 'files' ? 'on' : ''} onClick={() => setMode('files')}>
+          Files
+        </button>
+        <button type="button" role="tab" aria-selected={mode === 'search'} className={mode === 'search' ? 'on' : ''} onClick={() => setMode('search')} title="Find in Files (Ctrl/Cmd+Shift+F)">
+          Search
+        </button>
+      </div>
+      {mode === 'files' ? (
+        <>
+          <SidebarHead project={project} />
+          <FileTree />
+        </>
+      ) : (
+        <SearchPanel />
+      )}
+    </aside>
+  )
+}
+
 function Layout({ project, right }: { project: ProjectInfo; right: ReactNode | null }) {
   const store = useProjectStore()
   const view = useProject((s) => s.view)
@@ -91,10 +119,7 @@ function Layout({ project, right }: { project: ProjectInfo; right: ReactNode | n
         panelRef={sidebar.ref}
         onResize={sidebar.onResize}
       >
-        <aside className="sidebar" aria-label="Explorer">
-          <SidebarHead project={project} />
-          <FileTree />
-        </aside>
+        <Sidebar project={project} />
       </Panel>
       <Separator className="separator vertical" />
       <Panel id="center" minSize={240}>

@@ -4,6 +4,7 @@ import { projectStoreFor } from '../../stores/project'
 import { useWorkspace } from '../../stores/workspace'
 import { CommandPalette, installKeybindings } from '../commands'
 import { DialogHost } from '../dialogs'
+import { QuickOpen } from '../search'
 import { Welcome } from '../welcome'
 import { installWorkspaceCommands } from './commands'
 import { DropOverlay } from './DropOverlay'
@@ -49,6 +50,7 @@ export function Workspace({ renderRight }: WorkspaceProps) {
       <DropOverlay />
       <OpenPathDialog />
       <CommandPalette />
+      <QuickOpen />
       <DialogHost />
     </>
   )

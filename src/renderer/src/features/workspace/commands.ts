@@ -49,6 +49,19 @@ export function installWorkspaceCommands(): () => void {
   const commands: Command[] = [
     { id: 'palette.show', category: 'View', title: 'Show All Commands', keys: 'Mod+Shift+P', run: () => workspace.setPaletteOpen(!useWorkspace.getState().paletteOpen) },
     { id: 'palette.showF1', category: 'View', title: 'Show All Commands (F1)', keys: 'F1', run: () => workspace.setPaletteOpen(true) },
+    // Mod+P: in a browser (serve) this would print; the capture-phase handler keeps it for Quick Open.
+    { id: 'file.quickOpen', category: 'File', title: 'Go to File…', keys: 'Mod+P', when: hasProject, run: () => workspace.setQuickOpen(!useWorkspace.getState().quickOpen) },
+    {
+      id: 'search.findInFiles',
+      category: 'Search',
+      title: 'Find in Files',
+      keys: 'Mod+Shift+F',
+      when: hasProject,
+      run: withProject((s) => {
+        s.getState().setSidebarMode('search')
+        requestAnimationFrame(() => document.querySelector<HTMLInputElement>('.project:not([hidden]) .search-panel .search-input')?.select())
+      }),
+    },
     { id: 'project.open', category: 'Project', title: 'Open Folder…', keys: 'Mod+O', run: () => workspace.pickFolder() },
     {
       id: 'project.close',

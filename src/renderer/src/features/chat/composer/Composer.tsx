@@ -4,7 +4,8 @@ import { useChat, useChatController } from '../../../stores/chat'
 import { useProject } from '../../../stores/project'
 import { fileSuggestions, slashSuggestions, triggerAt, type Trigger } from './completions'
 import { ContextMeter } from './ContextMeter'
-import { fileIndexFor } from './file-index'
+import { KeyNotice } from './KeyNotice'
+import { projectClient } from '../../../stores/project-client'
 import { AgentPicker, ModelPicker, usePicked } from './Pickers'
 import { parseSlash, SLASH_COMMANDS } from './slash'
 import { background } from '../../../lib/background'
@@ -49,7 +50,7 @@ export function Composer({ sessionId }: { sessionId: string | null }) {
 
   const updateTrigger = (value: string, caret: number): void => {
     const next = triggerAt(value, caret)
-    if (next?.kind === 'mention') setFiles(fileIndexFor(bridge, projectId).get(setFiles))
+    if (next?.kind === 'mention') setFiles(projectClient(bridge, projectId).files.get(setFiles))
     setTrigger(next)
     if (next?.query !== trigger?.query || next?.kind !== trigger?.kind) setActive(0)
   }
@@ -119,6 +120,7 @@ export function Composer({ sessionId }: { sessionId: string | null }) {
           onHover={setActive}
         />
       )}
+      <KeyNotice model={model} />
       <textarea
         ref={input}
         className="composer-input"

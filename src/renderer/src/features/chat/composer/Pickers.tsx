@@ -2,6 +2,7 @@ import { useMemo } from 'react'
 import { useShallow } from 'zustand/react/shallow'
 import { useChat, useChatController } from '../../../stores/chat'
 import { usePreferences } from '../../../stores/preferences'
+import { missingKey, useProviderKeys } from '../../../stores/provider-keys'
 
 /** Agent and model of the next prompt: the session's, unless the user picks others here. */
 export function usePicked(sessionId: string | null): { agent: string; model: string } {
@@ -40,6 +41,7 @@ export function AgentPicker({ sessionId }: { sessionId: string | null }) {
 export function ModelPicker({ sessionId }: { sessionId: string | null }) {
   const chat = useChatController()
   const models = useChat((s) => s.models)
+  const providers = useProviderKeys((s) => s.providers)
   const { model } = usePicked(sessionId)
   const groups = useMemo(() => {
     const byProvider = new Map<string, { id: string; name: string }[]>()
@@ -52,10 +54,11 @@ export function ModelPicker({ sessionId }: { sessionId: string | null }) {
       {model === '' && <option value="">Default model</option>}
       {!known && <option value={model}>{model}</option>}
       {groups.map(([provider, list]) => (
-        <optgroup key={provider} label={provider}>
+        <optgroup key={provider} label={missingKey(providers, `${provider}/x`) ? `${provider} (needs a key)` : provider}>
           {list.map((m) => (
             <option key={m.id} value={m.id}>
               {m.name}
+              {missingKey(providers, m.id) ? ' — no key' : ''}
             </option>
           ))}
         </optgroup>

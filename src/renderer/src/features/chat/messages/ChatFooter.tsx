@@ -1,5 +1,5 @@
 import { useShallow } from 'zustand/react/shallow'
-import { useChat } from '../../../stores/chat'
+import { useChat, useChatController } from '../../../stores/chat'
 import { QuestionPrompt } from '../../permissions'
 
 /** Retry countdown or a quiet "working" line while the agent runs. */
@@ -16,7 +16,9 @@ function Activity({ sessionId }: { sessionId: string }) {
 
 /** What follows the transcript: prompts on their way, questions for the user, the last error. */
 export function ChatFooter({ sessionId }: { sessionId: string }) {
+  const chat = useChatController()
   const pending = useChat((s) => s.pending[sessionId])
+  const unsent = useChat((s) => s.unsent[sessionId])
   const error = useChat((s) => s.turnErrors[sessionId])
   const questions = useChat(
     useShallow((s) => s.questions.filter((q) => q.sessionId === sessionId || s.sessions[q.sessionId]?.parentId === sessionId)),
@@ -28,6 +30,20 @@ export function ChatFooter({ sessionId }: { sessionId: string }) {
         <div key={p.id} className="msg msg-user pending" data-testid="queued-message" data-queued={p.queued}>
           <div className="msg-user-text">{p.text}</div>
           <span className="badge-pill">{p.queued ? 'Queued' : 'Sending…'}</span>
+        </div>
+      ))}
+      {unsent?.map((text, i) => (
+        <div key={`unsent-${i}`} className="msg msg-user pending unsent" role="group" aria-label="Message not sent" data-testid="unsent-message">
+          <div className="msg-user-text">{text}</div>
+          <span className="muted">The connection dropped before Hotaru confirmed this message.</span>
+          <span className="unsent-actions">
+            <button type="button" className="small" onClick={() => void chat.resend(sessionId, i, true)}>
+              Send again
+            </button>
+            <button type="button" className="small ghost" onClick={() => void chat.resend(sessionId, i, false)}>
+              Discard
+            </button>
+          </span>
         </div>
       ))}
       {questions.map((q) => (

@@ -3,6 +3,9 @@ import { ShieldIcon } from '../../../components/ShieldIcon'
 import { DiffView } from '../../editor'
 import { editDiffs, EDIT_TOOLS, num, record, str, type ToolPart } from './describe'
 import { SubagentRun } from './SubagentRun'
+import { cardText, headTail } from './output-view'
+import { errorMessage, unwrap } from '../../../ipc'
+import { useChatController } from '../../../stores/chat'
 
 const OUTPUT_LIMIT = 20_000
 const DIFF_LINE_PX = 19
@@ -19,25 +22,60 @@ function Section({ title, children, initiallyOpen }: { title: string; children: 
   )
 }
 
-/** Long output is cut to its end (where the result usually is) until asked for all of it. */
-function Output({ text, testId, follow = false }: { text: string; testId?: string; follow?: boolean }) {
-  const [all, setAll] = useState(false)
+/**
+ * Long output shows its head and tail; "Show full output" loads the whole text
+ * (from the file core saved when the model got a cut version, else the result).
+ */
+function Output({ text, testId, follow = false, full }: { text: string; testId?: string; follow?: boolean; full?: () => Promise<string> }) {
+  const [whole, setWhole] = useState<string | null>(null)
+  const [loading, setLoading] = useState(false)
+  const [error, setError] = useState<string | null>(null)
   const ref = useRef<HTMLPreElement>(null)
-  const cut = !all && text.length > OUTPUT_LIMIT
-  const shown = cut ? text.slice(-OUTPUT_LIMIT) : text
+  const shownText = whole ?? text
+  const cut = whole === null && !follow ? headTail(shownText) : null
+  const tooLong = whole !== null && whole.length > OUTPUT_LIMIT * 50
   useEffect(() => {
     if (follow && ref.current) ref.current.scrollTop = ref.current.scrollHeight
-  }, [shown, follow])
+  }, [shownText, follow])
+  const showFull = async (): Promise<void> => {
+    setLoading(true)
+    try {
+      setWhole(full ? await full() : text)
+    } catch (e) {
+      setError(errorMessage(e))
+    } finally {
+      setLoading(false)
+    }
+  }
   return (
     <>
-      {cut && (
-        <button type="button" className="ghost small" onClick={() => setAll(true)}>
-          Show all {Math.round(text.length / 1000)}k characters
+      <pre ref={ref} className="tool-output" data-testid={testId}>
+        {cut ? (
+          <>
+            {cut.head}
+            {'\n'}
+            <span className="output-gap">
+              ⋯ {cut.hidden} line{cut.hidden === 1 ? '' : 's'} not shown ⋯
+            </span>
+            {'\n'}
+            {cut.tail}
+          </>
+        ) : tooLong ? (
+          (whole ?? '').slice(-OUTPUT_LIMIT * 50)
+        ) : (
+          shownText
+        )}
+      </pre>
+      {(cut || (full && whole === null && !follow)) && (
+        <button type="button" className="ghost small" disabled={loading} onClick={() => void showFull()}>
+          {loading ? 'Loading…' : 'Show full output'}
         </button>
       )}
-      <pre ref={ref} className="tool-output" data-testid={testId}>
-        {shown}
-      </pre>
+      {error && (
+        <span className="error" role="alert">
+          {error}
+        </span>
+      )}
     </>
   )
 }
@@ -96,13 +134,21 @@ function EditDiagnostics({ part }: { part: ToolPart }) {
   )
 }
 
+/** The saved whole output of a call the model got cut, or undefined when the result is whole. */
+function useFullOutput(part: ToolPart): (() => Promise<string>) | undefined {
+  const chat = useChatController()
+  if (record(part.state.metadata).truncated !== true) return undefined
+  return async () => cardText((await unwrap(chat.bridge.session.toolOutput({ sessionId: part.sessionId, partId: part.id }))).text)
+}
+
 function BashBody({ part }: { part: ToolPart }) {
   const meta = record(part.state.metadata)
   const running = part.state.status === 'running' || part.state.status === 'pending'
-  const text = running ? (str(meta.output) ?? '') : (part.state.output ?? str(meta.output) ?? '')
+  const text = running ? (str(meta.output) ?? '') : cardText(part.state.output ?? str(meta.output) ?? '')
   const exitCode = num(meta.exitCode)
   const blocked = Array.isArray(meta.sandboxBlocked) ? meta.sandboxBlocked.filter((n): n is string => typeof n === 'string') : []
   const withheld = Array.isArray(meta.droppedEnv) ? meta.droppedEnv.filter((n): n is string => typeof n === 'string') : []
+  const full = useFullOutput(part)
   return (
     <>
       <pre className="tool-command mono">$ {str(record(part.state.input).command)}</pre>
@@ -115,7 +161,7 @@ function BashBody({ part }: { part: ToolPart }) {
           ))}
         </ul>
       )}
-      {(text || running) && <Output text={text || '…'} testId="bash-output" follow={running} />}
+      {(text || running) && <Output text={text || '…'} testId="bash-output" follow={running} {...(full ? { full } : {})} />}
       {withheld.length > 0 && (
         <div className="tool-sandbox-env muted" data-testid="sandbox-env" title={withheld.join(', ')}>
           <ShieldIcon /> {withheld.length} secret variable{withheld.length === 1 ? '' : 's'} withheld from the command
@@ -142,6 +188,11 @@ function TodoBody({ part }: { part: ToolPart }) {
       ))}
     </ul>
   )
+}
+
+function OutputOf({ part }: { part: ToolPart }) {
+  const full = useFullOutput(part)
+  return <Output text={cardText(part.state.output ?? '')} testId="tool-output" {...(full ? { full } : {})} />
 }
 
 /** What an opened tool card shows: per-tool details, then input, output and error. */
@@ -175,7 +226,7 @@ export function ToolBody({ part, root }: { part: ToolPart; root: string }) {
       </Section>
       {showOutput && (
         <Section title="Output" initiallyOpen={special === null}>
-          <Output text={state.output ?? ''} testId="tool-output" />
+          <OutputOf part={part} />
         </Section>
       )}
     </>

@@ -1,10 +1,11 @@
 import { memo } from 'react'
 import { ShieldIcon } from '../../../components/ShieldIcon'
-import { Elapsed } from '../../../components/Elapsed'
+import { Elapsed, formatDuration } from '../../../components/Elapsed'
 import { StatusGlyph } from '../../../components/StatusGlyph'
 import { Twisty } from '../../../components/Twisty'
 import { useChat, useChatController } from '../../../stores/chat'
-import { EDIT_TOOLS, keyArgument, lineCounts, record, type ToolPart } from './describe'
+import { EDIT_TOOLS, keyArgument, lineCounts, num, record, type ToolPart } from './describe'
+import { bashTiming } from './output-view'
 import { ToolBody } from './ToolBody'
 
 interface ToolCardProps {
@@ -44,6 +45,8 @@ export const ToolCard = memo(function ToolCard({ part, root, recent }: ToolCardP
   const meta = record(part.state.metadata)
   const blocked = Array.isArray(meta.sandboxBlocked) ? meta.sandboxBlocked.length : 0
   const errors = EDIT_TOOLS.has(part.tool) ? diagnosticErrors(part) : undefined
+  // Bash reports the command's own run time: the card shows it, and the approval wait apart.
+  const timing = part.tool === 'bash' ? bashTiming(part.state.startedAt, part.state.endedAt, num(meta.durationMs)) : null
   return (
     <div className={`tool-card tool-${status}`} data-testid="tool-card" data-tool={part.tool} data-status={status} data-call-id={part.callId}>
       <button type="button" className="tool-head" aria-expanded={open} onClick={() => chat.toggleExpanded(part.id, fallback)}>
@@ -78,7 +81,14 @@ export const ToolCard = memo(function ToolCard({ part, root, recent }: ToolCardP
             ⨯ {errors}
           </span>
         )}
-        <Elapsed start={part.state.startedAt} end={part.state.endedAt ?? (status === 'running' || status === 'pending' ? undefined : part.state.startedAt)} />
+        {timing ? (
+          <span className="elapsed" title={timing.waitMs > 0 ? `the command ran ${formatDuration(timing.runMs)}; ${formatDuration(timing.waitMs)} went to waiting for your approval` : 'how long the command ran'}>
+            {formatDuration(timing.runMs)}
+            {timing.waitMs > 0 && <span className="muted"> · waited {formatDuration(timing.waitMs)}</span>}
+          </span>
+        ) : (
+          <Elapsed start={part.state.startedAt} end={part.state.endedAt ?? (status === 'running' || status === 'pending' ? undefined : part.state.startedAt)} />
+        )}
       </button>
       {open && (
         <div className="tool-body">

@@ -109,7 +109,11 @@ export function fromUnifiedDiff(diff: string, path: string): FileDiffView {
     } else if (mark === '-') original.push(text)
     else if (mark === '+') modified.push(text)
   }
-  return { path, original: original.join('\n'), modified: modified.join('\n'), lines: Math.max(original.length, modified.length) }
+  // Every line keeps its newline: a side with no lines (a new or a deleted file) is then '' and the
+  // editor's one empty line on that side lines up with the other side's last line instead of
+  // showing as a phantom changed line 1.
+  const text = (lines: string[]) => lines.map((l) => `${l}\n`).join('')
+  return { path, original: text(original), modified: text(modified), lines: Math.max(original.length, modified.length) }
 }
 
 /** The file diffs an edit-family call reported (apply_patch: one per file). */

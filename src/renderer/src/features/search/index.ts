@@ -1,0 +1,3 @@
+export { QuickOpen } from './QuickOpen'
+export { SearchPanel } from './SearchPanel'
+import './search.css'

@@ -1,0 +1,46 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { rulesInEffect, ruleFile, setRule } from '../../src/main/core/permission/overview'
+import { testServices } from '../support/services'
+import { tempDir, writeTree } from '../support/temp'
+
+describe('permission settings', () => {
+  it('lists rules with their layer and writes user/project rules back with comments kept', async () => {
+    const home = tempDir()
+    const env = { HOME: home, XDG_CONFIG_HOME: join(home, '.config') }
+    mkdirSync(join(home, '.config', 'hotaru'), { recursive: true })
+    writeFileSync(join(home, '.config', 'hotaru', 'hotaru.jsonc'), '{\n  // mine\n  "permission": { "bash": "ask" }\n}\n')
+    const root = writeTree(tempDir(), { '.hotaru/hotaru.json': '{ "permission": { "edit": { "src/*": "allow" } } }\n' })
+    // Until the folder is trusted, its own allow rules do not apply and are not listed.
+    expect((await rulesInEffect(root, 'build', env, false)).filter((r) => r.layer === 'project')).toEqual([])
+    const rules = await rulesInEffect(root, 'build', env, true)
+    expect(rules.find((r) => r.layer === 'agent' && r.permission === 'bash')).toBeTruthy()
+    expect(rules.filter((r) => r.layer === 'user')).toEqual([{ permission: 'bash', pattern: '*', action: 'ask', layer: 'user', file: join(home, '.config', 'hotaru', 'hotaru.jsonc') }])
+    expect(rules.filter((r) => r.layer === 'project').map((r) => `${r.permission} ${r.pattern} ${r.action}`)).toEqual(['edit src/* allow'])
+
+    const userFile = ruleFile('user', root, env)
+    setRule(userFile, 'bash', 'git status*', 'allow')
+    const text = readFileSync(userFile, 'utf8')
+    expect(text).toContain('// mine')
+    expect(JSON.parse(text.replace('// mine', ''))).toEqual({ permission: { bash: { '*': 'ask', 'git status*': 'allow' } } })
+    setRule(userFile, 'bash', 'git status*', null)
+    setRule(userFile, 'bash', '*', null)
+    expect(JSON.parse(readFileSync(userFile, 'utf8').replace('// mine', ''))).toEqual({ permission: {} })
+    const projectFile = ruleFile('project', root, env)
+    expect(projectFile).toBe(join(root, '.hotaru', 'hotaru.json'))
+    setRule(projectFile, 'edit', 'src/*', 'deny')
+    expect((await rulesInEffect(root, 'build', env, true)).filter((r) => r.layer === 'project').map((r) => r.action)).toEqual(['deny'])
+  })
+
+  it('revokes a remembered approval so the next call asks again', async () => {
+    const services = testServices()
+    const root = writeTree(tempDir(), { 'a.txt': '' })
+    const project = services.projects.openFolder(root)
+    services.storage.approvals.add(project.id, { permission: 'bash', pattern: 'git *', action: 'allow' })
+    expect(await services.permissions.approvals(project.id)).toEqual([{ permission: 'bash', pattern: 'git *', action: 'allow', scope: 'persisted' }])
+    expect(await services.permissions.revoke(project.id, { permission: 'bash', pattern: 'git *' }, 'persisted')).toBe(true)
+    expect(await services.permissions.approvals(project.id)).toEqual([])
+    expect(services.storage.approvals.list(project.id)).toEqual([])
+  })
+})

@@ -19,7 +19,6 @@ import { CheckpointService } from './checkpoint/service'
 import { loadConfig } from './config'
 import { log } from './util/log'
 import { detached } from './util/detached'
-import type { Tool } from './tools'
 
 /** The model new sessions use unless config or the user picks another. */
 export const DEFAULT_MODEL_ID = 'anthropic/claude-sonnet-4-6'
@@ -61,8 +60,6 @@ export interface Services {
   readonly checkpoints: CheckpointService
   readonly secrets: SecretStore
   readonly secretsProtection: string
-  /** MCP tools of a project, when an MCP manager is attached (set by the MCP layer). */
-  extraTools: (projectId: string) => Tool[]
   /** The model new sessions start with (`HOTARU_MODEL`, else the built-in default). */
   defaultModel(): string
   info(): AppInfo
@@ -87,8 +84,18 @@ export function createServices(options: ServicesOptions): Services {
   questions.onEvent((event) =>
     bus.publish(`question:${event.type}`, event, event.type === 'asked' ? event.question.projectId : event.projectId),
   )
-  const mcp = new McpRuntime(bus, secrets, options.openUrl)
-  const services: { extraTools: (projectId: string) => Tool[] } = { extraTools: (projectId) => mcp.toolsOf(projectId) }
+  const mcp = new McpRuntime(bus, (projectId) => projects.find(projectId), secrets, options.openUrl)
+  // Asks and questions of a project end with it (their turns are cancelled first; this catches the rest).
+  bus.subscribe((event) => {
+    if (event.channel !== 'project:opened') return
+    const { id } = event.envelope.payload as { id: string }
+    projects.find(id)?.track({
+      cancel: (reason) => {
+        permissions.cancelProject(id, reason)
+        questions.cancelProject(id, reason)
+      },
+    })
+  })
   // MCP servers start when a project opens, in the background; a turn waits for them to settle.
   bus.subscribe((event) => {
     if (event.channel !== 'project:opened') return
@@ -111,7 +118,7 @@ export function createServices(options: ServicesOptions): Services {
     kv: storage.kv,
     bus,
     outputRoot: join(options.dataDir, 'tool-output'),
-    extraTools: (projectId) => services.extraTools(projectId),
+    extraTools: (projectId) => mcp.toolsOf(projectId),
   })
   const checkpoints = new CheckpointService(storage.checkpoints, projects, sessions, bus, options.dataDir, storage.kv)
   const agents = new AgentService(
@@ -121,9 +128,10 @@ export function createServices(options: ServicesOptions): Services {
     turnEnvironment({ projects, providers, tools, mcp, bus, env: options.env }),
     (sessionId, turnId) => permissions.endTurn(sessionId, turnId),
     checkpoints,
+    (projectId) => projects.find(projectId),
   )
   let disposed = false
-  return Object.assign(services, {
+  return {
     storage,
     bus,
     projects,
@@ -159,7 +167,7 @@ export function createServices(options: ServicesOptions): Services {
         storage.close()
       }
     },
-  })
+  }
 }
 
 function projectOf(event: { type: 'asked'; request: { projectId: string } } | { type: 'replied'; projectId: string }): string {

@@ -22,12 +22,18 @@ function hasServers(project: ProjectInstance, config: Config): boolean {
  * is loaded only for projects that have servers), owned by the ProjectInstance so
  * closing the tab ends every server process, and exposed as tools.
  */
-export class McpRuntime {
-  private readonly tools = new Map<string, Tool[]>()
-  private readonly managers = new Map<string, McpManager>()
+/** The MCP servers of one project and the tools they offer: a service of its ProjectInstance. */
+interface ProjectServers {
+  manager: McpManager
+  tools: Tool[]
+  dispose(): Promise<void>
+}
 
+export class McpRuntime {
   constructor(
     private readonly bus: EventBus,
+    /** The open project of an id (the project owns its servers; nothing is kept here). */
+    private readonly find: (projectId: string) => ProjectInstance | undefined,
     /** Where OAuth tokens of remote servers are kept (the app's secret store). */
     private readonly secrets?: SecretStore,
     /** Opens the sign-in page; without one the URL is shown to the user as a notice. */
@@ -36,15 +42,16 @@ export class McpRuntime {
 
   /** Starts the project's servers (once); resolves when each is connected or failed. */
   async ensure(project: ProjectInstance, config: Config): Promise<McpManager | undefined> {
-    const existing = this.managers.get(project.id)
+    const existing = project.existing<ProjectServers>(SERVICE_KEY)
     if (existing) {
-      await existing.start()
-      return existing
+      await existing.manager.start()
+      return existing.manager
     }
     if (!hasServers(project, config)) return undefined
     const { McpManager } = await import('../mcp')
-    const manager = project.service(SERVICE_KEY, () => {
-      const created = new McpManager({
+    const entry = project.service<ProjectServers>(SERVICE_KEY, () => {
+      const created: ProjectServers = {
+        manager: new McpManager({
         servers: config.mcp,
         projectRoot: project.root,
         onStatus: (status) => this.bus.publish('mcp:status', status, project.id),
@@ -56,39 +63,37 @@ export class McpRuntime {
           ((url) => {
             this.bus.publish('project:notice', { projectId: project.id, level: 'info', message: `Sign in to the MCP server: ${url.href}` }, project.id)
           }),
-      })
-      return {
-        manager: created,
-        dispose: () => {
-          this.managers.delete(project.id)
-          this.tools.delete(project.id)
-          return created.dispose()
-        },
+        }),
+        tools: [],
+        dispose: () => created.manager.dispose(),
       }
-    }).manager
-    this.managers.set(project.id, manager)
-    await manager.start()
-    this.refresh(project.id, manager)
-    return manager
+      return created
+    })
+    await entry.manager.start()
+    this.refresh(project.id, entry)
+    return entry.manager
+  }
+
+  private servers(projectId: string): ProjectServers | undefined {
+    return this.find(projectId)?.existing<ProjectServers>(SERVICE_KEY)
   }
 
   manager(projectId: string): McpManager | undefined {
-    return this.managers.get(projectId)
+    return this.servers(projectId)?.manager
   }
 
   statuses(projectId: string): McpServerStatus[] {
-    return this.managers.get(projectId)?.statuses() ?? []
+    return this.servers(projectId)?.manager.statuses() ?? []
   }
 
   /** The connected servers' tools, as the tool host offers them. */
   toolsOf(projectId: string): Tool[] {
-    return this.tools.get(projectId) ?? []
+    return this.servers(projectId)?.tools ?? []
   }
 
-  private refresh(projectId: string, manager: McpManager): void {
-    this.tools.set(
-      projectId,
-      manager.listTools().map((tool) =>
+  private refresh(projectId: string, entry: ProjectServers): void {
+    const manager = entry.manager
+    entry.tools = manager.listTools().map((tool) =>
         defineTool({
           id: tool.name,
           description: `${tool.description}\n(MCP tool "${tool.tool}" of server "${tool.server}")`,
@@ -115,8 +120,7 @@ export class McpRuntime {
             }
           },
         }),
-      ),
     )
-    this.bus.publish('mcp:tools', { tools: this.toolsOf(projectId).map((t) => t.id) }, projectId)
+    this.bus.publish('mcp:tools', { tools: entry.tools.map((t) => t.id) }, projectId)
   }
 }

@@ -201,21 +201,10 @@ export class ProjectToolRuntime implements Disposable {
 
 /** One tool runtime per open project, created on first use and disposed with the project. */
 export class ToolRuntimes {
-  private readonly runtimes = new Map<string, ProjectToolRuntime>()
-
   constructor(private readonly deps: ToolRuntimeDeps) {}
 
+  /** The project's runtime: a service of its ProjectInstance, so it lives and ends with the project. */
   for(project: ProjectInstance): ProjectToolRuntime {
-    let runtime = this.runtimes.get(project.id)
-    if (!runtime) {
-      const created = new ProjectToolRuntime(project, this.deps)
-      project.disposables.add(created)
-      project.disposables.addFn(() => {
-        this.runtimes.delete(project.id)
-      })
-      this.runtimes.set(project.id, created)
-      runtime = created
-    }
-    return runtime
+    return project.service('tools', () => new ProjectToolRuntime(project, this.deps))
   }
 }

@@ -14,6 +14,7 @@ import { runHooks } from '../extensions'
 import type { TurnContext } from './environment'
 import type { SubagentRequest } from '../tools'
 import type { ToolHost } from './tool-host'
+import type { ProjectInstance } from '../project/instance'
 
 export interface PromptInput {
   sessionId: string
@@ -82,13 +83,15 @@ export class AgentService {
     private readonly environment: (session: Session, turn: TurnContext) => Promise<TurnEnvironment>,
     private readonly onTurnEnd: (sessionId: string, turnId: string) => void = () => undefined,
     private readonly checkpoints?: CheckpointService,
+    /** The open project a turn belongs to: it owns the turn, and closing it cancels the turn. */
+    private readonly owner: (projectId: string) => ProjectInstance | undefined = () => undefined,
   ) {
     this.context = new ContextManager({
       store,
       providers,
       bus,
       settings: (sessionId) => this.compaction.get(sessionId),
-      isBusy: (sessionId) => this.isBusy(sessionId),
+      isBusy: (sessionId) => this.running.has(sessionId),
     })
   }
 
@@ -97,7 +100,7 @@ export class AgentService {
   }
 
   isBusy(sessionId: string): boolean {
-    return this.running.has(sessionId)
+    return this.running.has(sessionId) || this.queues.has(sessionId)
   }
 
   /** Adds the user's message and runs the turn; resolves when the turn ends. */
@@ -111,8 +114,11 @@ export class AgentService {
    */
   submit(input: PromptInput): SubmittedPrompt {
     const sessionId = input.sessionId
-    const projectId = this.store.find(sessionId)?.projectId
+    const session = this.store.find(sessionId)
+    const projectId = session?.projectId
     const queued = this.queues.has(sessionId) || this.running.has(sessionId)
+    // Busy from the moment it is sent, not from the turn's first model request.
+    if (session && !queued) this.setStatus(session, { type: 'busy' })
     const controller = new AbortController()
     const waiting = this.waiting.get(sessionId) ?? new Set<AbortController>()
     waiting.add(controller)
@@ -131,10 +137,24 @@ export class AgentService {
       return this.runPrompt(input, projectId, controller, ids)
     })
     this.queues.set(sessionId, next)
+    // The project owns the turn from now on: closing it cancels the turn (queued or running) and waits for its end.
+    const project = projectId === undefined ? undefined : this.owner(projectId)
+    const untrack = project?.isOpen
+      ? project.track({
+          cancel: async (reason) => {
+            controller.abort(new TurnCancelled(reason))
+            await next.then(
+              () => undefined,
+              () => undefined,
+            )
+          },
+        })
+      : undefined
     // The queue entry is released however the turn ends; `runPrompt` never rejects.
     next
       .catch((error: unknown) => log.error(`[agent] turn of ${sessionId} failed outside its guard:`, error))
       .finally(() => {
+        untrack?.()
         if (this.queues.get(sessionId) === next) this.queues.delete(sessionId)
       })
     return { queued, messageId, done: next }
@@ -158,9 +178,10 @@ export class AgentService {
 
   /** Stops the running turn of a session (partial output is kept); prompts queued behind it still run. */
   abort(sessionId: string): boolean {
-    const running = this.running.get(sessionId)
-    if (!running) return false
-    running.controller.abort()
+    // A prompt sent a moment ago whose turn has not been picked up yet is the turn in progress too.
+    const current = this.running.get(sessionId)?.controller ?? this.waiting.get(sessionId)?.values().next().value
+    if (!current || current.signal.aborted) return false
+    current.abort()
     return true
   }
 
@@ -201,7 +222,9 @@ export class AgentService {
     if (!session) {
       result = { status: 'error', error: { name: ErrorNames.NotFound, data: { message: `session ${input.sessionId} no longer exists` } }, steps: 0 }
     } else if (controller.signal.aborted) {
+      // Stopped before it began (it waited behind another turn, or Stop came at once).
       result = { status: 'aborted', steps: 0, ...abortReason(controller.signal) }
+      this.setStatus(session, { type: 'idle' })
     } else {
       // Registered before anything is awaited: Stop works during config load, MCP start, hooks and the first checkpoint.
       this.running.set(session.id, { controller })

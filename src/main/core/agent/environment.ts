@@ -52,7 +52,7 @@ export function turnEnvironment(options: EnvironmentOptions): (session: Session,
     const env = options.env ?? process.env
     const homeDir = options.homeDir ?? resolveHomeDir(env, process.platform)
     const { config } = await loadConfig({ projectDir: project.root, env, homeDir })
-    options.providers.setSettings({ providers: config.provider })
+    options.providers.setSettings({ providers: config.provider, ...(config.stallTimeoutMs ? { stallTimeoutMs: config.stallTimeoutMs } : {}) })
     const globalDir = globalConfigDir({ env, homeDir, platform: process.platform })
     const locations = { projectRoot: project.root, homeDir, globalConfigDir: globalDir }
     const [skills, agentFiles, custom] = await Promise.all([

@@ -36,6 +36,9 @@ type RetryEvent = Extract<StreamEvent, { type: 'retry' }>
  * credentials, transforms the neutral request for that provider and streams the
  * normalized events, retrying transient failures.
  */
+/** A model that sends nothing for this long is taken as stalled: the attempt is retried (and shown as a retry). */
+export const DEFAULT_STALL_TIMEOUT_MS = 60_000
+
 export class ProviderRegistry {
   private readonly env: Env
   private settings: ProviderSettings
@@ -50,7 +53,12 @@ export class ProviderRegistry {
     this.secrets = options.secrets
     this.retry = { ...defaultRetryOptions, ...options.retry }
     this.clients = new ClientCache({ timeoutMs: options.timeoutMs ?? 600_000 })
-    this.idleMs = options.idleTimeoutMs ?? 300_000
+    this.idleMs = options.idleTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS
+  }
+
+  /** The config's `stallTimeoutMs`, else the registry's own (tests use a short one). */
+  private stallMs(): number {
+    return this.settings.stallTimeoutMs ?? this.idleMs
   }
 
   /** Replaces the provider settings (after a config reload). */
@@ -84,12 +92,12 @@ export class ProviderRegistry {
     if (provider.kind === 'anthropic') {
       const client = this.clients.anthropicFor(provider)
       const params = toAnthropicParams(request, model)
-      yield* streamWithRetry((s) => streamAnthropic(client, params, s, ctx, this.idleMs), this.retry, signal, ctx)
+      yield* streamWithRetry((s) => streamAnthropic(client, params, s, ctx, this.stallMs()), this.retry, signal, ctx)
       return
     }
     const client = this.clients.openaiFor(provider)
     const params = toOpenAIParams(request, model, provider)
-    yield* streamWithRetry((s) => streamOpenAI(client, params, s, ctx, this.idleMs), this.retry, signal, ctx)
+    yield* streamWithRetry((s) => streamOpenAI(client, params, s, ctx, this.stallMs()), this.retry, signal, ctx)
   }
 
   /** One non-streamed turn (titles, summaries). Retries like `stream`; `onRetry` reports them. */

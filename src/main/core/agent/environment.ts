@@ -17,11 +17,19 @@ import {
 import type { ProjectManager } from '../project/manager'
 import type { ProviderRegistry } from '../provider'
 import { log } from '../util/log'
+import { detached } from '../util/detached'
 import { resolveAgents } from './agents'
 import type { McpRuntime } from './mcp-runtime'
 import type { ToolRuntimes, TurnHooks } from './project-tools'
 import type { TurnEnvironment } from './service'
 import { buildSystemPrompt } from './system-prompt'
+
+/** How long a turn waits for MCP servers still starting before it sends its first request without them. */
+export const MCP_START_GRACE_MS = 1_000
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref())
+}
 
 export interface EnvironmentOptions {
   projects: ProjectManager
@@ -55,11 +63,16 @@ export function turnEnvironment(options: EnvironmentOptions): (session: Session,
     options.providers.setSettings({ providers: config.provider, ...(config.stallTimeoutMs ? { stallTimeoutMs: config.stallTimeoutMs } : {}) })
     const globalDir = globalConfigDir({ env, homeDir, platform: process.platform })
     const locations = { projectRoot: project.root, homeDir, globalConfigDir: globalDir }
+    // MCP servers start in parallel and hold up the model request by at most a short grace (so a server that
+    // starts quickly is in the first request); one still in its handshake offers its tools from the first step
+    // after it connects (tools are listed per step), and one that never answers delays nothing further.
+    const mcpStarted = options.mcp ? options.mcp.ensure(project, config) : Promise.resolve(undefined)
+    detached('mcp start', mcpStarted)
     const [skills, agentFiles, custom] = await Promise.all([
       discoverSkills(locations),
       loadAgentFiles(locations),
       loadCustomTools(locations),
-      options.mcp?.ensure(project, config),
+      Promise.race([mcpStarted.catch(() => undefined), delay(MCP_START_GRACE_MS)]),
     ])
     report(options.bus, project.id, [...skills.errors, ...agentFiles.errors, ...custom.errors])
     const agents = mergeAgentFiles(resolveAgents(config), agentFiles.agents)

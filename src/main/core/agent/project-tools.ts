@@ -9,7 +9,7 @@ import { MEMORY_TOOL_ID, memoryFilePath, memoryToolDescription, memoryToolParame
 import { Permission } from '../permission/names'
 import { BackgroundProcesses, builtinTools, defineTool, FileTimes, ToolRegistry, type SubagentRequest, type Todo, type TodoStore, type Tool } from '../tools'
 import type { Disposable } from '../util/disposable'
-import { runHooks } from '../extensions'
+import { customToolRules, runHooks } from '../extensions'
 import type { AgentInfo } from './agents'
 import type { QuestionService } from './questions'
 import type { ToolHost } from './tool-host'
@@ -118,6 +118,8 @@ export class ProjectToolRuntime implements Disposable {
           ruleset: [
             ...agentDefaultRules(ctx.agent.name),
             ...(input.extraRules ?? []),
+            // MCP tools that connected after the turn began ask like the others.
+            ...customToolRules(this.deps.extraTools?.(this.project.id) ?? []),
             ...rulesFromConfig(config.permission),
             // The agent's own rules: from config or from its agent file.
             ...rulesFromConfig(ctx.agent.permission ?? config.agent?.[ctx.agent.name]?.permission),

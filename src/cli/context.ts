@@ -6,7 +6,7 @@ import { CliError } from './errors'
 
 /** Core services for one CLI command, on the shared data dir. */
 export function cliServices(): Services {
-  return createServices({ dataDir: defaultDataDir(), transport: 'cli' })
+  return createServices({ dataDir: defaultDataDir(), transport: 'cli', ownProcesses: true })
 }
 
 /** Opens the project folder for a command (without adding it to the app's restored tabs). */

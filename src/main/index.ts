@@ -47,6 +47,7 @@ async function start(): Promise<void> {
   const services: Services = createServices({
     dataDir: app.getPath('userData'),
     transport: 'electron',
+    ownProcesses: true,
     nativeBinding: electronSqliteBinding(app.getAppPath(), process.resourcesPath),
     folderPicker: electronFolderPicker,
     dropPaths: true,

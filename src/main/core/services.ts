@@ -19,6 +19,7 @@ import { CheckpointService } from './checkpoint/service'
 import { loadConfig } from './config'
 import { log } from './util/log'
 import { detached } from './util/detached'
+import { endOrphanedProcesses, endOwnProcesses, installProcessMarker } from './util/process-marker'
 
 /** The model new sessions use unless config or the user picks another. */
 export const DEFAULT_MODEL_ID = 'anthropic/claude-sonnet-4-6'
@@ -41,6 +42,11 @@ export interface ServicesOptions {
   openUrl?: (url: URL) => void | Promise<void>
   /** Environment for config placeholders and provider credentials (tests pass their own). */
   env?: NodeJS.ProcessEnv
+  /**
+   * The app's own process (CLI, serve, desktop): marks every child so that nothing it started survives it,
+   * and ends what an earlier run killed with SIGKILL left behind. Off in tests that share one process.
+   */
+  ownProcesses?: boolean
 }
 
 /** The composition root of the core: one object, built in one place, passed down. */
@@ -67,6 +73,12 @@ export interface Services {
 }
 
 export function createServices(options: ServicesOptions): Services {
+  if (options.ownProcesses) {
+    installProcessMarker()
+    endOrphanedProcesses()
+    // Last resort on any exit path (a signal handler's process.exit included): synchronous, so it runs.
+    process.once('exit', () => endOwnProcesses())
+  }
   const storage = Storage.open(options.dataDir, { nativeBinding: options.nativeBinding })
   const bus = new EventBus()
   const projects = new ProjectManager(storage, bus)
@@ -165,6 +177,8 @@ export function createServices(options: ServicesOptions): Services {
       } finally {
         sessions.dispose()
         storage.close()
+        // What graceful shutdown did not reach (a grandchild that left our process group with setsid).
+        if (options.ownProcesses) endOwnProcesses()
       }
     },
   }

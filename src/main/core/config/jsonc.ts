@@ -1,4 +1,4 @@
-import { createScanner, type Node, type ParseError, parseTree, printParseErrorCode, SyntaxKind } from 'jsonc-parser'
+import { createScanner, type Node, type ParseError, parseTree, printParseErrorCode } from 'jsonc-parser'
 import { type ConfigFileRef, configInvalid, configSyntaxError, formatJsonPath } from './config-error'
 import { setOwn } from './merge'
 
@@ -61,6 +61,9 @@ export function parseJsonc(text: string, file: ConfigFileRef, warnings: string[]
   if (!root) return {}
   return toValue(root, [], { text, file, warnings })
 }
+
+// jsonc-parser's SyntaxKind is a const enum, which isolated modules cannot read: its values, as documented.
+const SyntaxKind = { OpenBraceToken: 1, CloseBraceToken: 2, OpenBracketToken: 3, CloseBracketToken: 4, CommaToken: 5, StringLiteral: 10, EOF: 17 } as const
 
 /** Deeper than any real config; the parser and validator recurse per level, so a hostile file would overflow the stack. */
 export const MAX_CONFIG_NESTING = 64

@@ -12,8 +12,19 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'node',
-          include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
+          include: ['test/unit/**/*.test.ts'],
           testTimeout: 20_000,
+          pool: 'forks',
+        },
+      },
+      {
+        resolve: { alias },
+        // Real processes, servers, SDKs over HTTP and the built CLI: slower, run on their own with --project integration.
+        test: {
+          name: 'integration',
+          environment: 'node',
+          include: ['test/integration/**/*.test.ts'],
+          testTimeout: 30_000,
           pool: 'forks',
         },
       },

@@ -12,8 +12,21 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'node',
-          include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/shell/**/*.test.ts'],
+          include: ['test/unit/**/*.test.ts'],
           testTimeout: 20_000,
+          pool: 'forks',
+        },
+      },
+      {
+        resolve: { alias },
+        // Real processes, servers, SDKs over HTTP, the built CLI and the built desktop shell: slower, run on
+        // their own with --project integration.
+        test: {
+          name: 'integration',
+          environment: 'node',
+          include: ['test/integration/**/*.test.ts', 'test/shell/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
           pool: 'forks',
         },
       },

@@ -8,7 +8,7 @@ import { CliError } from './errors'
 
 /** Core services for one CLI command, on the shared data dir. */
 export function cliServices(): Services {
-  return createServices({ dataDir: defaultDataDir(), transport: 'cli' })
+  return createServices({ dataDir: defaultDataDir(), transport: 'cli', ownProcesses: true })
 }
 
 /** The app's trust decisions alone (no project is opened, nothing starts), for as long as `use` runs. */

@@ -81,6 +81,7 @@ function start(): void {
   const services: Services = createServices({
     dataDir: app.getPath('userData'),
     transport: 'electron',
+    ownProcesses: true,
     folderPicker: electronFolderPicker,
     dropPaths: true,
     revealer: electronRevealer,

@@ -87,14 +87,14 @@ describe('directory listing', () => {
 })
 
 describe('file read', () => {
-  it('returns text, flags binary and truncates past the cap', () => {
+  it('returns text, flags binary and truncates past the cap', async () => {
     const root = writeTree(tempDir(), {
       'a.txt': 'héllo',
       'b.bin': Buffer.from([1, 0, 2]),
       'big.txt': 'x'.repeat(100),
     })
-    expect(readFile(root, 'a.txt')).toMatchObject({ content: 'héllo', binary: false, truncated: false })
-    expect(readFile(root, 'b.bin')).toMatchObject({ content: '', binary: true })
-    expect(readFile(root, 'big.txt', 10)).toMatchObject({ content: 'x'.repeat(10), truncated: true, size: 100 })
+    expect(await readFile(root, 'a.txt')).toMatchObject({ content: 'héllo', binary: false, truncated: false })
+    expect(await readFile(root, 'b.bin')).toMatchObject({ content: '', binary: true })
+    expect(await readFile(root, 'big.txt', 10)).toMatchObject({ content: 'x'.repeat(10), truncated: true, size: 100 })
   })
 })

@@ -55,7 +55,7 @@ export async function runServe(argv: string[]): Promise<number> {
     throw new CliError(`the UI is not built (${renderer} is missing); run "npm run build"`, 1)
   }
 
-  const services = createServices({ dataDir: defaultDataDir(), transport: 'serve' })
+  const services = createServices({ dataDir: defaultDataDir(), transport: 'serve', ownProcesses: true })
   let server
   try {
     services.projects.restore()

@@ -27,6 +27,7 @@ import { detached } from './util/detached'
 import { loginShellEnv, pickShell, useProcessEnvironment, type Tool } from './tools'
 import { CommandSandbox, sandboxContext, sandboxPolicy, sandboxSupport } from './sandbox'
 import { createLspTool, diagnosticsAfterTool, LspService } from './lsp'
+import { endOrphanedProcesses, endOwnProcesses, installProcessMarker } from './util/process-marker'
 
 export { DEFAULT_MODEL_ID } from './config/project-config'
 
@@ -50,6 +51,11 @@ export interface ServicesOptions {
   env?: NodeJS.ProcessEnv
   /** Language server settings that are not config: waits (tests on a busy machine), install without asking (CLI flag). */
   lsp?: { waitMs?: number; quietMs?: number; installWithoutAsking?: boolean; restartDelaysMs?: readonly number[] }
+  /**
+   * The app's own process (CLI, serve, desktop): marks every child so that nothing it started survives it,
+   * and ends what an earlier run killed with SIGKILL left behind. Off in tests that share one process.
+   */
+  ownProcesses?: boolean
 }
 
 /** `trust:changed`: a folder's decision changed; `projectIds` are the open projects it affects. */
@@ -86,13 +92,17 @@ export interface Services {
   readonly configs: ProjectConfigs
   /** The environment the core reads (config placeholders, provider keys, the user config folder). */
   readonly env: NodeJS.ProcessEnv
-  /** MCP tools of a project, when an MCP manager is attached (set by the MCP layer). */
-  extraTools: (projectId: string) => Tool[]
   info(): AppInfo
   dispose(): Promise<void>
 }
 
 export function createServices(options: ServicesOptions): Services {
+  if (options.ownProcesses) {
+    installProcessMarker()
+    endOrphanedProcesses()
+    // Last resort on any exit path (a signal handler's process.exit included): synchronous, so it runs.
+    process.once('exit', () => endOwnProcesses())
+  }
   // The desktop app may start from a launcher without the user's PATH: read the login shell's
   // environment once, now, in the background. The CLI and serve run in a shell that set it up.
   if (options.transport === 'electron') detached('login shell environment', loginShellEnv(pickShell()))
@@ -120,7 +130,7 @@ export function createServices(options: ServicesOptions): Services {
   )
   const urlOpener = options.urlOpener
   // A server that opts into the sandbox runs confined even while bash is not (`sandbox.enabled` off).
-  const mcp = new McpRuntime(bus, secrets, urlOpener ? (url) => urlOpener.open(url) : undefined, (projectRoot, config) =>
+  const mcp = new McpRuntime(bus, (projectId) => projects.find(projectId), secrets, urlOpener ? (url) => urlOpener.open(url) : undefined, (projectRoot, config) =>
     new CommandSandbox(
       sandboxPolicy({ ...config.sandbox, enabled: true }, sandboxContext({ projectRoot, dataDir: options.dataDir, env })),
       sandboxSupport(env),
@@ -135,7 +145,17 @@ export function createServices(options: ServicesOptions): Services {
     ...options.lsp,
   })
   const lspTool = createLspTool((projectId) => lsp.for(projects.get(projectId)))
-  const services: { extraTools: (projectId: string) => Tool[] } = { extraTools: (projectId) => [...mcp.toolsOf(projectId), lspTool] }
+  // Asks and questions of a project end with it (their turns are cancelled first; this catches the rest).
+  bus.subscribe((event) => {
+    if (event.channel !== 'project:opened') return
+    const { id } = event.envelope.payload as { id: string }
+    projects.find(id)?.track({
+      cancel: (reason) => {
+        permissions.cancelProject(id, reason)
+        questions.cancelProject(id, reason)
+      },
+    })
+  })
   // MCP servers start when a project opens, in the background; a turn waits for them to settle.
   bus.subscribe((event) => {
     if (event.channel !== 'project:opened') return
@@ -157,7 +177,7 @@ export function createServices(options: ServicesOptions): Services {
     kv: storage.kv,
     bus,
     outputRoot: join(options.dataDir, 'tool-output'),
-    extraTools: (projectId) => services.extraTools(projectId),
+    extraTools: (projectId) => [...mcp.toolsOf(projectId), lspTool],
     postSteps: [
       // Language server diagnostics after edits (and a warm server after reads).
       ({ project, config, tool, metadata, failed, signal }) =>
@@ -199,6 +219,7 @@ export function createServices(options: ServicesOptions): Services {
     turnEnvironment({ projects, configs, tools, mcp, bus, env, dataDir: options.dataDir }),
     (sessionId, turnId) => permissions.endTurn(sessionId, turnId),
     checkpoints,
+    (projectId) => projects.find(projectId),
   )
   // A new decision applies at once to the open projects below the folder: their config is
   // re-read and their MCP servers restarted (started now, or stopped when trust is taken back).
@@ -231,7 +252,7 @@ export function createServices(options: ServicesOptions): Services {
       .catch((error: unknown) => log.warn(`[config] ${project.root}: ${(error as Error).message}`))
   })
   let disposed = false
-  return Object.assign(services, {
+  return {
     storage,
     bus,
     projects,
@@ -271,9 +292,11 @@ export function createServices(options: ServicesOptions): Services {
       } finally {
         sessions.dispose()
         storage.close()
+        // What graceful shutdown did not reach (a grandchild that left our process group with setsid).
+        if (options.ownProcesses) endOwnProcesses()
       }
     },
-  })
+  }
 }
 
 /** A project-relative path that holds config, MCP servers, tools, agents or hooks of the folder. */

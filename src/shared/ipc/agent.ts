@@ -25,8 +25,10 @@ export type ModelSummary = z.infer<typeof ModelSummary>
 export const agentContract = {
   methods: {
     /**
-     * Sends a user message. Returns at once; the turn streams as session events.
-     * A message sent while a turn runs is queued behind it.
+     * Sends a user message. Answers with the id of the user message once it is in the transcript (at once, or
+     * for a message queued behind a running turn, when its turn starts); the turn streams as session events.
+     * A turn that ends before adding the message (hook refused it, unknown agent, Stop, session deleted)
+     * answers with that error.
      */
     prompt: {
       input: z
@@ -37,7 +39,7 @@ export const agentContract = {
           model: z.string().regex(/^[^/\s]+\/\S+$/, 'provider/model').optional(),
         })
         .strict(),
-      output: z.object({ queued: z.boolean() }),
+      output: z.object({ queued: z.boolean(), messageId: MessageId }),
     },
     abort: { input: z.object({ sessionId: SessionId }).strict(), output: z.object({ aborted: z.boolean() }) },
     agents: { input: z.object({ projectId: ProjectId }).strict(), output: z.array(AgentSummary) },

@@ -56,7 +56,8 @@ describe('session, agent and permission over IPC', () => {
       { text: 'Running it.', toolCalls: [{ name: 'bash', args: { command: 'touch made.txt', description: 'make a file' } }] },
       { text: 'Made it.' },
     )
-    expect(await call('agent.prompt', { sessionId: session.id, text: 'make a file' })).toEqual({ queued: false })
+    const sent = await call<{ queued: boolean; messageId: string }>('agent.prompt', { sessionId: session.id, text: 'make a file' })
+    expect(sent).toEqual({ queued: false, messageId: expect.stringMatching(/^msg_/) })
     const asked = await next('permission:asked')
     const request = asked.request as { id: string; permission: string; patterns: string[]; always: string[] }
     expect(request.permission).toBe('bash')
@@ -105,12 +106,16 @@ describe('session, agent and permission over IPC', () => {
     fake.enqueue({ text: Array.from({ length: 100 }, () => 'slow '), dripMs: 30 }, { text: 'Second.' })
     await call('agent.prompt', { sessionId: session.id, text: 'first' })
     await next('session:delta')
-    expect(await call('agent.prompt', { sessionId: session.id, text: 'second' })).toEqual({ queued: true })
+    // A queued prompt answers when its message lands, with that message's id.
+    const second = call<{ queued: boolean; messageId: string }>('agent.prompt', { sessionId: session.id, text: 'second' })
     expect(await call('agent.abort', { sessionId: session.id })).toEqual({ aborted: true })
     await next('agent:turnEnded', (p) => p.status === 'aborted')
+    const queued = await second
+    expect(queued.queued).toBe(true)
     await next('agent:turnEnded', (p) => p.status === 'completed')
-    const messages = await call<{ info: { role: string; error?: { name: string } } }[]>('session.messages', { sessionId: session.id })
+    const messages = await call<{ info: { id: string; role: string; error?: { name: string } } }[]>('session.messages', { sessionId: session.id })
     expect(messages.map((m) => m.info.role)).toEqual(['user', 'assistant', 'user', 'assistant'])
+    expect(messages[2]?.info.id).toBe(queued.messageId)
     expect(messages[1]?.info.error?.name).toBe('Aborted')
   })
 

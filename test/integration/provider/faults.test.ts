@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type ModelMessage, ProviderErrorNames, type ToolDefinition } from '../../../src/main/core/provider'
 import { type FakeLlm, startFakeLlm } from '../../fixtures/fake-llm'
-import { collect, collectUntilError, registryFor, transcriptOf } from './helpers'
+import { DEFAULT_STALL_TIMEOUT_MS } from '../../../src/main/core/provider/provider-registry'
+import { collect, collectUntilError, registryFor, settingsFor, transcriptOf } from './helpers'
 
 const ANTHROPIC = 'anthropic/claude-haiku-4-5'
 const OPENAI = 'openai/gpt-4.1'
@@ -195,6 +196,31 @@ describe('mid-stream provider errors', () => {
     expect(retry).toMatchObject({ error: { name: ProviderErrorNames.ProviderStreamInterrupted } })
     expect(retry?.type === 'retry' ? retry.error.data.message : '').toContain('no data for 150 ms')
     expect(transcriptOf(events).text).toBe('fresh')
+  })
+
+  it.each([ANTHROPIC, OPENAI])('takes its stall timeout from the config key stallTimeoutMs, 60 s by default (%s)', async (model) => {
+    expect(DEFAULT_STALL_TIMEOUT_MS).toBeLessThanOrEqual(60_000)
+    server.enqueue({ text: ['stalled ', 'text'], dripMs: 1_000 }, { text: 'fresh' })
+    const { delays, sleep } = recordingSleep()
+    const registry = registryFor(server, { retry: { sleep, delayScale: 1 } })
+    const events: string[] = []
+    for await (const event of registry.stream({ model, messages, settings: { ...settingsFor(server), stallTimeoutMs: 200 } })) {
+      // The retry is announced before its backoff wait starts.
+      if (event.type === 'retry') events.push(`retry after ${delays.length} waits: ${event.error.data.message}`)
+    }
+    expect(events).toEqual([expect.stringMatching(/^retry after 0 waits: .*no data for 200 ms/)])
+  })
+
+  it.each([ANTHROPIC, OPENAI])('names an HTML page answered with status 200 at once, without retrying (%s)', async (model) => {
+    server.enqueue({ fault: { type: 'html' } }, { text: 'never reached' })
+    const { delays, sleep } = recordingSleep()
+    const registry = registryFor(server, { retry: { sleep, delayScale: 1 } })
+    const { events, error } = await collectUntilError(registry.stream({ model, messages }))
+    expect(events.filter((e) => e.type === 'retry')).toEqual([])
+    expect(delays).toEqual([])
+    expect(error?.name).toBe(ProviderErrorNames.ProviderBadResponse)
+    expect(error?.data.message).toMatch(/answered 200 with an HTML page, not an event stream/)
+    expect(server.requests).toHaveLength(1)
   })
 
   it('a slow drip is not a failure', async () => {

@@ -1,22 +1,27 @@
 import type { HotaruError } from '@shared/errors'
 import { type ProviderRegistryOptions, ProviderRegistry } from '../../../src/main/core/provider'
-import type { StreamEvent, ToolCallEndEvent } from '../../../src/main/core/provider'
+import type { ProviderSettings, StreamEvent, ToolCallEndEvent } from '../../../src/main/core/provider'
 import type { FakeLlm } from '../../fixtures/fake-llm'
 
 export const TEST_KEY = 'sk-test-key'
 
 /** A registry pointed at the fake server for both SDK families, with tiny retry delays. */
+/** Provider settings pointing every test provider at the fake server. */
+export function settingsFor(server: FakeLlm): ProviderSettings {
+  return {
+    providers: {
+      anthropic: { apiKey: TEST_KEY, baseURL: server.anthropicBaseURL },
+      openai: { apiKey: TEST_KEY, baseURL: server.openaiBaseURL },
+      deepseek: { apiKey: TEST_KEY, baseURL: server.openaiBaseURL },
+    },
+  }
+}
+
 export function registryFor(server: FakeLlm, options: ProviderRegistryOptions = {}): ProviderRegistry {
   return new ProviderRegistry({
     env: {},
     ...options,
-    settings: options.settings ?? {
-      providers: {
-        anthropic: { apiKey: TEST_KEY, baseURL: server.anthropicBaseURL },
-        openai: { apiKey: TEST_KEY, baseURL: server.openaiBaseURL },
-        deepseek: { apiKey: TEST_KEY, baseURL: server.openaiBaseURL },
-      },
-    },
+    settings: options.settings ?? settingsFor(server),
     retry: { delayScale: 0.001, ...options.retry },
   })
 }

@@ -1,14 +1,22 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import type { PartOf } from '@shared/schema/session'
 import { TranscriptCache } from '../../../src/main/core/context/transcript-cache'
 import { SessionStore } from '../../../src/main/core/session/store'
 import { testServices } from '../../support/services'
 import { tempDir } from '../../support/temp'
 
+// This file's own stores batch text writes on a timer: they are flushed and stopped before the services (and
+// their database) close, so no timer fires into a closed database after the test.
+const stores: SessionStore[] = []
+afterEach(() => {
+  for (const store of stores.splice(0)) store.dispose()
+})
+
 function setup() {
   const services = testServices()
   const project = services.projects.openFolder(tempDir())
   const store = new SessionStore(services.storage.sessions, services.bus)
+  stores.push(store)
   const session = store.create({ projectId: project.id, agent: 'build', model: 'anthropic/claude-sonnet-4-5' })
   let reads = 0
   let now = 0

@@ -325,6 +325,41 @@ describe('crash safety', () => {
     expect(restarted.snapshot().id).toBe(preRestoreId)
   })
 
+  it('keeps a file the user created after the crash at a path the restore had not reached', () => {
+    write(box.root, 'g.txt', 'from the checkpoint')
+    write(box.root, 'h.txt', 'old h')
+    const engine = box.engine()
+    const target = engine.snapshot().id
+    rmSync(join(box.root, 'g.txt'))
+    write(box.root, 'h.txt', 'new h')
+    const tx = engine.beginRestore(target)
+    expect(tx.total).toBe(2)
+    // Killed before any step; meanwhile the user creates g.txt themselves.
+    write(box.root, 'g.txt', 'the user wrote this')
+
+    const completed = box.engine().recover()
+
+    expect(completed).toMatchObject({ action: 'completed', kept: ['g.txt'] })
+    expect(read(box.root, 'g.txt')).toBe('the user wrote this')
+    expect(read(box.root, 'h.txt')).toBe('old h')
+  })
+
+  it('a rollback keeps a file the user created after the crash too', () => {
+    write(box.root, 'h.txt', 'old h')
+    const engine = box.engine()
+    const target = engine.snapshot().id
+    rmSync(join(box.root, 'h.txt'))
+    const tx = engine.beginRestore(target)
+    tx.step()
+    // The restore wrote h.txt back; the user then replaced it with their own before recovery.
+    write(box.root, 'h.txt', 'the user wrote this')
+
+    const rolled = box.engine().recover({ prefer: 'rollback' })
+
+    expect(rolled).toMatchObject({ action: 'rolled-back', kept: ['h.txt'] })
+    expect(read(box.root, 'h.txt')).toBe('the user wrote this')
+  })
+
   it('removes temp files a crash left next to the restored files', () => {
     interruptedRestore()
     const journal = JSON.parse(readFileSync(join(box.store, 'restore-journal.json'), 'utf8')) as { nonce: string }

@@ -16,6 +16,7 @@ import {
 } from '../extensions'
 import type { ProjectManager } from '../project/manager'
 import { log } from '../util/log'
+import { detached } from '../util/detached'
 import { floorRulesets } from '../permission'
 import { commandSandbox } from '../sandbox/project'
 import { sandboxContext } from '../sandbox/status'
@@ -24,6 +25,13 @@ import type { McpRuntime } from './mcp-runtime'
 import type { ToolRuntimes, TurnHooks } from './project-tools'
 import type { TurnEnvironment } from './service'
 import { buildSystemPrompt, gitSummary } from './system-prompt'
+
+/** How long a turn waits for MCP servers still starting before it sends its first request without them. */
+export const MCP_START_GRACE_MS = 1_000
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref())
+}
 
 export interface EnvironmentOptions {
   projects: ProjectManager
@@ -64,11 +72,16 @@ export function turnEnvironment(options: EnvironmentOptions): (session: Session,
       config.sandbox,
       sandboxContext({ projectRoot: project.root, dataDir: options.dataDir ?? defaultDataDir(env), env, homeDir: locations.homeDir }),
     )
+    // MCP servers start in parallel and hold up the model request by at most a short grace (so a server that
+    // starts quickly is in the first request); one still in its handshake offers its tools from the first step
+    // after it connects (tools are listed per step), and one that never answers delays nothing further.
+    const mcpStarted = options.mcp ? options.mcp.ensure(project, snapshot) : Promise.resolve(undefined)
+    detached('mcp start', mcpStarted)
     const [skills, agentFiles, custom, , git] = await Promise.all([
       discoverSkills(locations),
       loadAgentFiles({ ...locations, restrictProject: !trusted }),
       loadCustomTools({ ...locations, projectTools: trusted }),
-      options.mcp?.ensure(project, snapshot),
+      Promise.race([mcpStarted.catch(() => undefined), delay(MCP_START_GRACE_MS)]),
       gitSummary(project.root),
     ])
     report(options.bus, project.id, [...skills.errors, ...agentFiles.errors, ...custom.errors])

@@ -24,12 +24,18 @@ function hasServers(project: ProjectInstance, config: Config, trusted: boolean):
  * is loaded only for projects that have servers), owned by the ProjectInstance so
  * closing the tab ends every server process, and exposed as tools.
  */
-export class McpRuntime {
-  private readonly tools = new Map<string, Tool[]>()
-  private readonly managers = new Map<string, McpManager>()
+/** The MCP servers of one project and the tools they offer: a service of its ProjectInstance. */
+interface ProjectServers {
+  manager: McpManager
+  tools: Tool[]
+  dispose(): Promise<void>
+}
 
+export class McpRuntime {
   constructor(
     private readonly bus: EventBus,
+    /** The open project of an id (the project owns its servers; nothing is kept here). */
+    private readonly find: (projectId: string) => ProjectInstance | undefined,
     /** Where OAuth tokens of remote servers are kept (the app's secret store). */
     private readonly secrets?: SecretStore,
     /** Opens the sign-in page; without one the URL is shown to the user as a notice. */
@@ -46,16 +52,17 @@ export class McpRuntime {
   async ensure(project: ProjectInstance, snapshot: Pick<ProjectConfigSnapshot, 'config' | 'trust'>): Promise<McpManager | undefined> {
     const { config } = snapshot
     const trusted = snapshot.trust.trusted
-    const existing = this.managers.get(project.id)
+    const existing = project.existing<ProjectServers>(SERVICE_KEY)
     if (existing) {
-      await existing.start()
-      return existing
+      await existing.manager.start()
+      return existing.manager
     }
     if (!hasServers(project, config, trusted)) return undefined
     const { McpManager } = await import('../mcp')
     const sandboxFor = this.sandboxFor
-    const manager = project.service(SERVICE_KEY, () => {
-      const created = new McpManager({
+    const entry = project.service<ProjectServers>(SERVICE_KEY, () => {
+      const created: ProjectServers = {
+        manager: new McpManager({
         servers: config.mcp,
         projectRoot: project.root,
         projectMcpJson: trusted,
@@ -63,34 +70,26 @@ export class McpRuntime {
         onToolsChanged: () => this.refresh(project.id, created),
         onWarning: (message) => this.bus.publish('mcp:warning', { message }, project.id),
         secrets: this.secrets,
-        ...(sandboxFor ? { sandbox: once(() => sandboxFor(project.root, config)) } : {}),
         openUrl:
           this.openUrl ??
           ((url) => {
             this.bus.publish('project:notice', { projectId: project.id, level: 'info', message: `Sign in to the MCP server: ${url.href}` }, project.id)
           }),
-      })
-      return {
-        manager: created,
-        dispose: () => {
-          this.managers.delete(project.id)
-          this.tools.delete(project.id)
-          return created.dispose()
-        },
+        ...(sandboxFor ? { sandbox: once(() => sandboxFor(project.root, config)) } : {}),
+        }),
+        tools: [],
+        dispose: () => created.manager.dispose(),
       }
-    }).manager
-    this.managers.set(project.id, manager)
-    await manager.start()
-    this.refresh(project.id, manager)
-    return manager
+      return created
+    })
+    await entry.manager.start()
+    this.refresh(project.id, entry)
+    return entry.manager
   }
 
   /** Ends the project's servers so that the next `ensure` starts them from the current config (after a trust change). */
   async stop(project: ProjectInstance): Promise<void> {
-    const manager = this.managers.get(project.id)
-    if (!manager) return
-    this.managers.delete(project.id)
-    this.tools.delete(project.id)
+    if (!project.existing<ProjectServers>(SERVICE_KEY)) return
     await project.releaseService(SERVICE_KEY)
     this.bus.publish('mcp:tools', { tools: [] }, project.id)
   }
@@ -103,23 +102,26 @@ export class McpRuntime {
     return this.statuses(project.id)
   }
 
+  private servers(projectId: string): ProjectServers | undefined {
+    return this.find(projectId)?.existing<ProjectServers>(SERVICE_KEY)
+  }
+
   manager(projectId: string): McpManager | undefined {
-    return this.managers.get(projectId)
+    return this.servers(projectId)?.manager
   }
 
   statuses(projectId: string): McpServerStatus[] {
-    return this.managers.get(projectId)?.statuses() ?? []
+    return this.servers(projectId)?.manager.statuses() ?? []
   }
 
   /** The connected servers' tools, as the tool host offers them. */
   toolsOf(projectId: string): Tool[] {
-    return this.tools.get(projectId) ?? []
+    return this.servers(projectId)?.tools ?? []
   }
 
-  private refresh(projectId: string, manager: McpManager): void {
-    this.tools.set(
-      projectId,
-      manager.listTools().map((tool) =>
+  private refresh(projectId: string, entry: ProjectServers): void {
+    const manager = entry.manager
+    entry.tools = manager.listTools().map((tool) =>
         defineTool({
           id: tool.name,
           description: `${tool.description}\n(MCP tool "${tool.tool}" of server "${tool.server}")`,
@@ -146,9 +148,8 @@ export class McpRuntime {
             }
           },
         }),
-      ),
     )
-    this.bus.publish('mcp:tools', { tools: this.toolsOf(projectId).map((t) => t.id) }, projectId)
+    this.bus.publish('mcp:tools', { tools: entry.tools.map((t) => t.id) }, projectId)
   }
 }
 

@@ -10,7 +10,7 @@ import { Permission } from '../permission/names'
 import { warmBashParser } from '../permission/shell/bash-parser'
 import { BackgroundProcesses, builtinTools, defineTool, FileTimes, mayMutateFiles, ToolRegistry, type SubagentRequest, type Todo, type TodoStore, type Tool } from '../tools'
 import type { Disposable } from '../util/disposable'
-import { runHooks } from '../extensions'
+import { customToolRules, runHooks } from '../extensions'
 import type { CommandSandbox } from '../sandbox/sandbox'
 import type { AgentInfo } from './agents'
 import type { QuestionService } from './questions'
@@ -146,6 +146,8 @@ export class ProjectToolRuntime implements Disposable {
           ruleset: [
             ...agentDefaultRules(ctx.agent.name),
             ...(input.extraRules ?? []),
+            // MCP tools that connected after the turn began ask like the others.
+            ...customToolRules(this.deps.extraTools?.(this.project.id) ?? []),
             ...rulesFromConfig(config.permission),
             // The agent's own rules: from config or from its agent file.
             ...rulesFromConfig(ctx.agent.permission ?? config.agent?.[ctx.agent.name]?.permission),
@@ -257,21 +259,10 @@ export class ProjectToolRuntime implements Disposable {
 
 /** One tool runtime per open project, created on first use and disposed with the project. */
 export class ToolRuntimes {
-  private readonly runtimes = new Map<string, ProjectToolRuntime>()
-
   constructor(private readonly deps: ToolRuntimeDeps) {}
 
+  /** The project's runtime: a service of its ProjectInstance, so it lives and ends with the project. */
   for(project: ProjectInstance): ProjectToolRuntime {
-    let runtime = this.runtimes.get(project.id)
-    if (!runtime) {
-      const created = new ProjectToolRuntime(project, this.deps)
-      project.disposables.add(created)
-      project.disposables.addFn(() => {
-        this.runtimes.delete(project.id)
-      })
-      this.runtimes.set(project.id, created)
-      runtime = created
-    }
-    return runtime
+    return project.service('tools', () => new ProjectToolRuntime(project, this.deps))
   }
 }

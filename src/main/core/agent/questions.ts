@@ -76,6 +76,14 @@ export class QuestionService {
     this.settle(id, true, () => waiting.reject(new HotaruError('QuestionDismissed', { message: 'the user dismissed the question' })))
   }
 
+  /** The project closed: its pending questions end with that reason. */
+  cancelProject(projectId: string, reason: string): void {
+    for (const waiting of [...this.waiting.values()]) {
+      if (waiting.info.projectId !== projectId) continue
+      this.settle(waiting.info.id, true, () => waiting.reject(new HotaruError('QuestionCancelled', { message: reason })))
+    }
+  }
+
   private require(id: string): Waiting {
     const waiting = this.waiting.get(id)
     if (!waiting) throw new HotaruError(ErrorNames.NotFound, { message: `no pending question "${id}"` })

@@ -1,4 +1,4 @@
-import { ErrorNames, HotaruError, toErrorData } from '@shared/errors'
+import { ErrorNames, HotaruError, toErrorData, type ErrorData } from '@shared/errors'
 import type { PartOf, Session, SessionStatus } from '@shared/schema/session'
 import type { EventBus } from '../bus/bus'
 import type { ProviderRegistry, ProviderSettings } from '../provider'
@@ -11,10 +11,11 @@ import { log } from '../util/log'
 import type { Config } from '../config'
 import type { CheckpointService } from '../checkpoint/service'
 import { runHooks } from '../extensions'
-import type { CommandSandbox } from '../sandbox/sandbox'
 import type { TurnContext } from './environment'
 import type { SubagentRequest } from '../tools'
 import type { ToolHost } from './tool-host'
+import type { ProjectInstance } from '../project/instance'
+import type { CommandSandbox } from '../sandbox/sandbox'
 
 export interface PromptInput {
   sessionId: string
@@ -43,7 +44,26 @@ export interface TurnEnvironment {
 
 interface Running {
   controller: AbortController
+}
+
+/** A prompt handed to the agent: its user message id once written, and the turn's outcome. */
+export interface SubmittedPrompt {
+  /** Another turn of the session ran (or waited) when it was sent: it waits its turn. */
+  queued: boolean
+  /**
+   * The id of the user message, once the turn has written it. Rejects when the turn ends before that (a hook
+   * refused the message, the agent is unknown, the config is invalid, the session was deleted, Stop).
+   */
+  messageId: Promise<string>
+  /** Settles when the turn ends; never rejects (a failure is a result with status `error`). */
   done: Promise<TurnResult>
+}
+
+/** Why a turn stopped when the user did not press Stop (recorded on `agent:turnEnded`). */
+export class TurnCancelled extends HotaruError {
+  constructor(reason: string) {
+    super('TurnCancelled', { message: reason })
+  }
 }
 
 /**
@@ -52,6 +72,8 @@ interface Running {
  */
 export class AgentService {
   private readonly running = new Map<string, Running>()
+  /** Prompts waiting behind a running turn, per session: stopped with it when the session goes. */
+  private readonly waiting = new Map<string, Set<AbortController>>()
   private readonly queues = new Map<string, Promise<unknown>>()
   private readonly statuses = new Map<string, SessionStatus>()
   private readonly titles = new Set<Promise<void>>()
@@ -68,13 +90,15 @@ export class AgentService {
     private readonly environment: (session: Session, turn: TurnContext) => Promise<TurnEnvironment>,
     private readonly onTurnEnd: (sessionId: string, turnId: string) => void = () => undefined,
     private readonly checkpoints?: CheckpointService,
+    /** The open project a turn belongs to: it owns the turn, and closing it cancels the turn. */
+    private readonly owner: (projectId: string) => ProjectInstance | undefined = () => undefined,
   ) {
     this.context = new ContextManager({
       store,
       providers,
       bus,
       settings: (sessionId) => this.compaction.get(sessionId),
-      isBusy: (sessionId) => this.isBusy(sessionId),
+      isBusy: (sessionId) => this.running.has(sessionId),
     })
   }
 
@@ -83,21 +107,64 @@ export class AgentService {
   }
 
   isBusy(sessionId: string): boolean {
-    return this.running.has(sessionId)
+    return this.running.has(sessionId) || this.queues.has(sessionId)
   }
 
   /** Adds the user's message and runs the turn; resolves when the turn ends. */
   prompt(input: PromptInput): Promise<TurnResult> {
-    const previous = this.queues.get(input.sessionId) ?? Promise.resolve()
-    const next = previous.catch(() => undefined).then(() => this.runPrompt(input))
-    this.queues.set(input.sessionId, next)
-    // The queue entry is released however the turn ends; the caller gets (and owns) the turn's own outcome.
+    return this.submit(input).done
+  }
+
+  /**
+   * Queues a prompt behind the session's running turn (or starts it). Its abort controller exists from this
+   * moment, so Stop and session deletion reach it while it waits, loads config, starts MCP or runs hooks.
+   */
+  submit(input: PromptInput): SubmittedPrompt {
+    const sessionId = input.sessionId
+    const session = this.store.find(sessionId)
+    const projectId = session?.projectId
+    const queued = this.queues.has(sessionId) || this.running.has(sessionId)
+    // Busy from the moment it is sent, not from the turn's first model request.
+    if (session && !queued) this.setStatus(session, { type: 'busy' })
+    const controller = new AbortController()
+    const waiting = this.waiting.get(sessionId) ?? new Set<AbortController>()
+    waiting.add(controller)
+    this.waiting.set(sessionId, waiting)
+    let written: { resolve: (id: string) => void; reject: (error: unknown) => void } | undefined
+    const messageId = new Promise<string>((resolve, reject) => {
+      written = { resolve, reject }
+    })
+    // Callers that only want the outcome (the CLI, subagents) never look at the id: its rejection is expected.
+    messageId.catch(() => undefined)
+    const ids = written as NonNullable<typeof written>
+    const previous = this.queues.get(sessionId) ?? Promise.resolve()
+    const next = previous.catch(() => undefined).then(() => {
+      waiting.delete(controller)
+      if (waiting.size === 0 && this.waiting.get(sessionId) === waiting) this.waiting.delete(sessionId)
+      return this.runPrompt(input, projectId, controller, ids)
+    })
+    this.queues.set(sessionId, next)
+    // The project owns the turn from now on: closing it cancels the turn (queued or running) and waits for its end.
+    const project = projectId === undefined ? undefined : this.owner(projectId)
+    const untrack = project?.isOpen
+      ? project.track({
+          cancel: async (reason) => {
+            controller.abort(new TurnCancelled(reason))
+            await next.then(
+              () => undefined,
+              () => undefined,
+            )
+          },
+        })
+      : undefined
+    // The queue entry is released however the turn ends; `runPrompt` never rejects.
     next
-      .catch(() => undefined)
+      .catch((error: unknown) => log.error(`[agent] turn of ${sessionId} failed outside its guard:`, error))
       .finally(() => {
-        if (this.queues.get(input.sessionId) === next) this.queues.delete(input.sessionId)
+        untrack?.()
+        if (this.queues.get(sessionId) === next) this.queues.delete(sessionId)
       })
-    return next
+    return { queued, messageId, done: next }
   }
 
   /**
@@ -108,56 +175,104 @@ export class AgentService {
     const previous = this.queues.get(sessionId) ?? Promise.resolve()
     const next = previous.catch(() => undefined).then(() => this.context.compact(sessionId, { ...options, providerSettings: this.providerSettings.get(sessionId) }))
     this.queues.set(sessionId, next)
-    void next.catch(() => undefined).finally(() => {
-      if (this.queues.get(sessionId) === next) this.queues.delete(sessionId)
-    })
+    next
+      .catch(() => undefined)
+      .finally(() => {
+        if (this.queues.get(sessionId) === next) this.queues.delete(sessionId)
+      })
     return next
   }
 
-  /** Stops the running turn of a session (partial output is kept). */
+  /** Stops the running turn of a session (partial output is kept); prompts queued behind it still run. */
   abort(sessionId: string): boolean {
-    const running = this.running.get(sessionId)
-    if (!running) return false
-    running.controller.abort()
+    // A prompt sent a moment ago whose turn has not been picked up yet is the turn in progress too.
+    const current = this.running.get(sessionId)?.controller ?? this.waiting.get(sessionId)?.values().next().value
+    if (!current || current.signal.aborted) return false
+    current.abort()
     return true
   }
 
+  /** Ends the session's running turn and every prompt queued behind it, with the reason on `turnEnded`. */
+  cancelSession(sessionId: string, reason: string): Promise<void> {
+    const cancelled = new TurnCancelled(reason)
+    for (const controller of this.waiting.get(sessionId) ?? []) controller.abort(cancelled)
+    this.running.get(sessionId)?.controller.abort(cancelled)
+    return this.settled(sessionId)
+  }
+
+  /** Resolves when the session has no running or queued turn left. */
+  async settled(sessionId: string): Promise<void> {
+    for (let queue = this.queues.get(sessionId); queue; queue = this.queues.get(sessionId)) {
+      await queue.then(
+        () => undefined,
+        () => undefined,
+      )
+      if (this.queues.get(sessionId) === queue) return
+    }
+  }
+
   async abortAll(): Promise<void> {
-    const all = [...this.running.values()]
-    for (const r of all) r.controller.abort()
-    await Promise.allSettled(all.map((r) => r.done))
+    const sessions = [...new Set([...this.running.keys(), ...this.waiting.keys(), ...this.queues.keys()])]
+    await Promise.all(sessions.map((id) => this.cancelSession(id, 'the app is shutting down')))
     this.context.dispose()
   }
 
-  private async runPrompt(input: PromptInput): Promise<TurnResult> {
-    const session = this.store.get(input.sessionId)
+  /** Runs one turn to its end; every failure becomes a result, and `agent:turnEnded` always fires. */
+  private async runPrompt(
+    input: PromptInput,
+    projectId: string | undefined,
+    controller: AbortController,
+    ids: { resolve: (id: string) => void; reject: (error: unknown) => void },
+  ): Promise<TurnResult> {
     let result: TurnResult
-    try {
-      result = await this.runTurnOf(session, input)
-    } catch (error) {
-      // Turns that cannot start (invalid config, unknown agent) end as errors the UI can show.
-      result = { status: 'error', error: toErrorData(error), steps: 0 }
+    const session = this.store.find(input.sessionId)
+    if (!session) {
+      result = { status: 'error', error: { name: ErrorNames.NotFound, data: { message: `session ${input.sessionId} no longer exists` } }, steps: 0 }
+    } else if (controller.signal.aborted) {
+      // Stopped before it began (it waited behind another turn, or Stop came at once).
+      result = { status: 'aborted', steps: 0, ...abortReason(controller.signal) }
+      this.setStatus(session, { type: 'idle' })
+    } else {
+      // Registered before anything is awaited: Stop works during config load, MCP start, hooks and the first checkpoint.
+      this.running.set(session.id, { controller })
+      this.setStatus(session, { type: 'busy' })
+      try {
+        result = await this.runTurnOf(session, input, controller.signal, ids.resolve)
+        if (result.status === 'aborted') result = { ...result, ...abortReason(controller.signal) }
+      } catch (error) {
+        // Turns that cannot start (invalid config, unknown agent) end as errors the UI can show.
+        result = controller.signal.aborted
+          ? { status: 'aborted', steps: 0, ...abortReason(controller.signal) }
+          : { status: 'error', error: toErrorData(error), steps: 0 }
+      } finally {
+        this.running.delete(session.id)
+        this.setStatus(session, { type: 'idle' })
+      }
     }
+    ids.reject(result.error ? new HotaruError(result.error.name, result.error.data) : new HotaruError('TurnNotStarted', { message: `the turn ended (${result.status}) before the message was added` }))
     this.bus.publish(
       'agent:turnEnded',
-      { sessionId: session.id, status: result.status, ...(result.error ? { error: result.error } : {}) },
-      session.projectId,
+      { sessionId: input.sessionId, status: result.status, ...(result.error ? { error: result.error } : {}) },
+      session?.projectId ?? projectId,
     )
     return result
   }
 
-  private async runTurnOf(initial: Session, input: PromptInput): Promise<TurnResult> {
+  private async runTurnOf(initial: Session, input: PromptInput, signal: AbortSignal, written: (messageId: string) => void): Promise<TurnResult> {
     let session = initial
     const turn: { id?: string } = {}
-    const env = await this.environment(session, {
-      turnId: () => turn.id,
-      hooks: {
-        runSubagent: (parentId, request, signal) => this.runSubagent(parentId, request, signal),
-        switchAgent: (sessionId, agent) => {
-          this.store.update(sessionId, { agent })
+    const env = await untilAborted(
+      this.environment(session, {
+        turnId: () => turn.id,
+        hooks: {
+          runSubagent: (parentId, request, subSignal) => this.runSubagent(parentId, request, subSignal),
+          switchAgent: (sessionId, agent) => {
+            this.store.update(sessionId, { agent })
+          },
         },
-      },
-    })
+      }),
+      signal,
+    )
     const agentName = input.agent ?? session.agent
     const agent = env.agents.get(agentName)
     if (!agent) {
@@ -174,15 +289,17 @@ export class AgentService {
     const firstTurn = session.parentId === null && this.store.messages(session.id).length === 0
     const hookPayload = { sessionId: session.id, projectRoot: env.projectRoot }
     const hookOptions = { cwd: env.projectRoot, sandbox: env.sandbox }
-    const submitted = await runHooks(env.config?.hooks, 'UserPromptSubmit', { ...hookPayload, prompt: input.text }, hookOptions)
+    const submitted = await runHooks(env.config?.hooks, 'UserPromptSubmit', { ...hookPayload, prompt: input.text }, { ...hookOptions, signal })
     reportHookFailures(submitted.failures)
     if (submitted.blocked) {
       throw new HotaruError('PromptBlocked', { message: `a UserPromptSubmit hook refused the message: ${submitted.reason ?? ''}`.trim() })
     }
-    if (firstTurn) reportHookFailures((await runHooks(env.config?.hooks, 'SessionStart', hookPayload, hookOptions)).failures)
+    if (firstTurn) reportHookFailures((await runHooks(env.config?.hooks, 'SessionStart', hookPayload, { ...hookOptions, signal })).failures)
+    signal.throwIfAborted()
     const user = this.store.addMessage({ sessionId: session.id, role: 'user', agent: agentName, model, completedAt: Date.now() })
     turn.id = user.id
     this.store.addPart<PartOf<'text'>>({ sessionId: session.id, messageId: user.id, type: 'text', text: input.text })
+    written(user.id)
 
     // The message's checkpoint runs in the snapshot worker while the first request goes out;
     // calls that may change files wait for it (and for every step checkpoint before them).
@@ -198,7 +315,6 @@ export class AgentService {
     // during the turn would compete with it).
     if (firstTurn) session = this.store.update(session.id, { title: titleFromMessage(input.text) })
 
-    const controller = new AbortController()
     this.compaction.set(session.id, env.compaction)
     this.providerSettings.set(session.id, env.providerSettings)
     const done = runTurn(
@@ -218,13 +334,11 @@ export class AgentService {
         agent,
         model,
         system: env.system(agent),
-        signal: controller.signal,
+        signal,
         maxTurns: env.maxTurns,
         providerSettings: env.providerSettings,
       },
     )
-    this.running.set(session.id, { controller, done })
-    this.setStatus(session, { type: 'busy' })
     try {
       const result = await done
       const stopped = await runHooks(env.config?.hooks, 'Stop', hookPayload, hookOptions)
@@ -232,14 +346,12 @@ export class AgentService {
       reportHookFailures(stopped.failures)
       // Model-written titles cost a request, so they are opt-in through `smallModel`.
       if (firstTurn && result.status !== 'aborted' && env.smallModel) this.startTitle(session, input.text, env.smallModel, env.providerSettings)
-      return result
-    } finally {
       // The turn ends with its checkpoints recorded (a CLI run lists them right after).
       await checkpoints?.idle(projectId)
-      this.running.delete(session.id)
+      return result
+    } finally {
       this.store.flush()
       this.onTurnEnd(session.id, user.id)
-      this.setStatus(session, { type: 'idle' })
     }
   }
 
@@ -304,6 +416,37 @@ export class AgentService {
   }
 }
 
+/** What `agent:turnEnded` says about a stop the user did not ask for (the project closed, the session went). */
+function abortReason(signal: AbortSignal): { error?: ErrorData } {
+  return signal.reason instanceof TurnCancelled ? { error: signal.reason.toData() } : {}
+}
+
+/** Waits for work that cannot itself be stopped; on Stop the turn moves on and the work's late failure is only logged. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    work.catch((error: unknown) => log.debug('[agent] work of a stopped turn failed:', error))
+    return Promise.reject(signal.reason instanceof Error ? signal.reason : new Error('stopped'))
+  }
+  return new Promise<T>((resolve, reject) => {
+    const stop = (): void => reject(signal.reason instanceof Error ? signal.reason : new Error('stopped'))
+    signal.addEventListener('abort', stop, { once: true })
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', stop)
+        resolve(value)
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', stop)
+        reject(error instanceof Error ? error : new Error(String(error)))
+      },
+    )
+  })
+}
+
+function reportHookFailures(failures: { command: string; error: string }[]): void {
+  for (const failure of failures) log.warn(`[hooks] ${failure.command}: ${failure.error}`)
+}
+
 /** Tool calls that may change files start only once the checkpoints before them are taken. */
 function afterCheckpoints(host: ToolHost, idle: () => Promise<void>): ToolHost {
   return {
@@ -314,8 +457,4 @@ function afterCheckpoints(host: ToolHost, idle: () => Promise<void>): ToolHost {
       return host.execute(call, ctx)
     },
   }
-}
-
-function reportHookFailures(failures: { command: string; error: string }[]): void {
-  for (const failure of failures) log.warn(`[hooks] ${failure.command}: ${failure.error}`)
 }

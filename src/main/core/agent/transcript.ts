@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util'
 import type { MessageWithParts, Part, PartOf } from '@shared/schema/session'
 import type { AssistantMessage, ModelMessage, ToolMessage, ToolResultPart, UserMessage } from '../provider'
 import { enforceInvariant, type InvariantRepair } from '../context/invariant'
@@ -5,9 +6,13 @@ import { INTERRUPTED_OUTPUT, toolOutputForModel } from '../context/placeholder'
 
 export const INTERRUPTED_RESULT = INTERRUPTED_OUTPUT
 
-/** Pruned outputs are sent as a placeholder (see context/placeholder.ts); the stored output stays for the UI. */
+/**
+ * Pruned outputs are sent as a placeholder (see context/placeholder.ts); the stored output stays for the UI.
+ * Terminal colour and cursor codes are stripped for the model (they cost tokens and mean nothing to it); the
+ * stored output keeps them for the terminal view.
+ */
 function toolResult(part: PartOf<'tool'>): ToolResultPart {
-  const text = toolOutputForModel(part)
+  const text = stripVTControlCharacters(toolOutputForModel(part))
   const images = part.state.status === 'completed' && part.state.compactedAt === undefined ? imagesOf(part) : []
   const output: ToolResultPart['output'] = images.length > 0 ? [{ type: 'text', text }, ...images] : text
   const result: ToolResultPart = { type: 'tool-result', toolCallId: part.callId, toolName: part.tool, output }

@@ -230,10 +230,10 @@ export class CheckpointService {
    * becomes a `review` checkpoint (restoring it undoes the review), and the state after it is
    * ours, not the user's, so a later restore does not keep it as a user edit.
    */
-  aroundReview<T>(session: Session, apply: () => T): Promise<{ result: T; undoCheckpointId: string | null }> {
+  aroundReview<T>(session: Session, apply: () => Promise<T>): Promise<{ result: T; undoCheckpointId: string | null }> {
     return this.enqueue(session.projectId, async () => {
       const before = await this.capture(session, null, 'review', undefined, 'walk')
-      const result = apply()
+      const result = await apply()
       try {
         const engine = this.engine(this.projects.get(session.projectId))
         await engine.markAllDirty()

@@ -1,4 +1,4 @@
-import { type Node, type ParseError, parseTree, printParseErrorCode } from 'jsonc-parser'
+import { createScanner, type Node, type ParseError, parseTree, printParseErrorCode } from 'jsonc-parser'
 import { type ConfigFileRef, configInvalid, configSyntaxError, formatJsonPath } from './config-error'
 import { setOwn } from './merge'
 
@@ -47,6 +47,7 @@ export function lineColumn(text: string, offset: number): { line: number; column
  * to the last one, are reported as warnings.
  */
 export function parseJsonc(text: string, file: ConfigFileRef, warnings: string[]): unknown {
+  assertNesting(text, file)
   const errors: ParseError[] = []
   const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true })
   const first = errors[0]
@@ -59,6 +60,48 @@ export function parseJsonc(text: string, file: ConfigFileRef, warnings: string[]
   }
   if (!root) return {}
   return toValue(root, [], { text, file, warnings })
+}
+
+// jsonc-parser's SyntaxKind is a const enum, which isolated modules cannot read: its values, as documented.
+const SyntaxKind = { OpenBraceToken: 1, CloseBraceToken: 2, OpenBracketToken: 3, CloseBracketToken: 4, CommaToken: 5, StringLiteral: 10, EOF: 17 } as const
+
+/** Deeper than any real config; the parser and validator recurse per level, so a hostile file would overflow the stack. */
+export const MAX_CONFIG_NESTING = 64
+
+/**
+ * Refuses a document nested deeper than `MAX_CONFIG_NESTING` before it is parsed, naming the file, the JSON
+ * path and the position where the limit is crossed. A token scan, not a recursive parse, so any depth is safe.
+ */
+function assertNesting(text: string, file: ConfigFileRef): void {
+  const scanner = createScanner(text, true)
+  const stack: { array: boolean; key: PropertyKey }[] = []
+  let key: PropertyKey = ''
+  for (let token = scanner.scan(); token !== SyntaxKind.EOF; token = scanner.scan()) {
+    const top = stack.at(-1)
+    if (token === SyntaxKind.OpenBraceToken || token === SyntaxKind.OpenBracketToken) {
+      if (top) top.key = key
+      if (stack.length >= MAX_CONFIG_NESTING) {
+        const path = formatJsonPath(stack.map((f) => f.key))
+        const at = lineColumn(text, scanner.getTokenOffset())
+        throw configInvalid(file, [
+          { path, message: `nested deeper than ${MAX_CONFIG_NESTING} levels (at ${at.line}:${at.column}); a config never needs that` },
+        ])
+      }
+      stack.push({ array: token === SyntaxKind.OpenBracketToken, key: '' })
+      key = token === SyntaxKind.OpenBracketToken ? 0 : ''
+    } else if (token === SyntaxKind.CloseBraceToken || token === SyntaxKind.CloseBracketToken) {
+      stack.pop()
+      key = stack.at(-1)?.key ?? ''
+    } else if (token === SyntaxKind.CommaToken && top?.array && typeof key === 'number') {
+      key += 1
+    } else if (token === SyntaxKind.StringLiteral && top && !top.array) {
+      // In an object, a string before ":" is a key; the scanner does not say which, so the last one wins.
+      const value = scanner.getTokenValue()
+      let next = scanner.getPosition()
+      while (next < text.length && /\s/.test(text.charAt(next))) next++
+      if (text.charAt(next) === ':') key = value
+    }
+  }
 }
 
 function describeSyntax(error: ParseError): string {

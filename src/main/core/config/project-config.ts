@@ -141,5 +141,5 @@ function providerSettingsOf(loaded: LoadedConfig): ProviderSettings {
   const providers = Object.fromEntries(
     Object.entries(loaded.config.provider ?? {}).map(([id, entry]) => [id, { ...entry, ...(fromProject.has(id) ? { baseURLFromProject: true } : {}) }]),
   )
-  return { providers }
+  return { providers, ...(loaded.config.stallTimeoutMs ? { stallTimeoutMs: loaded.config.stallTimeoutMs } : {}) }
 }

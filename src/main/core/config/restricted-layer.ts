@@ -39,6 +39,7 @@ export const RESTRICTED_LAYER_POLICY = {
   memory: 'keep',
   shell: 'withhold',
   maxTurns: 'keep',
+  stallTimeoutMs: 'keep',
   // Layered so that a project can only tighten it (sandbox-layers.ts).
   sandbox: 'keep',
   // A configured server is a command line the folder would run.

@@ -195,6 +195,11 @@ export const ConfigSchema = z.strictObject({
   maxTurns: positiveInt.optional(),
   sandbox: SandboxConfigSchema.optional(),
   lsp: LspConfigSchema.optional(),
+  /**
+   * How long a model response may stay silent (no bytes, before or during the stream) before the attempt is
+   * given up and retried, in ms. Default 60 000.
+   */
+  stallTimeoutMs: z.number().int().min(1_000).max(600_000).optional(),
 })
 
 /** What one file (or `HOTARU_CONFIG_CONTENT`) may hold: the config, plus MCP on/off toggles. */

@@ -15,6 +15,8 @@ const LocalEntrySchema = z.object({
   env: z.record(z.string(), z.string()).optional(),
   cwd: z.string().optional(),
   disabled: z.boolean().optional(),
+  /** Handshake (start-up) timeout in ms, as in our own config. */
+  timeoutMs: z.number().int().positive().optional(),
 })
 
 const RemoteEntrySchema = z.object({
@@ -22,6 +24,7 @@ const RemoteEntrySchema = z.object({
   url: z.string().min(1),
   headers: z.record(z.string(), z.string()).optional(),
   disabled: z.boolean().optional(),
+  timeoutMs: z.number().int().positive().optional(),
 })
 
 export interface ConvertedServers {
@@ -59,7 +62,7 @@ function convertEntry(entry: unknown): McpServerConfig | string {
   const parsed = hasUrl ? RemoteEntrySchema.safeParse(entry) : LocalEntrySchema.safeParse(entry)
   if (!parsed.success) return describeIssues(parsed.error.issues)
   const data = parsed.data
-  const enabled = data.disabled === true ? { enabled: false } : {}
+  const enabled = { ...(data.disabled === true ? { enabled: false } : {}), ...(data.timeoutMs ? { timeoutMs: data.timeoutMs } : {}) }
   const candidate =
     'url' in data
       ? { type: 'remote', url: data.url, ...(data.headers ? { headers: data.headers } : {}), ...enabled }

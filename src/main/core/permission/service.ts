@@ -239,6 +239,15 @@ export class PermissionService {
     this.turnRules.delete(turnKey(sessionId, turnId))
   }
 
+  /** The project closed: its pending asks are rejected with that reason (the UI drops them). */
+  cancelProject(projectId: string, reason: string): void {
+    for (const pending of [...this.pendingById.values()]) {
+      if (pending.info.projectId !== projectId) continue
+      this.settle(pending, new HotaruError('PermissionCancelled', { message: reason }))
+      this.emit({ type: 'replied', id: pending.info.id, sessionId: pending.info.sessionId, projectId, reply: 'reject', auto: true })
+    }
+  }
+
   /** Rejects a session's pending asks (the session was stopped) and, with `forget`, its approvals. */
   cancelSession(sessionId: string, options: { forget?: boolean } = {}): void {
     for (const pending of [...this.pendingById.values()]) {

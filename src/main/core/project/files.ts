@@ -1,9 +1,10 @@
-import { lstatSync, openSync, readSync, closeSync, readdirSync, statSync, type Stats } from 'node:fs'
+import { lstatSync, readdirSync, statSync, type Stats } from 'node:fs'
 import { join } from 'node:path'
 import { ErrorNames, HotaruError } from '@shared/errors'
 import type { DirEntry, DirListing, FileContent } from '@shared/schema/fs'
 import { isInside, resolveInside } from './boundary'
 import type { IgnoreRules } from './ignore-rules'
+import { assertNotSpecial, readRegularHead } from '../util/regular-file'
 
 /** Files larger than this are returned truncated (the editor shows a notice). */
 export const READ_CAP_BYTES = 5 * 1024 * 1024
@@ -84,7 +85,11 @@ function symlinkTargetKind(root: string, linkAbs: string): DirEntry['kind'] | un
   }
 }
 
-export function readFile(root: string, rel: string, cap = READ_CAP_BYTES): FileContent {
+/**
+ * The start of a file for the editor (up to `cap`). FIFOs, sockets and devices are refused before they are
+ * opened, and the read is asynchronous: no file can hold the server's event loop.
+ */
+export async function readFile(root: string, rel: string, cap = READ_CAP_BYTES): Promise<FileContent> {
   const abs = resolveInside(root, rel)
   let stats: Stats
   try {
@@ -94,27 +99,22 @@ export function readFile(root: string, rel: string, cap = READ_CAP_BYTES): FileC
   }
   if (stats.isDirectory())
     throw new HotaruError(ErrorNames.InvalidPayload, { message: `"${rel}" is a directory`, path: rel })
-  const length = Math.min(stats.size, cap)
-  const buffer = Buffer.alloc(length)
-  const fd = openSync(abs, 'r')
+  assertNotSpecial(stats, rel)
+  let read: { buffer: Buffer; stats: Stats }
   try {
-    let offset = 0
-    while (offset < length) {
-      const n = readSync(fd, buffer, offset, length - offset, offset)
-      if (n === 0) break
-      offset += n
-    }
-  } finally {
-    closeSync(fd)
+    read = await readRegularHead(abs, rel, cap)
+  } catch (error) {
+    throw error instanceof HotaruError ? error : fsError(rel, error)
   }
+  const { buffer } = read
   const binary = looksBinary(buffer)
   return {
     path: rel,
-    size: stats.size,
+    size: read.stats.size,
     binary,
-    truncated: stats.size > cap,
+    truncated: read.stats.size > cap,
     content: binary ? '' : buffer.toString('utf8'),
-    mtimeMs: stats.mtimeMs,
+    mtimeMs: read.stats.mtimeMs,
   }
 }
 

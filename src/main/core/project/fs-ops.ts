@@ -1,3 +1,5 @@
+import { assertNotSpecial } from '../util/regular-file'
+import { writeFileAtomic } from '../util/atomic-write'
 import { lstatSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { ErrorNames, HotaruError } from '@shared/errors'
@@ -61,6 +63,8 @@ export function writeTextFile(
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw fsError(rel, error)
   }
   if (current?.isDirectory()) throw new HotaruError(ErrorNames.InvalidPayload, { message: `"${rel}" is a directory`, path: rel })
+  // A FIFO would block the write until a reader comes; a device is not a file the editor may replace.
+  if (current) assertNotSpecial(current, rel)
   if (expectedMtimeMs !== undefined) {
     const changed = current === null || Math.abs(current.mtimeMs - expectedMtimeMs) > MTIME_TOLERANCE_MS
     if (changed) {
@@ -72,9 +76,9 @@ export function writeTextFile(
     }
   }
   try {
-    mkdirSync(dirname(abs), { recursive: true })
-    // In place (not temp + rename): keeps the file's mode, owner, hard links and inode watchers.
-    writeFileSync(abs, content, 'utf8')
+    // Temp file + rename: a reader never sees half a file, and a hard link elsewhere keeps its old content
+    // (the project's name for the file gets a new inode; the mode is kept).
+    writeFileAtomic(abs, content)
     const after = statSync(abs)
     return { path: rel, size: after.size, mtimeMs: after.mtimeMs }
   } catch (error) {

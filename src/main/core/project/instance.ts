@@ -11,6 +11,14 @@ import { ProjectWatcher } from './watcher'
 
 export type FilesListener = (batch: FsChanged) => void
 
+/** Work running inside the project (a turn, a pending ask): stopped with a reason when the project closes. */
+export interface ProjectActivity {
+  cancel(reason: string): void | Promise<void>
+}
+
+/** Why work of a project stopped when its tab closed (recorded on the turn's end). */
+export const PROJECT_CLOSED = 'the project was closed'
+
 /**
  * One open project folder. Everything long-lived that belongs to the project
  * (watchers, terminals, MCP servers, agents) registers in `disposables` and ends
@@ -23,6 +31,7 @@ export class ProjectInstance {
   private git: GitStatusTracker | null = null
   private readonly services = new Map<string, Disposable>()
   private readonly fileListeners = new Set<FilesListener>()
+  private readonly activities = new Set<ProjectActivity>()
 
   constructor(
     readonly info: ProjectInfo,
@@ -53,6 +62,9 @@ export class ProjectInstance {
     if (existing) return existing as T
     const created = this.disposables.add(create(this))
     this.services.set(key, created)
+    this.disposables.addFn(() => {
+      this.services.delete(key)
+    })
     return created
   }
 
@@ -62,6 +74,29 @@ export class ProjectInstance {
     if (!existing) return
     this.services.delete(key)
     await this.disposables.release(existing)
+  }
+
+  /** A per-project service if it was created (never creates one). */
+  existing<T extends Disposable>(key: string): T | undefined {
+    return this.services.get(key) as T | undefined
+  }
+
+  /**
+   * Registers running work (turns, asks). On close it is cancelled with a reason, and awaited, before any
+   * service of the project (tool runtime, MCP servers, watchers) is disposed under it. Returns the unregister.
+   */
+  track(activity: ProjectActivity): () => void {
+    if (this.disposables.isDisposed) {
+      throw new HotaruError(ErrorNames.ProjectNotOpen, { message: `project ${this.id} is closed`, projectId: this.id })
+    }
+    this.activities.add(activity)
+    return () => {
+      this.activities.delete(activity)
+    }
+  }
+
+  get isOpen(): boolean {
+    return !this.disposables.isDisposed
   }
 
   /**
@@ -127,8 +162,17 @@ export class ProjectInstance {
     return deleteEntry(this.root, rel)
   }
 
-  dispose(): Promise<void> {
+  async dispose(): Promise<void> {
     this.fileListeners.clear()
-    return this.disposables.dispose()
+    const activities = [...this.activities]
+    this.activities.clear()
+    const cancelled = await Promise.allSettled(activities.map(async (activity) => activity.cancel(PROJECT_CLOSED)))
+    const failures = cancelled.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []))
+    try {
+      await this.disposables.dispose()
+    } catch (error) {
+      failures.push(error)
+    }
+    if (failures.length > 0) throw new AggregateError(failures, `project ${this.id} did not close cleanly`)
   }
 }

@@ -55,6 +55,11 @@ export class ProjectManager {
     return true
   }
 
+  /** The open project, or undefined (no error) when it is not open. */
+  find(projectId: string): ProjectInstance | undefined {
+    return this.open.get(projectId)
+  }
+
   get(projectId: string): ProjectInstance {
     const instance = this.open.get(projectId)
     if (!instance)

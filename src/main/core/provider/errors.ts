@@ -14,6 +14,8 @@ export const ProviderErrorNames = {
   ProviderBadRequest: 'ProviderBadRequest',
   /** The request did not reach the server or the connection failed before a response. */
   ProviderConnection: 'ProviderConnection',
+  /** A 200 answer that is not what the API sends (an HTML page, not an event stream): a wrong endpoint. */
+  ProviderBadResponse: 'ProviderBadResponse',
   /** The response stream broke off before its end. */
   ProviderStreamInterrupted: 'ProviderStreamInterrupted',
   /** The prompt does not fit the model's context window. */

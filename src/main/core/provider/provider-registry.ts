@@ -34,6 +34,9 @@ type RetryEvent = Extract<StreamEvent, { type: 'retry' }>
  * credentials, transforms the neutral request for that provider and streams the
  * normalized events, retrying transient failures.
  */
+/** A model that sends nothing for this long is taken as stalled: the attempt is retried (and shown as a retry). */
+export const DEFAULT_STALL_TIMEOUT_MS = 60_000
+
 export class ProviderRegistry {
   private readonly env: Env
   private readonly settings: ProviderSettings
@@ -48,7 +51,12 @@ export class ProviderRegistry {
     this.secrets = options.secrets
     this.retry = { ...defaultRetryOptions, ...options.retry }
     this.clients = new ClientCache({ timeoutMs: options.timeoutMs ?? 600_000 })
-    this.idleMs = options.idleTimeoutMs ?? 300_000
+    this.idleMs = options.idleTimeoutMs ?? DEFAULT_STALL_TIMEOUT_MS
+  }
+
+  /** The config's `stallTimeoutMs`, else the registry's own (tests use a short one). */
+  private stallMs(settings: ProviderSettings = this.settings): number {
+    return settings.stallTimeoutMs ?? this.idleMs
   }
 
   /**
@@ -80,13 +88,13 @@ export class ProviderRegistry {
       const kit = await this.clients.anthropicSdk()
       const client = this.clients.anthropicFor(kit, provider)
       const params = toAnthropicParams(request, model)
-      yield* streamWithRetry((s) => kit.streamAnthropic(client, params, s, ctx, this.idleMs), this.retry, signal, ctx)
+      yield* streamWithRetry((s) => kit.streamAnthropic(client, params, s, ctx, this.stallMs(request.settings)), this.retry, signal, ctx)
       return
     }
     const kit = await this.clients.openaiSdk()
     const client = this.clients.openaiFor(kit, provider)
     const params = toOpenAIParams(request, model, provider)
-    yield* streamWithRetry((s) => kit.streamOpenAI(client, params, s, ctx, this.idleMs), this.retry, signal, ctx)
+    yield* streamWithRetry((s) => kit.streamOpenAI(client, params, s, ctx, this.stallMs(request.settings)), this.retry, signal, ctx)
   }
 
   /** One non-streamed turn (titles, summaries). Retries like `stream`; `onRetry` reports them. */

@@ -21,6 +21,8 @@ export interface ProviderSettingsEntry {
 
 export interface ProviderSettings {
   providers?: Record<string, ProviderSettingsEntry>
+  /** `stallTimeoutMs` of the config: silence after which an attempt is retried. */
+  stallTimeoutMs?: number
 }
 
 /** The app's secret store (safeStorage in the desktop app, a 0600 file or env elsewhere). */

@@ -104,9 +104,12 @@ export class ReviewService {
     const session = this.deps.sessions.get(request.sessionId)
     const root = this.deps.projects.get(session.projectId).root
     const rejected: RejectedChange[] = []
-    const { result: conflicts, undoCheckpointId } = await this.deps.checkpoints.aroundReview(session, () =>
-      work.flatMap((target) => reject(root, stored, target, request.hunk, rejected)),
-    )
+    const { result: conflicts, undoCheckpointId } = await this.deps.checkpoints.aroundReview(session, async () => {
+      // One file after another: each revert reads what is on disk now.
+      const found: ReviewConflict[] = []
+      for (const target of work) found.push(...(await reject(root, stored, target, request.hunk, rejected)))
+      return found
+    })
     this.save(request, stored)
     if (rejected.length > 0) this.deps.kv.set(noteKey(request.sessionId), [...this.pending(request.sessionId), ...rejected])
     return { review: await this.get(request), conflicts, undoCheckpointId }
@@ -180,9 +183,9 @@ function accept(stored: StoredReview, target: Loaded, only: number | undefined):
   }
 }
 
-function currentText(root: string, path: string): { text: string | null; problem?: string } {
+async function currentText(root: string, path: string): Promise<{ text: string | null; problem?: string }> {
   try {
-    const file = readFile(root, path)
+    const file = await readFile(root, path)
     if (file.binary) return { text: null, problem: 'it is a binary file now' }
     if (file.truncated) return { text: null, problem: 'it is too large to edit here' }
     return { text: file.content }
@@ -193,10 +196,10 @@ function currentText(root: string, path: string): { text: string | null; problem
 }
 
 /** Reverts a file's open hunks (or one) on disk; returns what could not be reverted. */
-function reject(root: string, stored: StoredReview, target: Loaded, only: number | undefined, rejected: RejectedChange[]): ReviewConflict[] {
+async function reject(root: string, stored: StoredReview, target: Loaded, only: number | undefined, rejected: RejectedChange[]): Promise<ReviewConflict[]> {
   const { file, patch, before } = target
   const path = file.path
-  const current = currentText(root, path)
+  const current = await currentText(root, path)
   if (current.problem) return [{ path, reason: `not reverted: ${current.problem}` }]
   if (file.wholeFile || !patch || before === null) {
     // Binary or too large: only a new file can be undone here (by deleting it).

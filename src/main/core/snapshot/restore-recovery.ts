@@ -22,20 +22,29 @@ export function recoverRestore(
     if (op.op === 'write') applier.removeTemp(op.path, index)
   })
   let completeError: unknown = null
+  const kept: string[] = []
   if (prefer === 'complete') {
     try {
       journal.ops.forEach((op, index) => {
+        const target = op.op === 'delete' ? null : op.entry
+        if (applier.matches(op.path, target)) return
+        // Not reached by the interrupted restore, and changed since by the user: theirs, as in a restore.
+        if (!startedFrom(journal, applier, reader, op.path)) {
+          kept.push(op.path)
+          return
+        }
         if (op.op === 'delete') applier.delete(op.path)
-        else if (!applier.matches(op.path, op.entry)) applier.write(op.path, op.entry, index)
+        else applier.write(op.path, op.entry, index)
       })
       removeJournal(storeDir)
-      return { action: 'completed', targetId: journal.targetId, preRestoreId: journal.preRestoreId, unrecoverable: [] }
+      return { action: 'completed', targetId: journal.targetId, preRestoreId: journal.preRestoreId, unrecoverable: [], ...(kept.length ? { kept } : {}) }
     } catch (error) {
       completeError = error
     }
   }
   try {
-    const unrecoverable = rollBack(journal, applier, reader)
+    kept.length = 0
+    const unrecoverable = rollBack(journal, applier, reader, kept)
     removeJournal(storeDir)
     const result: RecoverResult = {
       action: 'rolled-back',
@@ -44,6 +53,7 @@ export function recoverRestore(
       unrecoverable,
     }
     if (completeError !== null) result.completeError = completeError instanceof Error ? completeError.message : String(completeError)
+    if (kept.length > 0) result.kept = kept
     return result
   } catch (error) {
     if (completeError === null) throw error
@@ -53,16 +63,38 @@ export function recoverRestore(
   }
 }
 
-/** Puts every path the journal touches back as in the pre-restore snapshot; returns paths it cannot. */
-function rollBack(journal: RestoreJournal, applier: RestoreApplier, reader: TreeReader): string[] {
+/** True when `path` still holds what the restore started from (the pre-restore snapshot; absent if it had none). */
+function startedFrom(journal: RestoreJournal, applier: RestoreApplier, reader: TreeReader, path: string): boolean {
+  const before = reader.lookup(journal.preRestoreId, path)
+  if (before === undefined) return applier.matches(path, null)
+  // Content never stored: it cannot be compared, and the restore had planned to replace it.
+  if (before.kind !== 'file' && before.kind !== 'symlink') return true
+  return applier.matches(path, before)
+}
+
+/**
+ * Puts every path the journal touches back as in the pre-restore snapshot; returns paths it cannot. A path
+ * that holds neither the restore's target nor the old content was written by the user since: it is kept.
+ */
+function rollBack(journal: RestoreJournal, applier: RestoreApplier, reader: TreeReader, kept: string[]): string[] {
   const unrecoverable: string[] = []
-  const wanted = journal.ops.map((op) => ({ path: op.path, want: reader.lookup(journal.preRestoreId, op.path) }))
+  const wanted = journal.ops.map((op) => ({
+    path: op.path,
+    want: reader.lookup(journal.preRestoreId, op.path),
+    ours: applier.matches(op.path, op.op === 'delete' ? null : op.entry),
+  }))
   // Removals first, so a path that was a file and became a directory (or back) has room.
-  for (const { path, want } of wanted) {
-    if (want === undefined) applier.delete(path)
+  for (const { path, want, ours } of wanted) {
+    if (want !== undefined || applier.matches(path, null)) continue
+    if (ours) applier.delete(path)
+    else kept.push(path)
   }
-  wanted.forEach(({ path, want }, index) => {
+  wanted.forEach(({ path, want, ours }, index) => {
     if (want === undefined) return
+    if (!ours && want.kind !== 'untracked' && !applier.matches(path, want)) {
+      kept.push(path)
+      return
+    }
     if (want.kind === 'untracked') {
       // Its content was never stored (too large / unreadable): only an untouched file is still right.
       if (!applier.matches(path, null)) unrecoverable.push(path)

@@ -89,4 +89,9 @@ export interface RecoverResult {
   unrecoverable: string[]
   /** Why completing the restore failed, when it was rolled back instead. */
   completeError?: string
+  /**
+   * Paths left as they are because they hold neither the restore's target nor what the restore started from:
+   * the user wrote them after the interruption (a restore keeps user files the same way).
+   */
+  kept?: string[]
 }

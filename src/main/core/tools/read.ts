@@ -1,4 +1,6 @@
-import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync, type Stats } from 'node:fs'
+import { readdirSync, statSync, type Stats } from 'node:fs'
+import type { FileHandle } from 'node:fs/promises'
+import { openRegularFile, readRegularHead, specialKind } from '../util/regular-file'
 import { basename, dirname, extname } from 'node:path'
 import { z } from 'zod'
 import { Permission } from '../permission/names'
@@ -60,16 +62,6 @@ function suggestions(abs: string): string[] {
   return entries.filter((e) => e.toLowerCase().includes(stem) || stem.includes(e.toLowerCase().replace(/\.[^.]*$/, ''))).slice(0, 5)
 }
 
-function readHead(abs: string, bytes: number): Buffer {
-  const fd = openSync(abs, 'r')
-  try {
-    const buffer = Buffer.alloc(bytes)
-    const n = readSync(fd, buffer, 0, bytes, 0)
-    return buffer.subarray(0, n)
-  } finally {
-    closeSync(fd)
-  }
-}
 
 async function askRead(ctx: ToolContext, pattern: string): Promise<void> {
   await ctx.ask({ permission: Permission.Read, patterns: [pattern], always: [pattern], title: `Read ${pattern}`, metadata: { path: pattern } })
@@ -93,12 +85,15 @@ export const readTool = defineTool({
       const entries = readdirSync(resolved.abs).slice(0, 50)
       throw new ToolError(`${shown} is a directory, not a file. Use the list tool to see its contents. It holds: ${entries.join(', ')}`)
     }
+    const special = specialKind(stats)
+    // A FIFO or device would block the read (and the session) or never end: refused before it is opened.
+    if (special) throw new ToolError(`${shown} is ${special}, not a regular file; it is not read.`)
     await askRead(ctx, shown)
     const ext = extname(resolved.abs).toLowerCase()
     const mediaType = IMAGE_TYPES[ext]
     if (mediaType) {
       if (stats.size > IMAGE_MAX_BYTES) throw new ToolError(`${shown} is an image of ${stats.size} bytes; images over ${IMAGE_MAX_BYTES} bytes are not read.`)
-      const data = readFileSync(resolved.abs).toString('base64')
+      const data = (await readRegularHead(resolved.abs, shown, IMAGE_MAX_BYTES)).buffer.toString('base64')
       ctx.fileTimes.recordRead(resolved.abs)
       return {
         title: shown,
@@ -107,17 +102,91 @@ export const readTool = defineTool({
         attachments: [{ type: 'image' as const, mediaType, data, filename: basename(resolved.abs) }],
       }
     }
-    if (BINARY_EXTENSIONS.has(ext) || looksBinary(readHead(resolved.abs, 8000))) {
+    if (BINARY_EXTENSIONS.has(ext) || looksBinary((await readRegularHead(resolved.abs, shown, 8000)).buffer)) {
       throw new ToolError(`${shown} is a binary file (${stats.size} bytes) and cannot be read as text.`)
     }
     if (stats.size > READ_MAX_FILE_BYTES) {
       throw new ToolError(`${shown} is ${stats.size} bytes, too large to read. Use grep, or bash with head/tail/sed -n, to look at parts of it.`)
     }
-    const text = readFileSync(resolved.abs, 'utf8')
+    // Streamed: only the lines shown are kept, so a file of hundreds of MB costs a chunk of memory, not its size.
+    const { handle } = await openRegularFile(resolved.abs, shown)
+    let formatted: { output: string; metadata: Record<string, unknown> }
+    try {
+      formatted = await formatLinesOf(handle, args.offset ?? 1, args.limit ?? READ_DEFAULT_LIMIT, resolved.abs, ctx.signal)
+    } finally {
+      await handle.close()
+    }
     ctx.fileTimes.recordRead(resolved.abs)
-    return { title: shown, ...formatLines(text, args.offset ?? 1, args.limit ?? READ_DEFAULT_LIMIT, resolved.abs) }
+    return { title: shown, ...formatted }
   },
 })
+
+/** `formatLines` over a file read in chunks: the same output, with memory bounded by the lines shown. */
+export async function formatLinesOf(
+  handle: FileHandle,
+  offset: number,
+  limit: number,
+  filePath: string,
+  signal?: AbortSignal,
+): Promise<{ output: string; metadata: Record<string, unknown> }> {
+  const out: string[] = []
+  let bytes = 0
+  let last = offset - 1
+  let full = false
+  let index = 0
+  // The current line, kept only as far as it can be shown.
+  let line = ''
+  let lineLong = false
+  let sawAny = false
+  const take = (text: string): void => {
+    if (index < offset - 1 || index >= offset - 1 + limit || full) return
+    let shown = text.replace(/\r$/, '')
+    if (shown.length > READ_MAX_LINE_CHARS || lineLong) shown = `${shown.slice(0, READ_MAX_LINE_CHARS)}… [line cut at ${READ_MAX_LINE_CHARS} characters]`
+    const rendered = `${String(index + 1).padStart(6)}\t${shown}`
+    const size = Buffer.byteLength(rendered, 'utf8') + 1
+    if (bytes + size > READ_MAX_BYTES && out.length > 0) {
+      full = true
+      return
+    }
+    out.push(rendered)
+    bytes += size
+    last = index + 1
+  }
+  const append = (piece: string): void => {
+    if (lineLong) return
+    line += piece
+    if (line.length > READ_MAX_LINE_CHARS + 1) {
+      line = line.slice(0, READ_MAX_LINE_CHARS + 1)
+      lineLong = true
+    }
+  }
+  for await (const chunk of handle.createReadStream({ encoding: 'utf8', highWaterMark: 256 * 1024, autoClose: false, start: 0 })) {
+    signal?.throwIfAborted()
+    const text = chunk as string
+    if (text.length > 0) sawAny = true
+    let from = 0
+    for (let nl = text.indexOf('\n', from); nl >= 0; nl = text.indexOf('\n', from)) {
+      append(text.slice(from, nl))
+      take(line)
+      index++
+      line = ''
+      lineLong = false
+      from = nl + 1
+    }
+    append(text.slice(from))
+  }
+  if (!sawAny) return { output: '(The file is empty.)', metadata: { filePath, lines: 0 } }
+  if (line !== '' || lineLong) {
+    take(line)
+    index++
+  }
+  const total = index
+  if (offset > total) throw new ToolError(`offset ${offset} is past the end of the file, which has ${total} lines.`)
+  let output = out.join('\n')
+  if (last < total) output += `\n\n(Showing lines ${offset}-${last} of ${total}. Use offset=${last + 1} to read more.)`
+  else if (offset > 1) output += `\n\n(End of file: ${total} lines.)`
+  return { output, metadata: { filePath, lines: total, from: offset, to: last, more: last < total } }
+}
 
 /** Numbered lines from `offset`, within the line, line-length and byte limits, with a note on how to go on. */
 export function formatLines(text: string, offset: number, limit: number, filePath: string): { output: string; metadata: Record<string, unknown> } {

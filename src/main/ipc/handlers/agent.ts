@@ -4,14 +4,16 @@ import type { DomainHandlers } from '../router'
 import { detached } from '../../core/util/detached'
 
 export const agentHandlers: DomainHandlers<'agent'> = {
-  prompt: ({ sessionId, text, agent, model }, { services }) => {
+  prompt: async ({ sessionId, text, agent, model }, { services }) => {
     const session = services.sessions.get(sessionId)
     services.projects.get(session.projectId)
-    const queued = services.agents.isBusy(sessionId)
-    // The turn runs on; its progress and end arrive as session and agent events.
+    const submitted = services.agents.submit({ sessionId, text: services.reviews.withNote(sessionId, text), agent, model })
     // Changes rejected in the review since the last message are told to the model ahead of this one.
-    detached('agent.prompt', services.agents.prompt({ sessionId, text: services.reviews.withNote(sessionId, text), agent, model }))
-    return { queued }
+    // The turn runs on; its progress and end arrive as session and agent events (`done` never rejects).
+    detached('agent.prompt', submitted.done)
+    // Answers once the user message is in the transcript (a queued prompt: when its turn starts), so the
+    // caller can match its pending copy by id; a turn that ends before that answers with its error.
+    return { queued: submitted.queued, messageId: await submitted.messageId }
   },
   abort: ({ sessionId }, { services }) => ({ aborted: services.agents.abort(sessionId) }),
   compact: async ({ sessionId, upToMessageId }, { services }) => {

@@ -14,8 +14,9 @@ export const sessionHandlers: DomainHandlers<'session'> = {
   get: ({ sessionId }, { services }) => services.sessions.get(sessionId),
   messages: ({ sessionId }, { services }) => services.sessions.messages(sessionId),
   rename: ({ sessionId, title }, { services }) => services.sessions.update(sessionId, { title }),
-  delete: ({ sessionId }, { services }) => {
-    services.agents.abort(sessionId)
+  delete: async ({ sessionId }, { services }) => {
+    // Its turns (running and queued) end first, so none writes into a session that is gone.
+    await services.agents.cancelSession(sessionId, 'the session was deleted')
     return { deleted: services.sessions.delete(sessionId) }
   },
   status: ({ sessionId }, { services }) => {

@@ -18,7 +18,7 @@ export async function* streamAnthropic(
     signal,
     idleMs,
     ctx,
-    open: (guarded) => client.messages.create({ ...params, stream: true }, { signal: guarded }),
+    open: (guarded) => client.messages.create({ ...params, stream: true }, { signal: guarded }).withResponse(),
     map: (events) => mapAnthropicStream(events, ctx, signal),
     toError: (error) => anthropicError(error, ctx),
   })

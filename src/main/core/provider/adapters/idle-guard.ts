@@ -1,7 +1,25 @@
 import { type FailureContext, streamInterrupted } from '../error-mapping'
 import type { StreamEvent } from '../types'
 import { convertErrors } from './convert-errors'
-import type { HotaruError } from '@shared/errors'
+import { HotaruError } from '@shared/errors'
+import { ProviderErrorNames, providerError } from '../errors'
+
+/**
+ * A 200 answer that is not an event stream (a proxy's or login page's HTML, plain JSON from a wrong path) is
+ * named for what it is at once and not retried: retrying it only hides a wrong `baseURL` behind a minute of waits.
+ */
+function assertEventStream(response: Response, ctx: FailureContext): void {
+  const type = response.headers.get('content-type') ?? ''
+  if (/^text\/event-stream/i.test(type)) return
+  const what = /html/i.test(type) ? 'an HTML page' : type ? `"${type.split(';')[0]}"` : 'a body without a content type'
+  throw providerError(ProviderErrorNames.ProviderBadResponse, {
+    message: `${ctx.providerId}: the endpoint answered ${response.status} with ${what}, not an event stream (${response.url || 'unknown URL'}); check the provider's baseURL`,
+    ...ctx,
+    retryable: false,
+    status: response.status,
+    contentType: type,
+  })
+}
 
 /**
  * A per-attempt abort signal that also fires when the response goes quiet for
@@ -43,6 +61,11 @@ export class IdleGuard {
     }, this.idleMs)
   }
 
+  /** Ends the attempt's request (its body is not read). */
+  abort(): void {
+    this.controller.abort(new Error('not an event stream'))
+  }
+
   dispose(): void {
     clearTimeout(this.timer)
     this.parent?.removeEventListener('abort', this.onParentAbort)
@@ -61,8 +84,8 @@ export interface GuardedStreamOptions<T> {
   signal: AbortSignal | undefined
   idleMs: number
   ctx: FailureContext
-  /** Starts the SDK request with the guard's signal. */
-  open(signal: AbortSignal): Promise<AsyncIterable<T>>
+  /** Starts the SDK request with the guard's signal; `response` is the HTTP answer, checked to be an event stream. */
+  open(signal: AbortSignal): Promise<{ data: AsyncIterable<T>; response: Response }>
   /** Maps the SDK's events to the normalized stream. */
   map(events: AsyncIterable<T>): AsyncGenerator<StreamEvent, void, undefined>
   /** Turns an SDK error into a provider error. */
@@ -80,8 +103,14 @@ export async function* guardedStream<T>(options: GuardedStreamOptions<T>): Async
   try {
     let stream: AsyncIterable<T>
     try {
-      stream = await options.open(guard.signal)
+      const opened = await options.open(guard.signal)
+      stream = opened.data
+      assertEventStream(opened.response, ctx)
     } catch (error) {
+      if (error instanceof HotaruError && error.name === ProviderErrorNames.ProviderBadResponse) {
+        guard.abort()
+        throw error
+      }
       throw guard.timedOut ? streamInterrupted(error, ctx, `no response for ${idleMs} ms`) : options.toError(error)
     }
     try {

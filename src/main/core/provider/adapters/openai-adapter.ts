@@ -19,7 +19,7 @@ export async function* streamOpenAI(
     idleMs,
     ctx,
     // Without include_usage a stream reports no token counts at all.
-    open: (guarded) => client.chat.completions.create({ ...params, stream: true, stream_options: { include_usage: true } }, { signal: guarded }),
+    open: (guarded) => client.chat.completions.create({ ...params, stream: true, stream_options: { include_usage: true } }, { signal: guarded }).withResponse(),
     map: (chunks) => mapOpenAIStream(chunks, ctx, signal),
     toError: (error) => openaiError(error, ctx),
   })

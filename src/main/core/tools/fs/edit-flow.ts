@@ -1,9 +1,11 @@
-import { readFileSync, statSync } from 'node:fs'
+import { statSync } from 'node:fs'
+import { HotaruError } from '@shared/errors'
+import { NOT_A_REGULAR_FILE, readRegularFileSync } from '../../util/regular-file'
 import { Permission } from '../../permission/names'
 import type { ResolvedPath } from '../../permission/paths'
 import { ToolError } from '../errors'
 import type { ToolContext } from '../tool'
-import { writeFileAtomic } from './atomic-write'
+import { writeFileAtomic } from '../../util/atomic-write'
 import { looksBinary } from './text'
 
 /** A text file's current content, or null when it does not exist. Refuses directories and binary files. */
@@ -11,8 +13,9 @@ export function readTextOrNull(resolved: ResolvedPath): string | null {
   let buffer: Buffer
   try {
     if (statSync(resolved.abs).isDirectory()) throw new ToolError(`${resolved.rel} is a directory, not a file.`)
-    buffer = readFileSync(resolved.abs)
+    buffer = readRegularFileSync(resolved.abs, resolved.rel)
   } catch (error) {
+    if (error instanceof HotaruError && error.name === NOT_A_REGULAR_FILE) throw new ToolError(error.message)
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'ENOENT') return null
     if (code === 'ENOTDIR') throw new ToolError(`${resolved.rel}: a parent of this path is a file, not a directory.`)

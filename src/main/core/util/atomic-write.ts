@@ -1,5 +1,6 @@
 import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { assertNotSpecial } from './regular-file'
 
 let counter = 0
 
@@ -12,7 +13,10 @@ let counter = 0
 export function writeFileAtomic(abs: string, data: string | Uint8Array): void {
   let mode: number | undefined
   try {
-    mode = statSync(abs).mode & 0o7777
+    const current = statSync(abs)
+    // Replacing a FIFO, socket or device with a file would break whatever uses it.
+    assertNotSpecial(current, abs)
+    mode = current.mode & 0o7777
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
     mkdirSync(dirname(abs), { recursive: true })

@@ -1,0 +1,100 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { log } from './log'
+
+/**
+ * Every process the app starts (MCP servers, bash commands, hooks, terminals, whatever custom tools spawn)
+ * inherits this variable, naming the app process that owns it. A child that double-forks into its own session
+ * (`setsid … &`) leaves our process group but keeps its environment, so on Linux it is still found, through
+ * /proc/<pid>/environ, and ended when the app exits. After a `kill -9` of the app nothing runs at its exit: the
+ * next start ends what a dead owner left behind. Elsewhere process groups are the mechanism (no /proc).
+ */
+export const OWNER_VARIABLE = 'HOTARU_PROCESS_OWNER'
+
+let installed: string | undefined
+
+/** `<pid>.<start time>`: the start time tells a live owner from a new process that reused its pid. */
+function tokenOf(pid: number): string | undefined {
+  const start = startTimeOf(pid)
+  return start === undefined ? undefined : `${pid}.${start}`
+}
+
+function startTimeOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // Fields after the command name (which may hold spaces and parentheses): state is 3, start time 22.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return fields[0] === 'Z' ? undefined : fields[19]
+  } catch {
+    return undefined // gone, or no /proc on this system
+  }
+}
+
+function ownerIsAlive(token: string): boolean {
+  const [pid] = token.split('.')
+  return tokenOf(Number(pid)) === token
+}
+
+/** Marks this process's future children (sets the variable in `process.env`, inherited by every spawn). */
+export function installProcessMarker(): string | undefined {
+  if (installed !== undefined) return installed
+  if (process.platform !== 'linux') return undefined
+  installed = tokenOf(process.pid)
+  if (installed) process.env[OWNER_VARIABLE] = installed
+  return installed
+}
+
+/** Processes whose environment carries an owner token, with that token (never this process). */
+export function markedProcesses(): { pid: number; owner: string }[] {
+  if (process.platform !== 'linux') return []
+  let entries: string[]
+  try {
+    entries = readdirSync('/proc')
+  } catch (error) {
+    log.warn('[processes] cannot list /proc:', (error as Error).message)
+    return []
+  }
+  const found: { pid: number; owner: string }[] = []
+  const prefix = `${OWNER_VARIABLE}=`
+  for (const entry of entries) {
+    const pid = Number(entry)
+    if (!Number.isInteger(pid) || pid <= 1 || pid === process.pid) continue
+    let environ: string
+    try {
+      environ = readFileSync(`/proc/${pid}/environ`, 'latin1')
+    } catch {
+      continue // exited meanwhile, or another user's process: not ours either way
+    }
+    const variable = environ.split('\0').find((v) => v.startsWith(prefix))
+    if (variable) found.push({ pid, owner: variable.slice(prefix.length) })
+  }
+  return found
+}
+
+function killAll(pids: number[]): number {
+  let killed = 0
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGKILL')
+      killed++
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') log.warn(`[processes] cannot end ${pid}:`, (error as Error).message)
+    }
+  }
+  return killed
+}
+
+/** At exit: ends every process still carrying this process's token (what graceful shutdown did not reach). */
+export function endOwnProcesses(): number {
+  if (!installed) return 0
+  const token = installed
+  return killAll(markedProcesses().filter((p) => p.owner === token).map((p) => p.pid))
+}
+
+/** At start: ends processes whose owner is gone (an app killed with SIGKILL, a crash). */
+export function endOrphanedProcesses(): number {
+  const own = installed
+  const stale = markedProcesses().filter((p) => p.owner !== own && !ownerIsAlive(p.owner))
+  const killed = killAll(stale.map((p) => p.pid))
+  if (killed > 0) log.info(`[processes] ended ${killed} process(es) left behind by an app that did not exit cleanly`)
+  return killed
+}

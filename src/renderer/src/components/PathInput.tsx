@@ -1,3 +1,4 @@
+import { background } from '../lib/background'
 import { useEffect, useId, useState, type InputHTMLAttributes } from 'react'
 import { useWorkspace } from '../stores/workspace'
 
@@ -15,9 +16,9 @@ export function PathInput({ value, onChange, ...rest }: PathInputProps) {
     if (!bridge || !(value.startsWith('/') || value.startsWith('~'))) return
     let live = true
     const timer = setTimeout(() => {
-      void bridge.project.completePath({ path: value }).then((result) => {
+      background('bridge.project.completePath', bridge.project.completePath({ path: value }).then((result) => {
         if (live && result.ok) setFolders(result.value.folders)
-      })
+      }))
     }, 120)
     return () => {
       live = false

@@ -56,7 +56,7 @@ export class CheckpointsController {
         const sessionId = payload.sessionId
         if (id !== projectId || !sessionId) return
         if (this.loading.has(sessionId)) this.early.push(payload)
-        void this.loadPosition()
+        background('this.loadPosition', this.loadPosition())
         this.store.setState((s) => {
           const list = s.bySession[sessionId]
           // Sessions never opened load their whole list when shown.
@@ -65,8 +65,8 @@ export class CheckpointsController {
         })
       }),
       onResync(() => {
-        void this.loadPosition()
-        for (const sessionId of Object.keys(this.store.getState().bySession)) void this.load(sessionId)
+        background('this.loadPosition', this.loadPosition())
+        for (const sessionId of Object.keys(this.store.getState().bySession)) background('this.load', this.load(sessionId))
       }),
     ]
   }
@@ -76,8 +76,8 @@ export class CheckpointsController {
   }
 
   ensure(sessionId: string): void {
-    if (Object.keys(this.store.getState().bySession).length === 0) void this.loadPosition()
-    if (!this.store.getState().bySession[sessionId] && !this.loading.has(sessionId)) void this.load(sessionId)
+    if (Object.keys(this.store.getState().bySession).length === 0) background('this.loadPosition', this.loadPosition())
+    if (!this.store.getState().bySession[sessionId] && !this.loading.has(sessionId)) background('this.load', this.load(sessionId))
   }
 
   async load(sessionId: string): Promise<void> {

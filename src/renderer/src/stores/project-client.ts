@@ -1,3 +1,4 @@
+import { background } from '../lib/background'
 import { createStore, type StoreApi } from 'zustand'
 import type { HotaruBridge } from '@shared/ipc'
 import type { SearchQuery } from '@shared/schema/search'
@@ -41,9 +42,9 @@ export class SearchController {
     const run = this.store.getState().run
     if (!run || run.status !== 'running') return
     this.store.setState((s) => ({ run: searchReducer(s.run, { type: 'cancel', searchId: run.searchId }) }))
-    void this.bridge.search.cancel({ searchId: run.searchId }).then((result) => {
+    background('this.bridge.search.cancel', this.bridge.search.cancel({ searchId: run.searchId }).then((result) => {
       if (!result.ok) console.warn('[search] cancel failed:', result.error.data.message)
-    })
+    }))
   }
 
   clear(): void {

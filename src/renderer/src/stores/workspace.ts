@@ -101,7 +101,7 @@ export const workspace = {
   async load(): Promise<void> {
     await attempt(async () => {
       const b = bridge()
-      void loadPreferences(b)
+      background('loadPreferences', loadPreferences(b))
       const [info, projects, recent, tabs] = await Promise.all([
         unwrap(b.app.info({})),
         unwrap(b.project.list({})),

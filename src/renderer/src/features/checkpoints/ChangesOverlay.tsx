@@ -37,11 +37,11 @@ function useTurnReview(sessionId: string, fromId: string | undefined, toId: stri
   useEffect(() => {
     if (!enabled || !fromId || !toId) return
     let live = true
-    chat.bridge.review.get({ sessionId, fromId, toId }).then((result) => {
+    background('chat.bridge.review.get', chat.bridge.review.get({ sessionId, fromId, toId }).then((result) => {
       if (!live) return
       if (result.ok) setState((s) => ({ ...s, review: result.value }))
       else setState((s) => ({ ...s, error: result.error.data.message }))
-    })
+    }))
     return () => {
       live = false
     }
@@ -227,10 +227,10 @@ function Changes({ view }: { view: ChangesView }) {
                     )}
                     {reviewFile && !reviewFile.reviewed && (
                       <span className="file-actions">
-                        <button type="button" className="icon small" disabled={turn.busy} aria-label={`Accept file ${e.path}`} title="Accept file" onClick={(ev) => { ev.stopPropagation(); void decideFile('accept', e.path) }}>
+                        <button type="button" className="icon small" disabled={turn.busy} aria-label={`Accept file ${e.path}`} title="Accept file" onClick={(ev) => { ev.stopPropagation(); background('decideFile', decideFile('accept', e.path)) }}>
                           ✓
                         </button>
-                        <button type="button" className="icon small reject" disabled={turn.busy} aria-label={`Reject file ${e.path}`} title={e.status === 'added' ? 'Reject file (deletes it)' : 'Reject file (reverts it)'} onClick={(ev) => { ev.stopPropagation(); void decideFile('reject', e.path) }}>
+                        <button type="button" className="icon small reject" disabled={turn.busy} aria-label={`Reject file ${e.path}`} title={e.status === 'added' ? 'Reject file (deletes it)' : 'Reject file (reverts it)'} onClick={(ev) => { ev.stopPropagation(); background('decideFile', decideFile('reject', e.path)) }}>
                           ✗
                         </button>
                       </span>
@@ -266,10 +266,10 @@ function ReviewHeader({ review, busy, decide }: { review: Review; busy: boolean;
       </span>
       {open && (
         <>
-          <button type="button" className="small" disabled={busy} onClick={() => void decide('accept')}>
+          <button type="button" className="small" disabled={busy} onClick={() => background('decide', decide('accept'))}>
             Accept all
           </button>
-          <button type="button" className="small reject" disabled={busy} onClick={() => void decide('reject')}>
+          <button type="button" className="small reject" disabled={busy} onClick={() => background('decide', decide('reject'))}>
             Reject all
           </button>
         </>

@@ -40,11 +40,11 @@ function HunkActions({ file, index, decide, busy }: { file: ReviewFile; index: n
           {hunk.decision === 'accepted' ? (
             <span className="ok-text">Accepted</span>
           ) : (
-            <button type="button" className="small" disabled={busy} aria-label={`Accept ${name}`} onClick={() => void decide('accept', file.path, index)}>
+            <button type="button" className="small" disabled={busy} aria-label={`Accept ${name}`} onClick={() => background('decide', decide('accept', file.path, index))}>
               Accept
             </button>
           )}
-          <button type="button" className="small reject" disabled={busy} aria-label={`Reject ${name}`} onClick={() => void decide('reject', file.path, index)}>
+          <button type="button" className="small reject" disabled={busy} aria-label={`Reject ${name}`} onClick={() => background('decide', decide('reject', file.path, index))}>
             Reject
           </button>
         </>

@@ -1,3 +1,4 @@
+import { background } from '../../lib/background'
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react'
 import { useStore } from 'zustand'
 import type { SearchFileResult, SearchMatch } from '@shared/schema/search'
@@ -86,7 +87,7 @@ export function SearchPanel() {
     }
     const inc = parseGlobs(include)
     const exc = parseGlobs(exclude)
-    void search.start({ query, regex, caseSensitive, wholeWord, ...(inc.length ? { include: inc } : {}), ...(exc.length ? { exclude: exc } : {}) })
+    background('search.start', search.start({ query, regex, caseSensitive, wholeWord, ...(inc.length ? { include: inc } : {}), ...(exc.length ? { exclude: exc } : {}) }))
   }
   const onKeyDown = (e: KeyboardEvent): void => {
     if (e.key !== 'Escape') return

@@ -88,7 +88,7 @@ function AddServer({ chat }: { chat: ChatController }) {
     }
   }
   return (
-    <form className="mcp-add" onSubmit={(e) => void submit(e)} aria-label="Add an MCP server">
+    <form className="mcp-add" onSubmit={(e) => background('submit', submit(e))} aria-label="Add an MCP server">
       <input aria-label="Server name" placeholder="name" value={name} onChange={(e) => setName(e.target.value)} />
       <input aria-label="Command" placeholder="command (npx, uvx, /path/to/server)" value={command} onChange={(e) => setCommand(e.target.value)} />
       <input aria-label="Arguments" placeholder="arguments" value={args} onChange={(e) => setArgs(e.target.value)} />
@@ -109,7 +109,7 @@ export function McpServers({ chat }: { chat: ChatController }) {
         <p className="muted">
           Servers come from the <code>mcp</code> key of hotaru.json and from <code>.mcp.json</code>; they start with the project.
         </p>
-        <button type="button" className="small" title="Re-read hotaru.json and .mcp.json and restart the servers" onClick={() => void chat.reloadMcp().then(setError)}>
+        <button type="button" className="small" title="Re-read hotaru.json and .mcp.json and restart the servers" onClick={() => background('chat.reloadMcp', chat.reloadMcp().then(setError))}>
           Refresh
         </button>
       </div>

@@ -1,3 +1,4 @@
+import { background } from '../../lib/background'
 import { useCallback, useEffect, useState, type FormEvent } from 'react'
 import type { HotaruBridge, MethodOutput } from '@shared/ipc'
 import type { RememberedApproval } from '@shared/schema/permission-rules'
@@ -36,12 +37,12 @@ export function Permissions({ bridge, projectId, sessionId }: { bridge: HotaruBr
   }, [bridge, projectId, sessionId])
   useEffect(() => {
     let live = true
-    void Promise.all([bridge.permission.rules({ projectId }), bridge.permission.approvals({ projectId, ...(sessionId ? { sessionId } : {}) })]).then(([r, a]) => {
+    background('permission settings', Promise.all([bridge.permission.rules({ projectId }), bridge.permission.approvals({ projectId, ...(sessionId ? { sessionId } : {}) })]).then(([r, a]) => {
       if (!live) return
       if (r.ok) setRules(r.value)
       else setError(r.error.data.message)
       if (a.ok) setApprovals(a.value)
-    })
+    }))
     return () => {
       live = false
     }
@@ -58,7 +59,7 @@ export function Permissions({ bridge, projectId, sessionId }: { bridge: HotaruBr
   const add = (e: FormEvent): void => {
     e.preventDefault()
     if (!draft.permission.trim() || !draft.pattern.trim()) return
-    void change(draft.layer, draft.permission.trim(), draft.pattern.trim(), draft.action).then(() => setDraft((d) => ({ ...d, pattern: '' })))
+    background('change', change(draft.layer, draft.permission.trim(), draft.pattern.trim(), draft.action).then(() => setDraft((d) => ({ ...d, pattern: '' }))))
   }
   const revoke = async (a: RememberedApproval): Promise<void> => {
     try {
@@ -104,7 +105,7 @@ export function Permissions({ bridge, projectId, sessionId }: { bridge: HotaruBr
                   </td>
                   <td>
                     {(rule.layer === 'user' || rule.layer === 'project') && (
-                      <button type="button" className="icon small" aria-label={`Remove ${rule.layer} rule ${tool.permission} ${rule.pattern}`} onClick={() => void change(rule.layer as 'user' | 'project', tool.permission, rule.pattern, null)}>
+                      <button type="button" className="icon small" aria-label={`Remove ${rule.layer} rule ${tool.permission} ${rule.pattern}`} onClick={() => background('change', change(rule.layer as 'user' | 'project', tool.permission, rule.pattern, null))}>
                         ×
                       </button>
                     )}
@@ -146,7 +147,7 @@ export function Permissions({ bridge, projectId, sessionId }: { bridge: HotaruBr
               <span>
                 {a.permission} <code>{a.pattern}</code> <span className="badge-pill">{a.scope === 'persisted' ? 'always (saved)' : `this ${a.scope}`}</span>
               </span>
-              <button type="button" className="small" aria-label={`Revoke ${a.permission} ${a.pattern}`} onClick={() => void revoke(a)}>
+              <button type="button" className="small" aria-label={`Revoke ${a.permission} ${a.pattern}`} onClick={() => background('revoke', revoke(a))}>
                 Revoke
               </button>
             </li>

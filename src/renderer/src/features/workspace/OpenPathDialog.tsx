@@ -19,7 +19,7 @@ function OpenPathForm({ reason, initial }: { reason?: string; initial: string })
   }
   return (
     <Modal title="Open Folder" onCancel={() => workspace.askForPath(null)} testId="open-path-dialog">
-      <form onSubmit={(e) => void submit(e)}>
+      <form onSubmit={(e) => background('submit', submit(e))}>
         <p className="muted">{reason ?? 'Enter the path of a folder on this machine (~ is your home folder).'}</p>
         <PathInput
           className="modal-input mono"

@@ -1,3 +1,4 @@
+import { background } from '../../../lib/background'
 import { useEffect } from 'react'
 import { useProject } from '../../../stores/project'
 import { loadProviderKeys, missingKey, useProviderKeys } from '../../../stores/provider-keys'
@@ -16,7 +17,7 @@ export function KeyNotice({ model }: { model: string }) {
   const providers = useProviderKeys((s) => s.providers)
   const settingsOpen = useSettingsDialog((s) => s.open)
   useEffect(() => {
-    if (!settingsOpen) void loadProviderKeys(bridge)
+    if (!settingsOpen) background('loadProviderKeys', loadProviderKeys(bridge))
   }, [bridge, settingsOpen])
   const provider = missingKey(providers, model || BUILT_IN_DEFAULT)
   if (!provider) return null

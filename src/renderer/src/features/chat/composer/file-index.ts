@@ -33,7 +33,7 @@ export class FileIndex {
     if (this.stale && !this.fetching) {
       this.stale = false
       this.fetching = this.fetch().finally(() => (this.fetching = null))
-      void this.fetching.then(onUpdate)
+      background('this.fetching.then', this.fetching.then(onUpdate))
     }
     return this.files
   }

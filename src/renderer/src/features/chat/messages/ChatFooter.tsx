@@ -1,3 +1,4 @@
+import { background } from '../../../lib/background'
 import { useShallow } from 'zustand/react/shallow'
 import { useChat, useChatController } from '../../../stores/chat'
 import { QuestionPrompt } from '../../permissions'
@@ -37,10 +38,10 @@ export function ChatFooter({ sessionId }: { sessionId: string }) {
           <div className="msg-user-text">{text}</div>
           <span className="muted">The connection dropped before Hotaru confirmed this message.</span>
           <span className="unsent-actions">
-            <button type="button" className="small" onClick={() => void chat.resend(sessionId, i, true)}>
+            <button type="button" className="small" onClick={() => background('chat.resend', chat.resend(sessionId, i, true))}>
               Send again
             </button>
-            <button type="button" className="small ghost" onClick={() => void chat.resend(sessionId, i, false)}>
+            <button type="button" className="small ghost" onClick={() => background('chat.resend', chat.resend(sessionId, i, false))}>
               Discard
             </button>
           </span>

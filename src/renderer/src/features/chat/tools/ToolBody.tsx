@@ -1,3 +1,4 @@
+import { background } from '../../../lib/background'
 import { useEffect, useRef, useState, type ReactNode } from 'react'
 import { ShieldIcon } from '../../../components/ShieldIcon'
 import { DiffView } from '../../editor'
@@ -67,7 +68,7 @@ function Output({ text, testId, follow = false, full }: { text: string; testId?:
         )}
       </pre>
       {(cut || (full && whole === null && !follow)) && (
-        <button type="button" className="ghost small" disabled={loading} onClick={() => void showFull()}>
+        <button type="button" className="ghost small" disabled={loading} onClick={() => background('showFull', showFull())}>
           {loading ? 'Loading…' : 'Show full output'}
         </button>
       )}

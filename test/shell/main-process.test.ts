@@ -165,6 +165,8 @@ describe('the built main process', () => {
     const project = projects.find((p) => p.root === folder)
     expect(project).toBeDefined()
     const projectId = project?.id as string
+    // The folder's .mcp.json starts nothing until the user trusts the folder.
+    expect(await shell.invoke('trust.decide', { projectId, trusted: true })).toMatchObject({ ok: true })
     let state = ''
     for (let i = 0; i < 150 && state !== 'connected'; i++) {
       const servers = (await shell.invoke<{ state: string }[]>('mcp.list', { projectId })).value ?? []
@@ -193,6 +195,7 @@ describe('MCP sign-in from the desktop app', () => {
       await shell.booted
       await shell.call('ready')
       const projectId = ((await shell.invoke<{ id: string }[]>('project.list', {})).value ?? [])[0]?.id as string
+      expect(await shell.invoke('trust.decide', { projectId, trusted: true })).toMatchObject({ ok: true })
       let status: { state?: string; needsAuth?: boolean } = {}
       for (let i = 0; i < 100 && !status.needsAuth; i++) {
         status = ((await shell.invoke<{ state: string; needsAuth?: boolean }[]>('mcp.list', { projectId })).value ?? [])[0] ?? {}

@@ -67,6 +67,7 @@ describe('a project owns its turns and asks', () => {
     const root = writeTree(tempDir(), {
       '.mcp.json': JSON.stringify({ mcpServers: { mute: { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] } } }),
     })
+    services.trust.trust(root)
     const project = await call<{ id: string }>('project.open', { path: root })
     const session = await call<{ id: string }>('session.create', { projectId: project.id })
     const sent = call('agent.prompt', { sessionId: session.id, text: 'hello' }).catch((error: unknown) => error)

@@ -26,7 +26,10 @@ describe('hotaru lsp', () => {
       ...TS_FIXTURE,
       'hotaru.json': JSON.stringify({ lsp: { pyright: { disabled: true }, mylang: { command: ['my-ls', '--stdio'], extensions: ['.my'] } } }),
     })
-    const result = await runHotaru(['lsp', 'status', '--dir', root, '--json'], env(tempDir()))
+    const data = tempDir()
+    // A configured server command of the folder's own config runs only once the folder is trusted.
+    expect((await runHotaru(['trust', '--dir', root], env(data))).code).toBe(0)
+    const result = await runHotaru(['lsp', 'status', '--dir', root, '--json'], env(data))
     expect(result.code).toBe(0)
     const entries = JSON.parse(result.stdout) as Array<{ id: string; source?: string; command?: string; state: string }>
     const ids = entries.map((e) => e.id)

@@ -18,6 +18,7 @@ describe('language server lifecycle', () => {
     services.bus.subscribe((e) => {
       if (e.channel === 'lsp:status') events.push(e.envelope.payload as LspServerStatus)
     })
+    services.trust.trust(root)
     const project = services.projects.openFolder(root)
     const lsp = await services.lsp.load(project)
     const report = await lsp.touch([join(root, 'a.brk')], { waitMs: 30_000 })
@@ -32,6 +33,7 @@ describe('language server lifecycle', () => {
   it('offers to install a missing npm server, remembers a "no", and never offers with install: never', async () => {
     const root = writeTree(tempDir(), { 'a.yaml': 'a: 1\n' })
     const services = testServices({ env: { ...process.env, PATH: '/nonexistent' } })
+    services.trust.trust(root)
     const project = services.projects.openFolder(root)
     const lsp = await services.lsp.load(project)
     const report = await lsp.touch([join(root, 'a.yaml')], { waitMs: 5_000 })
@@ -42,6 +44,7 @@ describe('language server lifecycle', () => {
     expect(declined).toMatchObject({ state: 'missing', install: { declined: true } })
 
     const never = writeTree(tempDir(), { 'a.yaml': 'a: 1\n', 'hotaru.json': JSON.stringify({ lsp: { install: 'never' } }) })
+    services.trust.trust(never)
     const other = await services.lsp.load(services.projects.openFolder(never))
     await other.touch([join(never, 'a.yaml')], { waitMs: 5_000 })
     const status = other.statuses().find((s) => s.id === 'yaml')

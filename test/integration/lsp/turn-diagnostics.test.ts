@@ -25,6 +25,8 @@ async function setup() {
   const root = writeTree(tempDir(), { ...TS_FIXTURE, 'hotaru.json': JSON.stringify({ permission: { edit: 'allow' } }) })
   // A busy test machine may need longer than the product's 2 s; the cap itself is what is under test elsewhere.
   const services = testServices({ env: fakeProviderEnv(fake, tempDir()), lsp: { waitMs: 90_000, quietMs: 500 } })
+  // The folder's own allow rule for edits applies once the user trusts it.
+  services.trust.trust(root)
   const project = services.projects.openFolder(root)
   const session = services.sessions.create({ projectId: project.id, agent: 'build', model: 'anthropic/claude-sonnet-4-5' })
   return { fake, services, project, session, root }

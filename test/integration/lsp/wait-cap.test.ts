@@ -13,6 +13,7 @@ async function editResult(mode: 'silent' | 'stuck') {
   })
   // The product's own cap (2 s) and quiet window.
   const services = testServices()
+  services.trust.trust(root)
   const project = services.projects.openFolder(root)
   const lsp = await services.lsp.load(project)
   // The silent server is started first, so what is measured is its (missing) report, not its start.

@@ -13,6 +13,7 @@ describe('MCP servers from the settings UI', () => {
   it('adds a server to .mcp.json (formatting kept) and Refresh picks up a file edited by hand', { timeout: 60_000 }, async () => {
     const root = writeTree(tempDir(), { '.mcp.json': '{\n  // project servers\n  "mcpServers": {}\n}\n' })
     const services = testServices()
+    services.trust.trust(root)
     const project = services.projects.openFolder(root)
     const router = createAppRouter(services)
     const conn = new Connection('t', () => undefined)

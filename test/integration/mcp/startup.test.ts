@@ -19,6 +19,7 @@ async function setup(mcpJson: unknown) {
     env: { HOME: home, XDG_CONFIG_HOME: join(home, 'config'), ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: fake.anthropicBaseURL },
   })
   const root = writeTree(tempDir(), { '.mcp.json': JSON.stringify(mcpJson) })
+  services.trust.trust(root)
   const project = services.projects.openFolder(root, { tab: false })
   return { fake, services, project }
 }

@@ -173,6 +173,12 @@ describe('bash permission asks', () => {
     expect(asks[1]).toMatchObject({ patterns: ['npm run build', 'git status'], always: ['npm run build *', 'git status *'] })
   })
 
+  it('also checks a program named by its path under its file name, so a rule about rm holds for /bin/rm', async () => {
+    const root = project()
+    const asks = await bashPermissionAsks('/bin/rm -f k && ./tool x && env FOO=1 /usr/bin/git status', root, root)
+    expect(asks.at(-1)?.patterns).toEqual(expect.arrayContaining(['/bin/rm -f k', 'rm -f k', './tool x', 'tool x', 'git status']))
+  })
+
   it('turns paths outside the project into external_directory asks', async () => {
     const root = project()
     const asks = await bashPermissionAsks('cat /etc/hostname && echo x > ../sibling.txt', root, root)

@@ -67,6 +67,9 @@ export async function bashPermissionAsks(command: string, root: string, cwd: str
   for (const cmd of analysis.commands) {
     if (cdStaysInside(cmd, root)) continue
     bash.patterns.add(cmd.text)
+    // `/bin/rm x` is also checked as `rm x`, so a rule about `rm` holds whatever path names it.
+    const byName = commandByName(cmd)
+    if (byName) bash.patterns.add(byName)
     if (cmd.computed) bash.forceAsk = true
     if (cmd.always) bash.always.add(cmd.always)
   }
@@ -84,6 +87,17 @@ export async function bashPermissionAsks(command: string, root: string, cwd: str
     toAsk(Permission.Edit, `Write through a redirect: ${command}`, buckets.writes, metadata),
     toAsk(Permission.Bash, command, bash, metadata),
   ].filter((a): a is PermissionAsk => a !== undefined)
+}
+
+/** The command line with a path-named program (`/usr/bin/rm`, `./tool`) given by its file name alone. */
+function commandByName(cmd: AnalyzedCommand): string | undefined {
+  if (cmd.computed) return undefined
+  const index = cmd.argv.findIndex((word) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word))
+  const program = cmd.argv[index]
+  if (program === undefined || !program.includes('/')) return undefined
+  const name = program.slice(program.lastIndexOf('/') + 1)
+  if (name === '') return undefined
+  return [...cmd.argv.slice(0, index), name, ...cmd.argv.slice(index + 1)].join(' ')
 }
 
 /** `cd` into a folder of the project changes nothing by itself: no `bash` ask for it. */

@@ -28,6 +28,8 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 60_000,
           pool: 'forks',
+          // Most of these wait on child processes and sockets, not the CPU: two files at a time even on two cores.
+          maxWorkers: 2,
         },
       },
       {

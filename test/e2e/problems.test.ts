@@ -31,8 +31,9 @@ describe('language server problems in Chromium (hotaru serve + fake LLM + typesc
   })
 
   it('an edit that breaks a type shows in the Problems panel, the status bar counts and the editor', { timeout: 400_000 }, async () => {
-    const home = tempDir('hotaru-e2e-home-')
-    const project = writeTree(tempDir('hotaru-e2e-lsp-'), { ...TS_FIXTURE, 'hotaru.json': JSON.stringify({ permission: { edit: 'allow' } }) })
+    // Edits are allowed by the user's own config: a folder's config allows nothing until it is trusted.
+    const home = writeTree(tempDir('hotaru-e2e-home-'), { '.config/hotaru/hotaru.json': JSON.stringify({ permission: { edit: 'allow' } }) })
+    const project = writeTree(tempDir('hotaru-e2e-lsp-'), TS_FIXTURE)
     const env = {
       HOTARU_DATA_DIR: tempDir('hotaru-e2e-data-'),
       HOME: home,

@@ -12,8 +12,8 @@ describe('permission settings', () => {
     mkdirSync(join(home, '.config', 'hotaru'), { recursive: true })
     writeFileSync(join(home, '.config', 'hotaru', 'hotaru.jsonc'), '{\n  // mine\n  "permission": { "bash": "ask" }\n}\n')
     const root = writeTree(tempDir(), { '.hotaru/hotaru.json': '{ "permission": { "edit": { "src/*": "allow" } } }\n' })
-    // Until the folder is trusted, its own allow rules do not apply and are not listed.
-    expect((await rulesInEffect(root, 'build', env, false)).filter((r) => r.layer === 'project')).toEqual([])
+    // Until the folder is trusted, its own allow rules are listed as not applying.
+    expect((await rulesInEffect(root, 'build', env, false)).filter((r) => r.layer === 'project').map((r) => r.untrusted)).toEqual([true])
     const rules = await rulesInEffect(root, 'build', env, true)
     expect(rules.find((r) => r.layer === 'agent' && r.permission === 'bash')).toBeTruthy()
     expect(rules.filter((r) => r.layer === 'user')).toEqual([{ permission: 'bash', pattern: '*', action: 'ask', layer: 'user', file: join(home, '.config', 'hotaru', 'hotaru.jsonc') }])

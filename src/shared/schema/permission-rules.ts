@@ -13,6 +13,8 @@ export const RuleInEffect = z.object({
   layer: PermissionLayer,
   /** The config file (absent for the agent's built-in rules). */
   file: z.string().optional(),
+  /** An `allow` of the folder's own config while the folder is not trusted: listed, but it does not apply. */
+  untrusted: z.boolean().optional(),
 })
 export type RuleInEffect = z.infer<typeof RuleInEffect>
 

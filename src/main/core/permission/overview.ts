@@ -27,7 +27,7 @@ function permissionOf(source: ConfigSource, env: NodeJS.ProcessEnv): PermissionC
  * The permission rules in effect for an agent in a project, lowest precedence
  * first (the last matching rule wins), each with the layer it came from: the
  * agent's built-in defaults, then every config file the loader applied. In a
- * folder that is not trusted its own `allow` rules do not apply, so they are not listed.
+ * folder that is not trusted its own `allow` rules do not apply: they are marked `untrusted`.
  */
 export async function rulesInEffect(projectDir: string, agent: string, env: NodeJS.ProcessEnv, trusted: boolean): Promise<RuleInEffect[]> {
   const { sources } = await loadConfig({ projectDir, env, trusted })
@@ -35,8 +35,8 @@ export async function rulesInEffect(projectDir: string, agent: string, env: Node
   for (const source of sources) {
     const layer = LAYER_OF[source.kind]
     for (const rule of rulesFromConfig(permissionOf(source, env))) {
-      if (layer === 'project' && !trusted && rule.action === 'allow') continue
-      rules.push({ ...rule, layer, file: source.file })
+      const untrusted = layer === 'project' && !trusted && rule.action === 'allow'
+      rules.push({ ...rule, layer, file: source.file, ...(untrusted ? { untrusted: true } : {}) })
     }
   }
   return rules

@@ -94,7 +94,11 @@ export function Permissions({ bridge, projectId, sessionId }: { bridge: HotaruBr
           <tbody>
             {groupRules(rules.rules).flatMap((tool) =>
               tool.rules.map((rule, i) => (
-                <tr key={`${tool.permission}:${i}`} className={rule.overridden ? 'overridden' : ''} title={rule.file ?? 'built in'}>
+                <tr
+                  key={`${tool.permission}:${i}`}
+                  className={rule.overridden || rule.untrusted ? 'overridden' : ''}
+                  title={rule.untrusted ? `${rule.file ?? ''}: applies once you trust this folder` : (rule.file ?? 'built in')}
+                >
                   <td>{i === 0 ? tool.permission : ''}</td>
                   <td>
                     <code>{rule.pattern}</code>
@@ -102,6 +106,7 @@ export function Permissions({ bridge, projectId, sessionId }: { bridge: HotaruBr
                   <td className={`action-${rule.action}`}>{rule.action}</td>
                   <td>
                     <span className="badge-pill">{LAYER_LABEL[rule.layer] ?? rule.layer}</span>
+                    {rule.untrusted && <span className="muted"> · not trusted</span>}
                   </td>
                   <td>
                     {(rule.layer === 'user' || rule.layer === 'project') && (

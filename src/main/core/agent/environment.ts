@@ -26,8 +26,12 @@ import type { ToolRuntimes, TurnHooks } from './project-tools'
 import type { TurnEnvironment } from './service'
 import { buildSystemPrompt, gitSummary } from './system-prompt'
 
-/** How long a turn waits for MCP servers still starting before it sends its first request without them. */
-export const MCP_START_GRACE_MS = 1_000
+/**
+ * How long a turn waits for MCP servers still starting before it sends its first request without them: a server
+ * launched through npx or tsx makes it into the first request of a one-shot run; a hung one costs this, not its
+ * whole handshake timeout.
+ */
+export const MCP_START_GRACE_MS = 5_000
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref())

@@ -16,13 +16,14 @@ export function TrustPrompt() {
   const activeId = useWorkspace((s) => s.activeId)
   const status = useTrust((s) => (activeId ? s.byProject[activeId] : undefined))
   const dismissed = useTrust((s) => (activeId ? s.dismissed[activeId] === true : false))
+  const askOnOpen = useTrust((s) => (activeId ? s.askOnOpen[activeId] === true : false))
   const error = useTrust((s) => s.error)
   useEffect(() => (bridge ? followTrust(bridge) : undefined), [bridge])
   useEffect(() => {
     if (!bridge) return
     for (const project of projects) if (!useTrust.getState().byProject[project.id]) background('loadTrust', loadTrust(bridge, project.id))
   }, [bridge, projects])
-  if (!bridge || !activeId || !status || !needsPrompt(status, dismissed)) return null
+  if (!bridge || !activeId || !status || !needsPrompt(status, dismissed, askOnOpen)) return null
   return (
     <Modal title="Trust this folder?" onCancel={() => dismissTrustPrompt(activeId)} testId="trust-prompt" className="trust-modal">
       <p>

@@ -9,16 +9,28 @@ interface TrustState {
   byProject: Record<string, TrustStatus>
   /** Projects whose prompt the user closed without deciding (asked again next run). */
   dismissed: Record<string, true>
+  /**
+   * Projects that brought something restricted mode withholds when they opened. The prompt belongs to
+   * opening a folder: a rule the user adds later (in Settings) shows in the Restricted badge, not in a modal.
+   */
+  askOnOpen: Record<string, true>
   error: string | null
 }
 
-export const useTrust = create<TrustState>(() => ({ byProject: {}, dismissed: {}, error: null }))
+export const useTrust = create<TrustState>(() => ({ byProject: {}, dismissed: {}, askOnOpen: {}, error: null }))
 
 /** Reads a project's trust status (after it opens, and whenever a decision changes). */
 export async function loadTrust(bridge: HotaruBridge, projectId: string): Promise<void> {
   try {
     const status = await unwrap(bridge.trust.status({ projectId }))
-    useTrust.setState((s) => ({ byProject: { ...s.byProject, [projectId]: status }, error: null }))
+    useTrust.setState((s) => {
+      const opening = s.byProject[projectId] === undefined && status.withheld.length > 0
+      return {
+        byProject: { ...s.byProject, [projectId]: status },
+        askOnOpen: opening ? { ...s.askOnOpen, [projectId]: true } : s.askOnOpen,
+        error: null,
+      }
+    })
   } catch (error) {
     useTrust.setState({ error: errorMessage(error) })
   }
@@ -45,7 +57,7 @@ export function followTrust(bridge: HotaruBridge): () => void {
   })
 }
 
-/** Whether to ask: a folder nobody decided on yet that brings something restricted mode withholds. */
-export function needsPrompt(status: TrustStatus | undefined, dismissed: boolean): boolean {
-  return status !== undefined && !status.trusted && status.decidedBy === undefined && status.withheld.length > 0 && !dismissed
+/** Whether to ask: a folder nobody decided on yet that brought something restricted mode withholds when it opened. */
+export function needsPrompt(status: TrustStatus | undefined, dismissed: boolean, askOnOpen = true): boolean {
+  return askOnOpen && status !== undefined && !status.trusted && status.decidedBy === undefined && status.withheld.length > 0 && !dismissed
 }

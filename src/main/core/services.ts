@@ -177,7 +177,8 @@ export function createServices(options: ServicesOptions): Services {
     kv: storage.kv,
     bus,
     outputRoot: join(options.dataDir, 'tool-output'),
-    extraTools: (projectId) => [...mcp.toolsOf(projectId), lspTool],
+    extraTools: (projectId) => mcp.toolsOf(projectId),
+    coreTools: [lspTool],
     postSteps: [
       // Language server diagnostics after edits (and a warm server after reads).
       ({ project, config, tool, metadata, failed, signal }) =>

@@ -48,8 +48,10 @@ export interface ToolRuntimeDeps {
   bus: EventBus
   /** Where long tool outputs are saved for the model to page through. */
   outputRoot: string
-  /** Extra tools (MCP) for a project, looked up per turn. */
+  /** Extra tools (MCP) for a project, looked up per turn; they ask unless a rule says otherwise. */
   extraTools?: (projectId: string) => Tool[]
+  /** Core tools built outside the registry (the `lsp` tool): permissions like the built-ins'. */
+  coreTools?: Tool[]
   postSteps?: ToolPostStep[]
 }
 
@@ -130,7 +132,7 @@ export class ProjectToolRuntime implements Disposable {
     const memory = memoryTool(config)
     const tools = (agent: AgentInfo): Tool[] => [
       ...this.registry.forAgent(agent.name, agent.tools),
-      ...new ToolRegistry([memory, ...(input.extraTools ?? []), ...(this.deps.extraTools?.(this.project.id) ?? [])]).forAgent(
+      ...new ToolRegistry([memory, ...(this.deps.coreTools ?? []), ...(input.extraTools ?? []), ...(this.deps.extraTools?.(this.project.id) ?? [])]).forAgent(
         agent.name,
         agent.tools,
       ),

@@ -29,79 +29,53 @@ export interface ServerSpec {
   reopenToRecheck?: boolean
 }
 
+/** A server distributed on npm that speaks LSP over stdio. */
+function npmServer(
+  id: string,
+  name: string,
+  extensions: string[],
+  bin: string,
+  npm: NpmSource,
+  extra: Partial<Pick<ServerSpec, 'args' | 'initializationOptions' | 'reopenToRecheck'>> = {},
+): ServerSpec {
+  return { id, name, extensions, bin, args: ['--stdio'], npm, ...extra }
+}
+
+/** A server that ships with its language's toolchain: found on PATH only. */
+function toolchainServer(id: string, name: string, extensions: string[], bin: string): ServerSpec {
+  return { id, name, extensions, bin, args: [] }
+}
+
+const JS_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs']
+const LANGSERVERS_EXTRACTED: NpmSource = { package: 'vscode-langservers-extracted' }
+
 /**
  * The built-in servers. npm-distributed ones come from the project, the app's
  * data dir (installed on demand) or PATH; Go, Rust and C/C++ only from PATH,
  * since their servers ship with those toolchains.
  */
 export const BUILTIN_SERVERS: readonly ServerSpec[] = [
-  {
-    id: 'typescript',
-    name: 'TypeScript',
-    extensions: ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'],
-    bin: 'typescript-language-server',
-    args: ['--stdio'],
-    npm: { package: 'typescript-language-server', with: ['typescript'] },
-    reopenToRecheck: true,
-  },
-  {
-    id: 'pyright',
-    name: 'Python (pyright)',
-    extensions: ['.py', '.pyi'],
-    bin: 'pyright-langserver',
-    args: ['--stdio'],
-    npm: { package: 'pyright' },
-  },
-  {
-    id: 'json',
-    name: 'JSON',
-    extensions: ['.json', '.jsonc'],
-    bin: 'vscode-json-language-server',
-    args: ['--stdio'],
-    npm: { package: 'vscode-langservers-extracted' },
+  npmServer(
+    'typescript',
+    'TypeScript',
+    JS_EXTENSIONS,
+    'typescript-language-server',
+    { package: 'typescript-language-server', with: ['typescript'] },
+    { reopenToRecheck: true },
+  ),
+  npmServer('pyright', 'Python (pyright)', ['.py', '.pyi'], 'pyright-langserver', { package: 'pyright' }),
+  npmServer('json', 'JSON', ['.json', '.jsonc'], 'vscode-json-language-server', LANGSERVERS_EXTRACTED, {
     initializationOptions: { provideFormatter: false },
-  },
-  {
-    id: 'css',
-    name: 'CSS',
-    extensions: ['.css', '.scss', '.less'],
-    bin: 'vscode-css-language-server',
-    args: ['--stdio'],
-    npm: { package: 'vscode-langservers-extracted' },
-  },
-  {
-    id: 'html',
-    name: 'HTML',
-    extensions: ['.html', '.htm'],
-    bin: 'vscode-html-language-server',
-    args: ['--stdio'],
-    npm: { package: 'vscode-langservers-extracted' },
-  },
-  {
-    id: 'yaml',
-    name: 'YAML',
-    extensions: ['.yaml', '.yml'],
-    bin: 'yaml-language-server',
-    args: ['--stdio'],
-    npm: { package: 'yaml-language-server' },
-  },
-  {
-    id: 'bash',
-    name: 'Bash',
-    extensions: ['.sh', '.bash'],
-    bin: 'bash-language-server',
+  }),
+  npmServer('css', 'CSS', ['.css', '.scss', '.less'], 'vscode-css-language-server', LANGSERVERS_EXTRACTED),
+  npmServer('html', 'HTML', ['.html', '.htm'], 'vscode-html-language-server', LANGSERVERS_EXTRACTED),
+  npmServer('yaml', 'YAML', ['.yaml', '.yml'], 'yaml-language-server', { package: 'yaml-language-server' }),
+  npmServer('bash', 'Bash', ['.sh', '.bash'], 'bash-language-server', { package: 'bash-language-server' }, {
     args: ['start'],
-    npm: { package: 'bash-language-server' },
-  },
-  { id: 'gopls', name: 'Go (gopls)', extensions: ['.go'], bin: 'gopls', args: [] },
-  { id: 'rust-analyzer', name: 'Rust (rust-analyzer)', extensions: ['.rs'], bin: 'rust-analyzer', args: [] },
-  {
-    id: 'clangd',
-    name: 'C/C++ (clangd)',
-    extensions: ['.c', '.h', '.cc', '.cpp', '.cxx', '.hpp', '.hh', '.hxx'],
-    bin: 'clangd',
-    args: [],
-  },
+  }),
+  toolchainServer('gopls', 'Go (gopls)', ['.go'], 'gopls'),
+  toolchainServer('rust-analyzer', 'Rust (rust-analyzer)', ['.rs'], 'rust-analyzer'),
+  toolchainServer('clangd', 'C/C++ (clangd)', ['.c', '.h', '.cc', '.cpp', '.cxx', '.hpp', '.hh', '.hxx'], 'clangd'),
 ]
 
 const LANGUAGE_IDS: Record<string, string> = {

@@ -1,53 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { IpcResult } from '@shared/errors'
-import type { BusEvent } from '../../../src/main/core/bus/bus'
-import { Connection, createAppRouter } from '../../../src/main/ipc'
-import { startFakeLlm, type FakeLlm } from '../../fixtures/fake-llm'
-import { testServices } from '../../support/services'
+import { closeIpcHarnesses, ipcHarness } from '../../support/ipc-harness'
 import { tempDir, writeTree } from '../../support/temp'
 
-const servers: FakeLlm[] = []
-afterEach(async () => {
-  for (const s of servers.splice(0)) await s.close()
-})
-
-async function setup() {
-  const fake = await startFakeLlm()
-  servers.push(fake)
-  const home = tempDir()
-  const services = testServices({
-    env: { HOME: home, XDG_CONFIG_HOME: join(home, 'config'), ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: fake.anthropicBaseURL },
-  })
-  const router = createAppRouter(services)
-  const events: BusEvent[] = []
-  const connection = new Connection('ui', (e) => events.push(e))
-  services.bus.subscribe((e) => connection.offer(e))
-  const call = async <T>(channel: string, payload: unknown): Promise<T> => {
-    const result = (await router.handle(connection, channel, payload)) as IpcResult<T>
-    if (!result.ok) throw new Error(`${channel}: ${result.error.name}: ${result.error.data.message}`)
-    return result.value
-  }
-  const next = (channel: string, test: (payload: Record<string, unknown>) => boolean = () => true, timeoutMs = 10_000) =>
-    new Promise<Record<string, unknown>>((resolve, reject) => {
-      const seen = events.find((e) => e.channel === channel && test(e.envelope.payload as Record<string, unknown>))
-      if (seen) return resolve(seen.envelope.payload as Record<string, unknown>)
-      const timer = setTimeout(() => reject(new Error(`no ${channel} event`)), timeoutMs)
-      const off = services.bus.subscribe((e) => {
-        if (e.channel === channel && test(e.envelope.payload as Record<string, unknown>)) {
-          clearTimeout(timer)
-          off()
-          resolve(e.envelope.payload as Record<string, unknown>)
-        }
-      })
-    })
-  return { fake, services, call, next, events }
-}
+afterEach(closeIpcHarnesses)
 
 describe('session, agent and permission over IPC', () => {
   it('streams a turn as events, asks permission for bash, and finishes after "once"', async () => {
-    const { fake, call, next, events } = await setup()
+    const { fake, call, next, events } = await ipcHarness()
     const root = writeTree(tempDir(), { 'a.txt': 'x' })
     const project = await call<{ id: string }>('project.open', { path: root })
     const session = await call<{ id: string; model: string }>('session.create', { projectId: project.id })
@@ -80,7 +41,7 @@ describe('session, agent and permission over IPC', () => {
   })
 
   it('a rejection without feedback stops the turn; with feedback the model hears it', async () => {
-    const { fake, call, next } = await setup()
+    const { fake, call, next } = await ipcHarness()
     const root = tempDir()
     const project = await call<{ id: string }>('project.open', { path: root })
     const session = await call<{ id: string }>('session.create', { projectId: project.id })
@@ -100,7 +61,7 @@ describe('session, agent and permission over IPC', () => {
   })
 
   it('stop aborts a running turn and a queued prompt runs after it', async () => {
-    const { fake, call, next } = await setup()
+    const { fake, call, next } = await ipcHarness()
     const project = await call<{ id: string }>('project.open', { path: tempDir() })
     const session = await call<{ id: string }>('session.create', { projectId: project.id })
     fake.enqueue({ text: Array.from({ length: 100 }, () => 'slow '), dripMs: 30 }, { text: 'Second.' })
@@ -120,7 +81,7 @@ describe('session, agent and permission over IPC', () => {
   })
 
   it('the memory tool writes the project memory, which reaches the next system prompt', async () => {
-    const { fake, call, next } = await setup()
+    const { fake, call, next } = await ipcHarness()
     const root = tempDir()
     const project = await call<{ id: string }>('project.open', { path: root })
     const session = await call<{ id: string }>('session.create', { projectId: project.id })

@@ -1,52 +1,12 @@
-import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { IpcResult } from '@shared/errors'
-import type { BusEvent } from '../../../src/main/core/bus/bus'
-import { Connection, createAppRouter } from '../../../src/main/ipc'
-import { startFakeLlm, type FakeLlm } from '../../fixtures/fake-llm'
-import { testServices } from '../../support/services'
+import { closeIpcHarnesses, ipcHarness } from '../../support/ipc-harness'
 import { tempDir, writeTree } from '../../support/temp'
 
-const servers: FakeLlm[] = []
-afterEach(async () => {
-  for (const s of servers.splice(0)) await s.close()
-})
-
-async function setup() {
-  const fake = await startFakeLlm()
-  servers.push(fake)
-  const home = tempDir()
-  const services = testServices({
-    env: { HOME: home, XDG_CONFIG_HOME: join(home, 'config'), ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: fake.anthropicBaseURL },
-  })
-  const router = createAppRouter(services)
-  const events: BusEvent[] = []
-  const connection = new Connection('ui', (e) => events.push(e))
-  services.bus.subscribe((e) => connection.offer(e))
-  const call = async <T>(channel: string, payload: unknown): Promise<T> => {
-    const result = (await router.handle(connection, channel, payload)) as IpcResult<T>
-    if (!result.ok) throw new Error(`${channel}: ${result.error.name}: ${result.error.data.message}`)
-    return result.value
-  }
-  const next = (channel: string, test: (payload: Record<string, unknown>) => boolean = () => true, timeoutMs = 10_000) =>
-    new Promise<Record<string, unknown>>((resolve, reject) => {
-      const seen = events.find((e) => e.channel === channel && test(e.envelope.payload as Record<string, unknown>))
-      if (seen) return resolve(seen.envelope.payload as Record<string, unknown>)
-      const timer = setTimeout(() => reject(new Error(`no ${channel} event`)), timeoutMs)
-      const off = services.bus.subscribe((e) => {
-        if (e.channel === channel && test(e.envelope.payload as Record<string, unknown>)) {
-          clearTimeout(timer)
-          off()
-          resolve(e.envelope.payload as Record<string, unknown>)
-        }
-      })
-    })
-  return { fake, services, call, next, events }
-}
+afterEach(closeIpcHarnesses)
 
 describe('a project owns its turns and asks', () => {
   it('closing the project ends a turn waiting on a permission ask, with the reason, and drops the ask', async () => {
-    const { fake, services, call, next } = await setup()
+    const { fake, services, call, next } = await ipcHarness()
     const project = await call<{ id: string }>('project.open', { path: tempDir() })
     const session = await call<{ id: string }>('session.create', { projectId: project.id })
     fake.enqueue({ toolCalls: [{ name: 'bash', args: { command: 'touch x', description: 'make x' } }] })
@@ -63,7 +23,7 @@ describe('a project owns its turns and asks', () => {
   })
 
   it('a turn is busy and stoppable while it still waits for an MCP server that never answers', async () => {
-    const { services, call, next, fake } = await setup()
+    const { services, call, next, fake } = await ipcHarness()
     const root = writeTree(tempDir(), {
       '.mcp.json': JSON.stringify({ mcpServers: { mute: { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] } } }),
     })

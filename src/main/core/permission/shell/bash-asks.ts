@@ -1,8 +1,8 @@
-import { statSync } from 'node:fs'
 import { Permission } from '../names'
 import { externalPattern, resolveToolPath } from '../paths'
 import type { PermissionAsk } from '../service'
 import { analyzeShell, type AnalyzedCommand, type AnalyzedPath } from './analyze'
+import { isDirectory } from '../../util/is-directory'
 
 /** Device files a command may always read or write. */
 const HARMLESS_DEVICES = /^\/dev\/(null|zero|stdin|stdout|stderr|tty|fd\/[0-9]+|u?random)$/
@@ -30,16 +30,6 @@ function toAsk(permission: string, title: string, c: Collected, metadata: Record
     title,
     metadata,
     ...(c.forceAsk ? { forceAsk: true } : {}),
-  }
-}
-
-function isDirectory(abs: string): boolean {
-  try {
-    return statSync(abs).isDirectory()
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    if (code === 'ENOENT' || code === 'ENOTDIR') return false
-    throw error
   }
 }
 

@@ -1,19 +1,9 @@
-import { statSync } from 'node:fs'
 import { isInside } from '../../project/boundary'
 import { Permission } from '../../permission/names'
 import { externalPattern, realPathOf, resolveToolPath, type ResolvedPath } from '../../permission/paths'
 import { ToolError } from '../errors'
 import type { ToolContext } from '../tool'
-
-function isDirectory(abs: string): boolean {
-  try {
-    return statSync(abs).isDirectory()
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    if (code === 'ENOENT' || code === 'ENOTDIR') return false
-    throw error
-  }
-}
+import { isDirectory } from '../../util/is-directory'
 
 /**
  * Resolves a path a tool was given (absolute or project-relative) through symlinks.

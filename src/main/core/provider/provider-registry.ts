@@ -77,13 +77,18 @@ export class ProviderRegistry {
     return resolveProvider(providerId, { env: this.env, settings, secrets: this.secrets })
   }
 
+  /** The model, failure context and resolved endpoint of a request; an already-aborted request goes no further. */
+  private async target(request: ChatRequest): Promise<{ model: ModelInfo; ctx: FailureContext; provider: ResolvedProvider }> {
+    const model = this.model(request.model, request.settings)
+    const ctx: FailureContext = { providerId: model.providerId, model: model.modelId }
+    if (request.signal?.aborted) throw abortedError(ctx.providerId, ctx.model)
+    return { model, ctx, provider: await this.resolve(model.providerId, request.settings) }
+  }
+
   /** Streams one model turn; see `StreamEvent` for the event contract. */
   async *stream(request: ChatRequest): AsyncGenerator<StreamEvent, void, undefined> {
     const { signal } = request
-    const model = this.model(request.model, request.settings)
-    const ctx: FailureContext = { providerId: model.providerId, model: model.modelId }
-    if (signal?.aborted) throw abortedError(ctx.providerId, ctx.model)
-    const provider = await this.resolve(model.providerId, request.settings)
+    const { model, ctx, provider } = await this.target(request)
     if (provider.kind === 'anthropic') {
       const kit = await this.clients.anthropicSdk()
       const client = this.clients.anthropicFor(kit, provider)
@@ -100,10 +105,7 @@ export class ProviderRegistry {
   /** One non-streamed turn (titles, summaries). Retries like `stream`; `onRetry` reports them. */
   async complete(request: ChatRequest, onRetry?: (event: RetryEvent) => void): Promise<Completion> {
     const { signal } = request
-    const model = this.model(request.model, request.settings)
-    const ctx: FailureContext = { providerId: model.providerId, model: model.modelId }
-    if (signal?.aborted) throw abortedError(ctx.providerId, ctx.model)
-    const provider = await this.resolve(model.providerId, request.settings)
+    const { model, ctx, provider } = await this.target(request)
     if (provider.kind === 'anthropic') {
       const kit = await this.clients.anthropicSdk()
       const client = this.clients.anthropicFor(kit, provider)

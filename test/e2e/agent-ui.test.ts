@@ -1,20 +1,12 @@
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser, Locator, Page } from 'playwright-core'
-import { startFakeLlm, type FakeLlm } from '../fixtures/fake-llm'
-import { launchBrowser, screenshot, watchErrors } from '../support/browser'
+import { describe, expect, it } from 'vitest'
+import type { Locator, Page } from 'playwright-core'
+import { screenshot, useBrowser, watchErrors } from '../support/browser'
+import { until } from '../support/until'
 import { BIN, startServe, type Served } from '../support/cli'
 import { tempDir, writeTree } from '../support/temp'
-
-async function until(test: () => boolean | Promise<boolean>, what: string, ms = 15_000): Promise<void> {
-  const start = Date.now()
-  while (!(await test())) {
-    if (Date.now() - start > ms) throw new Error(`timed out: ${what}`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
 
 const CONFIG_BEFORE = Array.from({ length: 20 }, (_, i) => `export const option${i} = ${i}`).join('\n') + '\n'
 const CONFIG_AFTER = CONFIG_BEFORE.replace('option2 = 2', 'option2 = 200').replace('option15 = 15', 'option15 = 1500')
@@ -34,19 +26,7 @@ async function clickWhenArmed(button: Locator): Promise<void> {
 }
 
 describe('agent UI in Chromium (hotaru serve + fake LLM)', () => {
-  let browser: Browser
-  let closeBrowser: () => Promise<void>
-  let fake: FakeLlm
-  beforeAll(async () => {
-    const launched = await launchBrowser()
-    browser = launched.browser
-    closeBrowser = launched.close
-    fake = await startFakeLlm()
-  })
-  afterAll(async () => {
-    await closeBrowser?.()
-    await fake?.close()
-  })
+  const shared = useBrowser({ fakeLlm: true })
 
   it('streams, asks, runs tools, shows diffs, stops, queues, nests subagents and lists sessions', { timeout: 180_000 }, async () => {
     const home = tempDir('hotaru-e2e-home-')
@@ -60,11 +40,11 @@ describe('agent UI in Chromium (hotaru serve + fake LLM)', () => {
       HOME: home,
       XDG_CONFIG_HOME: join(home, '.config'),
       ANTHROPIC_API_KEY: 'test-key',
-      ANTHROPIC_BASE_URL: fake.anthropicBaseURL,
+      ANTHROPIC_BASE_URL: shared.fake.anthropicBaseURL,
       SHELL: '/bin/bash',
     }
     const served: Served = await startServe(['--port', '0'], env)
-    const page = await browser.newPage({ viewport: { width: 1500, height: 900 } })
+    const page = await shared.browser.newPage({ viewport: { width: 1500, height: 900 } })
     const errors = watchErrors(page)
     try {
       await page.goto(served.url)
@@ -75,7 +55,7 @@ describe('agent UI in Chromium (hotaru serve + fake LLM)', () => {
 
       // 1. Text streams in as markdown (a code block with a copy button), then the turn's usage shows.
       const words = 'Here is **the plan** for `src/app.ts`:\n\n- read the file\n- change the answer\n\n'.match(/\S+\s*/g) ?? []
-      fake.enqueue({ text: [...words, '```ts\n', 'export const answer = 43\n', '```\n'], dripMs: 120, usage: { input: 1200, output: 80 } })
+      shared.fake.enqueue({ text: [...words, '```ts\n', 'export const answer = 43\n', '```\n'], dripMs: 120, usage: { input: 1200, output: 80 } })
       // `@` completes project files (fuzzy); Tab takes the suggestion.
       const input = chat(page).getByTestId('chat-input')
       await input.pressSequentially('Plan the change to @apts')
@@ -98,7 +78,7 @@ describe('agent UI in Chromium (hotaru serve + fake LLM)', () => {
       await screenshot(page, 'agent-ui-02-markdown')
 
       // 2. A bash call asks first: each analysed command is listed; "once" runs it and the card shows the output.
-      fake.enqueue(
+      shared.fake.enqueue(
         { text: 'Running it.', toolCalls: [{ name: 'bash', args: { command: 'echo hotaru-ok && ls src', description: 'Check the project' } }] },
         { text: 'The command worked.' },
       )
@@ -123,7 +103,7 @@ describe('agent UI in Chromium (hotaru serve + fake LLM)', () => {
       await screenshot(page, 'agent-ui-04-bash-card')
 
       // 3. An edit: the ask shows the diff, "always" remembers it, and the card shows a Monaco diff.
-      fake.enqueue(
+      shared.fake.enqueue(
         { toolCalls: [{ name: 'read', args: { filePath: 'src/app.ts' } }] },
         { toolCalls: [{ name: 'edit', args: { filePath: 'src/app.ts', oldString: 'answer = 42', newString: 'answer = 43' } }] },
         { text: 'Changed the answer to 43.' },
@@ -145,7 +125,7 @@ describe('agent UI in Chromium (hotaru serve + fake LLM)', () => {
       await screenshot(page, 'agent-ui-06-edit-diff')
 
       // 3b. Turn review: a turn changed two places of a file; rejecting one hunk reverts it on disk.
-      fake.enqueue(
+      shared.fake.enqueue(
         { toolCalls: [{ name: 'read', args: { filePath: 'src/config.ts' } }] },
         { toolCalls: [{ name: 'write', args: { filePath: 'src/config.ts', content: CONFIG_AFTER } }] },
         { text: 'Updated two options.' },
@@ -172,12 +152,12 @@ describe('agent UI in Chromium (hotaru serve + fake LLM)', () => {
       await until(async () => (await changes.count()) === 0, 'review closed')
 
       // 4. A slow turn: a message sent meanwhile is queued; Stop ends the turn and the queued one runs.
-      fake.enqueue({ text: Array.from({ length: 300 }, (_, i) => `word${i} `), dripMs: 40 }, { text: 'Answer to the queued message.' })
+      shared.fake.enqueue({ text: Array.from({ length: 300 }, (_, i) => `word${i} `), dripMs: 40 }, { text: 'Answer to the queued message.' })
       await send(page, 'Write a long essay')
       await chat(page).getByTestId('stop-button').waitFor()
       // The rejected hunk reached the model with this message.
-      expect(JSON.stringify(fake.requests.at(-1)?.body)).toContain('option15 = 1500')
-      expect(JSON.stringify(fake.requests.at(-1)?.body)).toContain('rejected')
+      expect(JSON.stringify(shared.fake.requests.at(-1)?.body)).toContain('option15 = 1500')
+      expect(JSON.stringify(shared.fake.requests.at(-1)?.body)).toContain('rejected')
       await until(async () => (await chat(page).getByTestId('assistant-message').last().innerText()).includes('word3'), 'slow text started')
       await send(page, 'And then this')
       const queued = chat(page).locator('[data-testid="queued-message"][data-queued="true"]')
@@ -191,7 +171,7 @@ describe('agent UI in Chromium (hotaru serve + fake LLM)', () => {
       await screenshot(page, 'agent-ui-08-stopped')
 
       // 5. A subagent run is nested in its task card, with its own tool calls.
-      fake.enqueue(
+      shared.fake.enqueue(
         { toolCalls: [{ name: 'task', args: { description: 'Find the answer', prompt: 'Where is the answer defined?', subagent_type: 'explore' } }] },
         { toolCalls: [{ name: 'grep', args: { pattern: 'answer' } }] },
         { text: 'It is in src/app.ts.' },

@@ -1,34 +1,15 @@
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser } from 'playwright-core'
-import { startFakeLlm, type FakeLlm } from '../fixtures/fake-llm'
-import { launchBrowser, screenshot, watchErrors } from '../support/browser'
+import { describe, expect, it } from 'vitest'
+import { screenshot, useBrowser, watchErrors } from '../support/browser'
+import { until as waitUntil } from '../support/until'
 import { startServe, type Served } from '../support/cli'
 import { tempDir, writeTree } from '../support/temp'
 import { TS_FIXTURE } from '../integration/lsp/helpers'
 
-async function until(test: () => boolean | Promise<boolean>, what: string, ms = 120_000): Promise<void> {
-  const start = Date.now()
-  while (!(await test())) {
-    if (Date.now() - start > ms) throw new Error(`timed out: ${what}`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
+const until = (test: () => boolean | Promise<boolean>, what: string, ms = 120_000): Promise<void> => waitUntil(test, what, ms, 100)
 
 describe('language server problems in Chromium (hotaru serve + fake LLM + typescript-language-server)', () => {
-  let browser: Browser
-  let closeBrowser: () => Promise<void>
-  let fake: FakeLlm
-  beforeAll(async () => {
-    const launched = await launchBrowser()
-    browser = launched.browser
-    closeBrowser = launched.close
-    fake = await startFakeLlm()
-  })
-  afterAll(async () => {
-    await closeBrowser?.()
-    await fake?.close()
-  })
+  const shared = useBrowser({ fakeLlm: true })
 
   it('an edit that breaks a type shows in the Problems panel, the status bar counts and the editor', { timeout: 400_000 }, async () => {
     // Edits are allowed by the user's own config: a folder's config allows nothing until it is trusted.
@@ -39,11 +20,11 @@ describe('language server problems in Chromium (hotaru serve + fake LLM + typesc
       HOME: home,
       XDG_CONFIG_HOME: join(home, '.config'),
       ANTHROPIC_API_KEY: 'test-key',
-      ANTHROPIC_BASE_URL: fake.anthropicBaseURL,
+      ANTHROPIC_BASE_URL: shared.fake.anthropicBaseURL,
       SHELL: '/bin/bash',
     }
     const served: Served = await startServe(['--port', '0'], env)
-    const page = await browser.newPage({ viewport: { width: 1500, height: 900 } })
+    const page = await shared.browser.newPage({ viewport: { width: 1500, height: 900 } })
     const errors = watchErrors(page)
     try {
       await page.goto(served.url)
@@ -55,7 +36,7 @@ describe('language server problems in Chromium (hotaru serve + fake LLM + typesc
       const counts = page.getByTestId('problem-counts')
       expect(await counts.getAttribute('data-errors')).toBe('0')
 
-      fake.enqueue(
+      shared.fake.enqueue(
         { toolCalls: [{ name: 'read', args: { filePath: 'src/main.ts' } }] },
         { toolCalls: [{ name: 'edit', args: { filePath: 'src/main.ts', oldString: 'add(1, 2)', newString: '"three"' } }] },
         { text: 'Changed the total.' },

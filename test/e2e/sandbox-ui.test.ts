@@ -1,36 +1,18 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser, Locator, Page } from 'playwright-core'
-import { startFakeLlm, type FakeLlm } from '../fixtures/fake-llm'
-import { launchBrowser, screenshot, watchErrors } from '../support/browser'
+import { describe, expect, it } from 'vitest'
+import type { Locator, Page } from 'playwright-core'
+import { screenshot, useBrowser, watchErrors } from '../support/browser'
+import { until as waitUntil } from '../support/until'
 import { startServe, type Served } from '../support/cli'
 import { tempDir } from '../support/temp'
 
-async function until(test: () => boolean | Promise<boolean>, what: string, ms = 20_000): Promise<void> {
-  const start = Date.now()
-  while (!(await test())) {
-    if (Date.now() - start > ms) throw new Error(`timed out: ${what}`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
+const until = (test: () => boolean | Promise<boolean>, what: string, ms = 20_000): Promise<void> => waitUntil(test, what, ms, 50)
 
 const chat = (page: Page): Locator => page.locator('[data-testid="project-view"][data-active="true"] [data-testid="chat-panel"]')
 
 describe('sandbox in the UI (hotaru serve + fake LLM)', () => {
-  let browser: Browser
-  let closeBrowser: () => Promise<void>
-  let fake: FakeLlm
-  beforeAll(async () => {
-    const launched = await launchBrowser()
-    browser = launched.browser
-    closeBrowser = launched.close
-    fake = await startFakeLlm()
-  })
-  afterAll(async () => {
-    await closeBrowser?.()
-    await fake?.close()
-  })
+  const shared = useBrowser({ fakeLlm: true })
 
   it('shows the shield on sandboxed tool cards with what was blocked, and the sandbox settings', { timeout: 120_000 }, async () => {
     const home = tempDir('hotaru-e2e-sbx-home-')
@@ -42,11 +24,11 @@ describe('sandbox in the UI (hotaru serve + fake LLM)', () => {
       HOME: home,
       XDG_CONFIG_HOME: join(home, '.config'),
       ANTHROPIC_API_KEY: 'test-key',
-      ANTHROPIC_BASE_URL: fake.anthropicBaseURL,
+      ANTHROPIC_BASE_URL: shared.fake.anthropicBaseURL,
       SHELL: '/bin/bash',
     }
     const served: Served = await startServe(['--port', '0'], env)
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
+    const page = await shared.browser.newPage({ viewport: { width: 1400, height: 900 } })
     const errors = watchErrors(page)
     try {
       await page.goto(served.url)
@@ -56,7 +38,7 @@ describe('sandbox in the UI (hotaru serve + fake LLM)', () => {
       await chat(page).getByTestId('chat-empty').waitFor()
 
       // autoAllow needs no bash ask, but naming a path outside the project still asks; allowed once, the sandbox still stops the write.
-      fake.enqueue({ toolCalls: [{ name: 'bash', args: { command: `echo inside > ok.txt; touch "${home}/escape"`, description: 'Try to write' } }] }, { text: 'Done.' })
+      shared.fake.enqueue({ toolCalls: [{ name: 'bash', args: { command: `echo inside > ok.txt; touch "${home}/escape"`, description: 'Try to write' } }] }, { text: 'Done.' })
       const input = chat(page).getByTestId('chat-input')
       await input.fill('Write somewhere')
       await input.press('Enter')

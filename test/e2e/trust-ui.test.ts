@@ -1,30 +1,13 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser } from 'playwright-core'
-import { launchBrowser, screenshot, watchErrors } from '../support/browser'
+import { describe, expect, it } from 'vitest'
+import { screenshot, useBrowser, watchErrors } from '../support/browser'
+import { until } from '../support/until'
 import { startServe, type Served } from '../support/cli'
 import { tempDir, writeTree } from '../support/temp'
 
-async function until(test: () => boolean | Promise<boolean>, what: string, ms = 15_000): Promise<void> {
-  const start = Date.now()
-  while (!(await test())) {
-    if (Date.now() - start > ms) throw new Error(`timed out: ${what}`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
-
 describe('workspace trust prompt in Chromium (hotaru serve)', () => {
-  let browser: Browser
-  let closeBrowser: () => Promise<void>
-  beforeAll(async () => {
-    const launched = await launchBrowser()
-    browser = launched.browser
-    closeBrowser = launched.close
-  })
-  afterAll(async () => {
-    await closeBrowser?.()
-  })
+  const shared = useBrowser()
 
   it('lists what a cloned folder would run, keeps it restricted, and trusts it from settings', { timeout: 120_000 }, async () => {
     const home = tempDir('hotaru-e2e-home-')
@@ -41,7 +24,7 @@ describe('workspace trust prompt in Chromium (hotaru serve)', () => {
     })
     const env = { HOTARU_DATA_DIR: tempDir('hotaru-e2e-data-'), HOME: home, XDG_CONFIG_HOME: join(home, '.config'), ANTHROPIC_API_KEY: 'k' }
     const served: Served = await startServe(['--port', '0'], env)
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
+    const page = await shared.browser.newPage({ viewport: { width: 1400, height: 900 } })
     const errors = watchErrors(page)
     try {
       await page.goto(served.url)

@@ -1,19 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser, Locator, Page } from 'playwright-core'
-import { startFakeLlm, type FakeLlm } from '../fixtures/fake-llm'
-import { launchBrowser, screenshot, watchErrors } from '../support/browser'
+import { describe, expect, it } from 'vitest'
+import type { Locator, Page } from 'playwright-core'
+import { screenshot, useBrowser, watchErrors } from '../support/browser'
+import { until } from '../support/until'
 import { startServe, type Served } from '../support/cli'
 import { tempDir, writeTree } from '../support/temp'
-
-async function until(test: () => boolean | Promise<boolean>, what: string, ms = 15_000): Promise<void> {
-  const start = Date.now()
-  while (!(await test())) {
-    if (Date.now() - start > ms) throw new Error(`timed out: ${what}`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
 
 const TEN = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join('\n') + '\n'
 const TEN_AFTER = TEN.replace('line 1\n', 'LINE ONE\n').replace('line 10\n', 'LINE TEN\n')
@@ -27,19 +19,7 @@ async function send(page: Page, text: string): Promise<void> {
 }
 
 describe('desktop UX in Chromium: review, timeline, quick open, find in files, connection', () => {
-  let browser: Browser
-  let closeBrowser: () => Promise<void>
-  let fake: FakeLlm
-  beforeAll(async () => {
-    const launched = await launchBrowser()
-    browser = launched.browser
-    closeBrowser = launched.close
-    fake = await startFakeLlm()
-  })
-  afterAll(async () => {
-    await closeBrowser?.()
-    await fake?.close()
-  })
+  const shared = useBrowser({ fakeLlm: true })
 
   it('reviews a turn in core, keeps the review across reloads, tells the model, and finds files', { timeout: 180_000 }, async () => {
     const home = tempDir('hotaru-e2e-home-')
@@ -53,12 +33,12 @@ describe('desktop UX in Chromium: review, timeline, quick open, find in files, c
       HOME: home,
       XDG_CONFIG_HOME: join(home, '.config'),
       ANTHROPIC_API_KEY: 'test-key',
-      ANTHROPIC_BASE_URL: fake.anthropicBaseURL,
+      ANTHROPIC_BASE_URL: shared.fake.anthropicBaseURL,
       HOTARU_CONFIG_CONTENT: JSON.stringify({ permission: { edit: 'allow' } }),
       SHELL: '/bin/bash',
     }
     const served: Served = await startServe(['--port', '0'], env)
-    const page = await browser.newPage({ viewport: { width: 1400, height: 860 } })
+    const page = await shared.browser.newPage({ viewport: { width: 1400, height: 860 } })
     const errors = watchErrors(page)
     try {
       await page.goto(served.url)
@@ -78,7 +58,7 @@ describe('desktop UX in Chromium: review, timeline, quick open, find in files, c
       await expect.poll(() => page.title()).toMatch(/^hotaru-e2e-ux-\w+ — Hotaru$/)
 
       // A turn creates a file and changes two far-apart lines of another.
-      fake.enqueue(
+      shared.fake.enqueue(
         { toolCalls: [{ name: 'write', args: { filePath: 'new.txt', content: 'x\ny\nz\n' } }, { name: 'read', args: { filePath: 'a.txt' } }] },
         { toolCalls: [{ name: 'write', args: { filePath: 'a.txt', content: TEN_AFTER } }] },
         { text: 'Done with both files.' },
@@ -118,10 +98,10 @@ describe('desktop UX in Chromium: review, timeline, quick open, find in files, c
       await page.keyboard.press('Escape')
 
       // The next message carries the review note, from core.
-      fake.enqueue({ text: 'Noted.' })
+      shared.fake.enqueue({ text: 'Noted.' })
       await send(page, 'Thanks')
       await chat(page).getByText('Noted.').waitFor()
-      const body = JSON.stringify(fake.requests.at(-1)?.body)
+      const body = JSON.stringify(shared.fake.requests.at(-1)?.body)
       expect(body).toContain('Review note')
       expect(body).toContain('new.txt')
       expect(body).toContain('+LINE TEN')
@@ -192,7 +172,7 @@ describe('desktop UX in Chromium: review, timeline, quick open, find in files, c
       await page.keyboard.press('Escape')
 
       // Without the token: a blocking notice that says why.
-      const stranger = await browser.newPage({ viewport: { width: 1000, height: 700 } })
+      const stranger = await shared.browser.newPage({ viewport: { width: 1000, height: 700 } })
       await stranger.goto(served.url.replace(/\?token=.*/, ''))
       await stranger.getByRole('alertdialog', { name: 'Not connected' }).waitFor()
       await screenshot(stranger, 'ux-08-no-token')

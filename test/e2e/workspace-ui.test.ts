@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser, Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
 import { startServe, type Served } from '../support/cli'
-import { launchBrowser, screenshot, watchErrors } from '../support/browser'
+import { screenshot, useBrowser, watchErrors } from '../support/browser'
+import { until } from '../support/until'
 import { tempDir, writeTree } from '../support/temp'
 
 /** A process that ended is gone; a zombie (ended, not yet reaped by its new parent) counts as gone too. */
@@ -20,14 +21,6 @@ function running(pid: number): boolean {
     return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
   } catch {
     return false
-  }
-}
-
-async function until(test: () => boolean | Promise<boolean>, what: string, ms = 15_000): Promise<void> {
-  const start = Date.now()
-  while (!(await test())) {
-    if (Date.now() - start > ms) throw new Error(`timed out: ${what}`)
-    await new Promise((r) => setTimeout(r, 50))
   }
 }
 
@@ -68,16 +61,7 @@ async function typeInTerminal(page: Page, text: string): Promise<void> {
 }
 
 describe('workspace UI in Chromium (hotaru serve)', () => {
-  let browser: Browser
-  let closeBrowser: () => Promise<void>
-  beforeAll(async () => {
-    const launched = await launchBrowser()
-    browser = launched.browser
-    closeBrowser = launched.close
-  })
-  afterAll(async () => {
-    await closeBrowser?.()
-  })
+  const shared = useBrowser()
 
   it('tabs, live tree, editor save, terminals, closing and restoring', { timeout: 120_000 }, async () => {
     const dataDir = tempDir()
@@ -92,7 +76,7 @@ describe('workspace UI in Chromium (hotaru serve)', () => {
     const betaName = beta.split('/').at(-1) as string
     const env = { HOTARU_DATA_DIR: dataDir, SHELL: '/bin/bash' }
     let served: Served = await startServe(['--port', '0'], env)
-    const page = await browser.newPage({ viewport: { width: 1400, height: 860 } })
+    const page = await shared.browser.newPage({ viewport: { width: 1400, height: 860 } })
     const errors = watchErrors(page)
     try {
       await page.goto(served.url)

@@ -1,20 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
 import { startServe, type Served } from '../support/cli'
-import { launchBrowser, screenshot, watchErrors } from '../support/browser'
+import { screenshot, useBrowser, watchErrors } from '../support/browser'
 import { tempDir, writeTree } from '../support/temp'
 
 describe('workspace in the browser UI (hotaru serve + Chromium)', () => {
-  let browser: Browser
-  let closeBrowser: () => Promise<void>
-  beforeAll(async () => {
-    const launched = await launchBrowser()
-    browser = launched.browser
-    closeBrowser = launched.close
-  })
-  afterAll(async () => {
-    await closeBrowser?.()
-  })
+  const shared = useBrowser()
 
   it('opens a project, lists its files, and still knows it after a reload', async () => {
     const dataDir = tempDir()
@@ -26,7 +16,7 @@ describe('workspace in the browser UI (hotaru serve + Chromium)', () => {
     })
     const name = project.split('/').at(-1) as string
     const served: Served = await startServe(['--port', '0'], { HOTARU_DATA_DIR: dataDir })
-    const page = await browser.newPage()
+    const page = await shared.browser.newPage()
     const errors = watchErrors(page)
     try {
       await page.goto(served.url)
@@ -67,7 +57,7 @@ describe('workspace in the browser UI (hotaru serve + Chromium)', () => {
 
   it('a page without the token shows that it is not authorized and reaches nothing', async () => {
     const served = await startServe(['--port', '0'], { HOTARU_DATA_DIR: tempDir() })
-    const page = await browser.newPage()
+    const page = await shared.browser.newPage()
     try {
       const url = new URL(served.url)
       await page.goto(`${url.origin}/`)

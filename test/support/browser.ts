@@ -1,6 +1,8 @@
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
+import { afterAll, beforeAll } from 'vitest'
+import { startFakeLlm, type FakeLlm } from '../fixtures/fake-llm'
 import { ROOT } from './cli'
 
 export const SCREENSHOTS = join(ROOT, 'test-output', 'e2e')
@@ -42,4 +44,32 @@ export function watchErrors(page: Page): string[] {
     if (m.type() === 'error') errors.push(`console: ${m.text()}`)
   })
   return errors
+}
+
+/**
+ * One Chromium (and, with `fakeLlm`, one fake LLM server) for the tests of a
+ * `describe` block: launched in `beforeAll`, closed in `afterAll`. Read the
+ * fields inside tests, once the hooks have run.
+ */
+export function useBrowser(options: { fakeLlm?: boolean } = {}): { readonly browser: Browser; readonly fake: FakeLlm } {
+  let launched: Awaited<ReturnType<typeof launchBrowser>> | undefined
+  let fake: FakeLlm | undefined
+  beforeAll(async () => {
+    launched = await launchBrowser()
+    if (options.fakeLlm) fake = await startFakeLlm()
+  })
+  afterAll(async () => {
+    await launched?.close()
+    await fake?.close()
+  })
+  return {
+    get browser() {
+      if (!launched) throw new Error('the browser starts in beforeAll')
+      return launched.browser
+    },
+    get fake() {
+      if (!fake) throw new Error('useBrowser({ fakeLlm: true }) starts the fake LLM server')
+      return fake
+    },
+  }
 }

@@ -40,6 +40,23 @@ function setup(config: SandboxConfig = {}) {
   return { base, home, project, sandbox }
 }
 
+/** How many `sleep <marker>` processes are still there after up to 5 s. */
+async function sleepersLeft(marker: string): Promise<number> {
+  const left = (): number =>
+    readdirSync('/proc')
+      .filter((p) => /^\d+$/.test(p))
+      .filter((p) => {
+        try {
+          return readFileSync(`/proc/${p}/cmdline`, 'utf8') === `sleep\0${marker}\0`
+        } catch {
+          return false // ended while we looked
+        }
+      }).length
+  const end = Date.now() + 5000
+  while (left() > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 50))
+  return left()
+}
+
 describe('bash in the OS sandbox', () => {
   it('refuses writes outside the project, allows them inside (build folders too) and says what it blocked', async () => {
     const { base, home, project, sandbox } = setup()
@@ -153,19 +170,17 @@ describe('bash in the OS sandbox', () => {
     const marker = String(40_000 + Math.floor(Math.random() * 20_000))
     const result = await runTool(bashTool, { command: `(sleep ${marker} &); setsid sleep ${marker} & wait`, timeout: 700 }, ctx)
     expect(result.metadata.timedOut).toBe(true)
-    const left = (): number =>
-      readdirSync('/proc')
-        .filter((p) => /^\d+$/.test(p))
-        .filter((p) => {
-          try {
-            return readFileSync(`/proc/${p}/cmdline`, 'utf8') === `sleep\0${marker}\0`
-          } catch {
-            return false // ended while we looked
-          }
-        }).length
-    const end = Date.now() + 5000
-    while (left() > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 50))
-    expect(left()).toBe(0)
+    expect(await sleepersLeft(marker)).toBe(0)
+  })
+
+  it('leaves nothing running after a normal exit, without a sweep of the process table', async () => {
+    const { project, sandbox } = setup()
+    const ctx = testContext(project, { sandbox })
+    const marker = String(60_000 + Math.floor(Math.random() * 20_000))
+    const result = await runTool(bashTool, { command: `(sleep ${marker} >/dev/null 2>&1 &); setsid sleep ${marker} >/dev/null 2>&1 & echo started` }, ctx)
+    expect(result.metadata.exitCode).toBe(0)
+    expect(result.output).toContain('started')
+    expect(await sleepersLeft(marker)).toBe(0)
   })
 
   it('confines background commands too', async () => {

@@ -31,6 +31,11 @@ export interface SandboxLaunch {
   env: NodeJS.ProcessEnv
   /** Environment variables kept from the command. */
   droppedEnv: string[]
+  /**
+   * Everything the command starts ends when the launched process exits (bubblewrap:
+   * its own pid namespace, whose init dies with it), so no sweep of leftovers is needed.
+   */
+  contained: boolean
   /** Hosts the proxy refused while the command ran. */
   blockedDomains(): string[]
   /** Stops the proxy, if there is one. Call when the command has exited. */
@@ -92,14 +97,14 @@ export class CommandSandbox {
         }
         const args = bwrapArgs(this.policy, { cwd: options.cwd, asRoot: process.getuid?.() === 0, ...(proxy?.socketPath ? { proxySocket: proxy.socketPath } : {}) }, unreadableFile(this.policy))
         const inner = forwarder && proxy?.socketPath ? [forwarder.command, '-e', FORWARDER_SOURCE, proxy.socketPath, String(FORWARDER_PORT), ...argv] : [...argv]
-        return this.launch(this.bwrapPath(), [...args, '--', ...inner], env, dropped, proxy)
+        return this.launch(this.bwrapPath(), [...args, '--', ...inner], env, dropped, proxy, true)
       }
       if (this.policy.network.mode === 'proxy') {
         proxy = await startDomainProxy({ listen: { port: 0 }, allowedDomains: this.policy.network.allowedDomains, decide })
         Object.assign(env, proxyEnv(`http://127.0.0.1:${proxy.port}`))
       }
       const profile = seatbeltProfile(this.policy, proxy?.port !== undefined ? { proxyPort: proxy.port } : {})
-      return this.launch('/usr/bin/sandbox-exec', ['-p', profile, ...argv], env, dropped, proxy)
+      return this.launch('/usr/bin/sandbox-exec', ['-p', profile, ...argv], env, dropped, proxy, false)
     } catch (error) {
       await proxy?.close()
       throw error
@@ -115,12 +120,13 @@ export class CommandSandbox {
     return this.support.dependencies.find((d) => d.name === 'bubblewrap')?.path ?? 'bwrap'
   }
 
-  private launch(command: string, args: string[], env: NodeJS.ProcessEnv, droppedEnv: string[], proxy: DomainProxy | undefined): SandboxLaunch {
+  private launch(command: string, args: string[], env: NodeJS.ProcessEnv, droppedEnv: string[], proxy: DomainProxy | undefined, contained: boolean): SandboxLaunch {
     return {
       command,
       args,
       env,
       droppedEnv,
+      contained,
       blockedDomains: () => [...(proxy?.blocked ?? [])],
       dispose: async () => {
         await proxy?.close()

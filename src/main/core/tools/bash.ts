@@ -229,7 +229,9 @@ async function runForeground(
   }
   // Whatever the command left running in its group ends with it; servers belong in background mode.
   // The group is probed with signal 0 first: after a normal exit it is empty and no `ps` runs.
-  if (!stopReason && child.pid && groupAlive(child.pid)) killing = killTree(child.pid, 500)
+  // A contained launch needs neither: bubblewrap's init may still be tearing down for a moment
+  // (the group looks alive), and its pid namespace takes everything inside with it.
+  if (!stopReason && child.pid && !launch?.contained && groupAlive(child.pid)) killing = killTree(child.pid, 500)
   await killing
   child.stdout?.destroy()
   child.stderr?.destroy()

@@ -1,12 +1,10 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { screenshot, useBrowser, watchErrors } from '../support/browser'
-import { until as waitUntil } from '../support/until'
+import { until } from '../support/until'
 import { startServe, type Served } from '../support/cli'
 import { tempDir, writeTree } from '../support/temp'
 import { TS_FIXTURE } from '../integration/lsp/helpers'
-
-const until = (test: () => boolean | Promise<boolean>, what: string, ms = 120_000): Promise<void> => waitUntil(test, what, ms, 100)
 
 describe('language server problems in Chromium (hotaru serve + fake LLM + typescript-language-server)', () => {
   const shared = useBrowser({ fakeLlm: true })
@@ -47,7 +45,7 @@ describe('language server problems in Chromium (hotaru serve + fake LLM + typesc
       await view.getByText('Changed the total.').waitFor({ timeout: 120_000 })
 
       // The status bar counts the error; clicking it opens the Problems panel with the file and the TS code.
-      await until(async () => (await counts.getAttribute('data-errors')) === '1', 'one error counted')
+      await until(async () => (await counts.getAttribute('data-errors')) === '1', 'one error counted', 120_000)
       await counts.click()
       const panel = view.getByTestId('problems-panel')
       await panel.waitFor()
@@ -60,7 +58,7 @@ describe('language server problems in Chromium (hotaru serve + fake LLM + typesc
       // A problem opens its file; Monaco marks the error.
       await problem.click()
       const editor = view.getByTestId('code-editor')
-      await until(async () => (await editor.getAttribute('data-path')) === 'src/main.ts', 'file opened')
+      await until(async () => (await editor.getAttribute('data-path')) === 'src/main.ts', 'file opened', 120_000)
       await editor.locator('.squiggly-error').first().waitFor({ timeout: 60_000 })
       await screenshot(page, 'problems-01-marker')
       expect(errors).toEqual([])

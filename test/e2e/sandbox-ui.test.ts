@@ -3,11 +3,9 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright-core'
 import { screenshot, useBrowser, watchErrors } from '../support/browser'
-import { until as waitUntil } from '../support/until'
+import { until } from '../support/until'
 import { startServe, type Served } from '../support/cli'
 import { tempDir } from '../support/temp'
-
-const until = (test: () => boolean | Promise<boolean>, what: string, ms = 20_000): Promise<void> => waitUntil(test, what, ms, 50)
 
 const chat = (page: Page): Locator => page.locator('[data-testid="project-view"][data-active="true"] [data-testid="chat-panel"]')
 
@@ -44,13 +42,13 @@ describe('sandbox in the UI (hotaru serve + fake LLM)', () => {
       await input.press('Enter')
       const ask = chat(page).locator('[data-testid="permission-dialog"][data-permission="external_directory"]')
       await ask.waitFor({ timeout: 30_000 })
-      await until(async () => await ask.getByTestId('permission-once').isEnabled(), 'armed')
+      await until(async () => await ask.getByTestId('permission-once').isEnabled(), 'armed', 20_000)
       await ask.getByTestId('permission-once').click()
       const card = chat(page).locator('[data-testid="tool-card"][data-tool="bash"][data-status="completed"]')
       await card.waitFor({ timeout: 30_000 })
       expect(await chat(page).locator('[data-testid="permission-dialog"][data-permission="bash"]').count()).toBe(0)
       await card.getByTestId('sandbox-badge').waitFor()
-      await until(async () => (await card.getByTestId('sandbox-blocked').count()) > 0, 'blocked notes in the card')
+      await until(async () => (await card.getByTestId('sandbox-blocked').count()) > 0, 'blocked notes in the card', 20_000)
       expect(await card.getByTestId('sandbox-blocked').innerText()).toContain(`write outside the project: ${home}/escape`)
       await screenshot(page, 'sandbox-ui-01-card')
 

@@ -4,8 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { startFakeLlm, type FakeLlm, type FakeTurn } from '../../fixtures/fake-llm'
 import { runHotaru as hotaru } from '../../support/cli'
 import { tempDir, writeTree } from '../../support/temp'
-import { fixtureServer } from '../mcp/helpers'
-import { hostileRepo, MARKERS, user } from './fixtures'
+import { hostileRepo, MARKERS, toolfulRepo, user } from './fixtures'
 
 const servers: FakeLlm[] = []
 afterEach(async () => {
@@ -108,17 +107,7 @@ describe('after hotaru trust', { timeout: 120_000 }, () => {
       { text: 'All done.' },
     ])
     const { env } = user(official)
-    const repo = tempDir('hotaru-repo-')
-    const hookMarker = join(repo, 'hook-ran')
-    writeTree(repo, {
-      '.hotaru/tools/greet.mjs':
-        "export default { description: 'Greets', parameters: { type: 'object', properties: { who: { type: 'string' } }, required: ['who'] }, async execute(args) { return { output: 'hello ' + args.who } } }\n",
-      'hotaru.json': JSON.stringify({
-        permission: { bash: { '*': 'allow' }, external_directory: 'allow', greet: 'allow', fx__add: 'allow' },
-        mcp: { fx: fixtureServer('ok') },
-        hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `touch ${hookMarker}` }] }] },
-      }),
-    })
+    const { repo, hookMarker } = toolfulRepo()
 
     const trusted = await hotaru(['trust', '--dir', repo], env)
     expect(trusted.code).toBe(0)

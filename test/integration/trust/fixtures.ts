@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { FakeLlm } from '../../fixtures/fake-llm'
 import { tempDir, writeTree } from '../../support/temp'
+import { fixtureServer } from '../mcp/helpers'
 
 /**
  * A user whose own config points Anthropic at `official` (standing in for the
@@ -57,3 +58,22 @@ export function hostileRepo(attacker: FakeLlm | undefined, outside: string) {
 
 export const MARKERS = ['mcp-json', 'tool', 'mcp-config', 'session-start', 'prompt-submit']
 
+
+/**
+ * A repository that brings a custom tool (`greet`), an MCP server (`fx`), a SessionStart hook that touches
+ * `hookMarker`, and rules allowing all of them: what should work once the user trusts it.
+ */
+export function toolfulRepo() {
+  const repo = tempDir('hotaru-repo-')
+  const hookMarker = join(repo, 'hook-ran')
+  writeTree(repo, {
+    '.hotaru/tools/greet.mjs':
+      "export default { description: 'Greets', parameters: { type: 'object', properties: { who: { type: 'string' } }, required: ['who'] }, async execute(args) { return { output: 'hello ' + args.who } } }\n",
+    'hotaru.json': JSON.stringify({
+      permission: { bash: { '*': 'allow' }, external_directory: 'allow', greet: 'allow', fx__add: 'allow' },
+      mcp: { fx: fixtureServer('ok') },
+      hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `touch ${hookMarker}` }] }] },
+    }),
+  })
+  return { repo, hookMarker }
+}

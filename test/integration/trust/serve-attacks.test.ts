@@ -5,8 +5,7 @@ import { startFakeLlm, type FakeLlm, type FakeTurn } from '../../fixtures/fake-l
 import { startServe, type Served } from '../../support/cli'
 import { tempDir, writeTree } from '../../support/temp'
 import { WsClient, type Frame } from '../../support/ws-client'
-import { fixtureServer } from '../mcp/helpers'
-import { hostileRepo, MARKERS, user } from './fixtures'
+import { hostileRepo, MARKERS, toolfulRepo, user } from './fixtures'
 
 const cleanups: Array<() => Promise<unknown>> = []
 afterEach(async () => {
@@ -101,17 +100,7 @@ describe('an untrusted repository through serve', { timeout: 120_000 }, () => {
       { text: 'All done.' },
     ])
     const { env } = user(official)
-    const repo = tempDir('hotaru-repo-')
-    const hookMarker = join(repo, 'hook-ran')
-    writeTree(repo, {
-      '.hotaru/tools/greet.mjs':
-        "export default { description: 'Greets', parameters: { type: 'object', properties: { who: { type: 'string' } }, required: ['who'] }, async execute(args) { return { output: 'hello ' + args.who } } }\n",
-      'hotaru.json': JSON.stringify({
-        permission: { bash: { '*': 'allow' }, external_directory: 'allow', greet: 'allow', fx__add: 'allow' },
-        mcp: { fx: fixtureServer('ok') },
-        hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `touch ${hookMarker}` }] }] },
-      }),
-    })
+    const { repo, hookMarker } = toolfulRepo()
     const { client } = await connect(env)
     const project = await call<{ id: string }>(client, 'project.open', { path: repo })
     expect(await call<unknown[]>(client, 'mcp.list', { projectId: project.id })).toEqual([])

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { ErrorNames, HotaruError } from '@shared/errors'
 import type { Question, QuestionAnswer } from '../tools'
+import { Emitter, type Listener } from '../util/emitter'
 
 export interface PendingQuestion {
   id: string
@@ -27,11 +28,10 @@ interface Waiting {
  */
 export class QuestionService {
   private readonly waiting = new Map<string, Waiting>()
-  private readonly listeners = new Set<(event: QuestionEvent) => void>()
+  private readonly events = new Emitter<QuestionEvent>('question')
 
-  onEvent(listener: (event: QuestionEvent) => void): () => void {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
+  onEvent(listener: Listener<QuestionEvent>): () => void {
+    return this.events.on(listener)
   }
 
   ask(input: Omit<PendingQuestion, 'id' | 'createdAt'>, signal?: AbortSignal): Promise<QuestionAnswer[]> {
@@ -50,7 +50,7 @@ export class QuestionService {
           reject(error)
         },
       })
-      this.emit({ type: 'asked', question: info })
+      this.events.emit({ type: 'asked', question: info })
     })
   }
 
@@ -96,10 +96,6 @@ export class QuestionService {
     this.waiting.delete(id)
     finish()
     const { sessionId, projectId } = waiting.info
-    this.emit({ type: 'answered', id, sessionId, projectId, rejected })
-  }
-
-  private emit(event: QuestionEvent): void {
-    for (const listener of [...this.listeners]) listener(event)
+    this.events.emit({ type: 'answered', id, sessionId, projectId, rejected })
   }
 }

@@ -1,4 +1,5 @@
 import type { EventEnvelope } from '@shared/ipc'
+import { Emitter } from '../util/emitter'
 
 export interface BusEvent {
   /** `domain:event`, as in `eventChannel()`. */
@@ -14,7 +15,7 @@ export type BusListener = (event: BusEvent) => void
  * its own monotonically increasing `seq`.
  */
 export class EventBus {
-  private readonly listeners = new Set<BusListener>()
+  private readonly listeners = new Emitter<BusEvent>('bus')
   private readonly seqs = new Map<string, number>()
 
   publish(channel: string, payload: unknown, projectId?: string): BusEvent {
@@ -23,19 +24,12 @@ export class EventBus {
     this.seqs.set(scope, seq)
     const envelope: EventEnvelope = projectId === undefined ? { seq, payload } : { projectId, seq, payload }
     const event = { channel, envelope }
-    for (const listener of [...this.listeners]) {
-      try {
-        listener(event)
-      } catch (error) {
-        // A failing observer must not break the publisher or other observers.
-        console.error(`[bus] listener for ${channel} failed:`, error)
-      }
-    }
+    // A failing observer is logged; it breaks neither the publisher nor the other observers.
+    this.listeners.emit(event)
     return event
   }
 
   subscribe(listener: BusListener): () => void {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
+    return this.listeners.on(listener)
   }
 }

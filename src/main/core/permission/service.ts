@@ -3,6 +3,7 @@ import { ErrorNames, HotaruError } from '@shared/errors'
 import type { ApprovalStore } from './approval-store'
 import { PermissionDeniedError, PermissionRejectedError } from './errors'
 import { findRule, wildcardMatch, type PermissionAction, type Rule, type Ruleset } from './rule'
+import { Emitter } from '../util/emitter'
 
 /** How long an "always" approval lasts. `persisted` goes to the `ApprovalStore` and survives restarts. */
 export type ApprovalScope = 'turn' | 'session' | 'project' | 'persisted'
@@ -107,7 +108,7 @@ export interface PermissionServiceOptions {
  */
 export class PermissionService {
   private readonly pendingById = new Map<string, Pending>()
-  private readonly listeners = new Set<PermissionListener>()
+  private readonly events = new Emitter<PermissionEvent>('permission')
   private readonly turnRules = new Map<string, Rule[]>()
   private readonly sessionRules = new Map<string, Rule[]>()
   private readonly projectRules = new Map<string, Rule[]>()
@@ -119,19 +120,7 @@ export class PermissionService {
   }
 
   onEvent(listener: PermissionListener): () => void {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
-  }
-
-  private emit(event: PermissionEvent): void {
-    for (const listener of [...this.listeners]) {
-      try {
-        listener(event)
-      } catch (error) {
-        // A failing observer must not break the ask flow.
-        console.error('[permission] listener failed:', error)
-      }
-    }
+    return this.events.on(listener)
   }
 
   /** The decision for every pattern, without asking anyone. */
@@ -184,13 +173,13 @@ export class PermissionService {
       const signal = request.signal
       const onAbort = (): void => {
         if (!this.pendingById.delete(info.id)) return
-        this.emit({ type: 'replied', id: info.id, sessionId: info.sessionId, projectId: info.projectId, reply: 'reject', auto: true })
+        this.events.emit({ type: 'replied', id: info.id, sessionId: info.sessionId, projectId: info.projectId, reply: 'reject', auto: true })
         reject(signal?.reason)
       }
       const cleanup = (): void => signal?.removeEventListener('abort', onAbort)
       signal?.addEventListener('abort', onAbort, { once: true })
       this.pendingById.set(info.id, { info, ruleset: request.ruleset, floors: request.floors, resolve, reject, cleanup })
-      this.emit({ type: 'asked', request: info })
+      this.events.emit({ type: 'asked', request: info })
     })
   }
 
@@ -211,13 +200,13 @@ export class PermissionService {
     if (reply.reply === 'reject') {
       const feedback = reply.feedback?.trim() || undefined
       this.settle(pending, new PermissionRejectedError(id, feedback))
-      this.emit({ type: 'replied', id, sessionId: info.sessionId, projectId: info.projectId, reply: 'reject', ...(feedback ? { feedback } : {}) })
+      this.events.emit({ type: 'replied', id, sessionId: info.sessionId, projectId: info.projectId, reply: 'reject', ...(feedback ? { feedback } : {}) })
       // Without feedback the turn stops, so nothing else of this session should stay waiting.
       if (!feedback) {
         for (const other of [...this.pendingById.values()]) {
           if (other.info.sessionId !== info.sessionId) continue
           this.settle(other, new PermissionRejectedError(other.info.id))
-          this.emit({ type: 'replied', id: other.info.id, sessionId: info.sessionId, projectId: info.projectId, reply: 'reject', auto: true })
+          this.events.emit({ type: 'replied', id: other.info.id, sessionId: info.sessionId, projectId: info.projectId, reply: 'reject', auto: true })
         }
       }
       return
@@ -226,12 +215,12 @@ export class PermissionService {
       const scope = reply.scope ?? 'session'
       await this.remember(info, scope)
       this.settle(pending)
-      this.emit({ type: 'replied', id, sessionId: info.sessionId, projectId: info.projectId, reply: 'always', scope })
+      this.events.emit({ type: 'replied', id, sessionId: info.sessionId, projectId: info.projectId, reply: 'always', scope })
       await this.resolveCovered(info, scope)
       return
     }
     this.settle(pending)
-    this.emit({ type: 'replied', id, sessionId: info.sessionId, projectId: info.projectId, reply: 'once' })
+    this.events.emit({ type: 'replied', id, sessionId: info.sessionId, projectId: info.projectId, reply: 'once' })
   }
 
   /** Drops turn-scoped approvals of a session's turn. */
@@ -244,7 +233,7 @@ export class PermissionService {
     for (const pending of [...this.pendingById.values()]) {
       if (pending.info.projectId !== projectId) continue
       this.settle(pending, new HotaruError('PermissionCancelled', { message: reason }))
-      this.emit({ type: 'replied', id: pending.info.id, sessionId: pending.info.sessionId, projectId, reply: 'reject', auto: true })
+      this.events.emit({ type: 'replied', id: pending.info.id, sessionId: pending.info.sessionId, projectId, reply: 'reject', auto: true })
     }
   }
 
@@ -253,7 +242,7 @@ export class PermissionService {
     for (const pending of [...this.pendingById.values()]) {
       if (pending.info.sessionId !== sessionId) continue
       this.settle(pending, new PermissionRejectedError(pending.info.id))
-      this.emit({ type: 'replied', id: pending.info.id, sessionId, projectId: pending.info.projectId, reply: 'reject', auto: true })
+      this.events.emit({ type: 'replied', id: pending.info.id, sessionId, projectId: pending.info.projectId, reply: 'reject', auto: true })
     }
     if (!options.forget) return
     this.sessionRules.delete(sessionId)
@@ -289,7 +278,7 @@ export class PermissionService {
   /** Rejects everything pending; used when the app or CLI run ends. */
   dispose(): void {
     for (const pending of [...this.pendingById.values()]) this.settle(pending, new PermissionRejectedError(pending.info.id))
-    this.listeners.clear()
+    this.events.clear()
   }
 
   private settle(pending: Pending, error?: unknown): void {
@@ -332,7 +321,7 @@ export class PermissionService {
       const allowed = info.patterns.every((p) => decide(info.permission, p, other.ruleset, remembered, other.floors) === 'allow')
       if (!allowed || !this.pendingById.has(info.id)) continue
       this.settle(other)
-      this.emit({ type: 'replied', id: info.id, sessionId: info.sessionId, projectId: info.projectId, reply: 'always', scope, auto: true })
+      this.events.emit({ type: 'replied', id: info.id, sessionId: info.sessionId, projectId: info.projectId, reply: 'always', scope, auto: true })
     }
   }
 

@@ -1,20 +1,13 @@
 import { randomUUID } from 'node:crypto'
 import { ErrorNames, HotaruError } from '@shared/errors'
-import type { Question, QuestionAnswer } from '../tools'
+import type { EventPayload } from '@shared/ipc'
+import type { PendingQuestion } from '@shared/ipc/question'
+import type { QuestionAnswer } from '../tools'
 import { Emitter, type Listener } from '../util/emitter'
 
-export interface PendingQuestion {
-  id: string
-  sessionId: string
-  projectId: string
-  callId?: string
-  questions: Question[]
-  createdAt: number
-}
+export type { PendingQuestion }
 
-export type QuestionEvent =
-  | { type: 'asked'; question: PendingQuestion }
-  | { type: 'answered'; id: string; sessionId: string; projectId: string; rejected: boolean }
+export type QuestionEvent = EventPayload<'question', 'asked'> | EventPayload<'question', 'answered'>
 
 interface Waiting {
   info: PendingQuestion

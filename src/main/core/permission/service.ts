@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto'
+import type { z } from 'zod'
 import { ErrorNames, HotaruError } from '@shared/errors'
+import type { EventPayload } from '@shared/ipc'
+import type { ApprovalScope as ApprovalScopeSchema, PendingPermission } from '@shared/ipc/permission'
 import type { ApprovalStore } from './approval-store'
 import { PermissionDeniedError, PermissionRejectedError } from './errors'
 import { findRule, wildcardMatch, type PermissionAction, type Rule, type Ruleset } from './rule'
 import { Emitter } from '../util/emitter'
 
 /** How long an "always" approval lasts. `persisted` goes to the `ApprovalStore` and survives restarts. */
-export type ApprovalScope = 'turn' | 'session' | 'project' | 'persisted'
+export type ApprovalScope = z.infer<typeof ApprovalScopeSchema>
 
 /** What a tool asks for (through `ToolContext.ask`). */
 export interface PermissionAsk {
@@ -48,19 +51,10 @@ export interface PermissionRequest extends PermissionAsk {
   signal?: AbortSignal
 }
 
-/** A pending ask as the UI and CLI see it (serializable). */
-export interface PendingPermission extends PermissionAsk {
-  id: string
-  sessionId: string
-  projectId: string
-  turnId?: string
-  messageId?: string
-  callId?: string
-  agent?: string
-  createdAt: number
-}
+/** A pending ask as the UI and CLI see it: the wire type of `permission.pending`. */
+export type { PendingPermission }
 
-export type PermissionReplyKind = 'once' | 'always' | 'reject'
+export type PermissionReplyKind = EventPayload<'permission', 'replied'>['reply']
 
 export interface PermissionReply {
   reply: PermissionReplyKind
@@ -70,19 +64,8 @@ export interface PermissionReply {
   scope?: ApprovalScope
 }
 
-export type PermissionEvent =
-  | { type: 'asked'; request: PendingPermission }
-  | {
-      type: 'replied'
-      id: string
-      sessionId: string
-      projectId: string
-      reply: PermissionReplyKind
-      scope?: ApprovalScope
-      feedback?: string
-      /** Answered by another reply (an "always" that covers it, a rejection, an abort), not by the user directly. */
-      auto?: boolean
-    }
+/** `auto` on a reply: answered by another reply (an "always" that covers it, a rejection, an abort), not by the user. */
+export type PermissionEvent = EventPayload<'permission', 'asked'> | EventPayload<'permission', 'replied'>
 
 export type PermissionListener = (event: PermissionEvent) => void
 

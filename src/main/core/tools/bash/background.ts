@@ -1,27 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import type { z } from 'zod'
+import type { BackgroundProcess } from '@shared/ipc/process'
 import { Emitter } from '../../util/emitter'
 import type { Disposable } from '../../util/disposable'
 import { OutputBuffer } from './output-buffer'
 import { killTree, waitForExit } from './process-tree'
 
-export type BackgroundStatus = 'running' | 'exited' | 'killed'
+/** A background process as the UI lists it (the wire type of `process.list`). */
+export type BackgroundInfo = z.infer<typeof BackgroundProcess>
 
-/** A background process as the UI lists it. */
-export interface BackgroundInfo {
-  id: string
-  pid: number
-  command: string
-  description?: string
-  cwd: string
-  sessionId: string
-  startedAt: number
-  status: BackgroundStatus
-  /** Runs inside the OS sandbox. */
-  sandboxed?: boolean
-  exitCode: number | null
-  signal: string | null
-  endedAt?: number
-}
+export type BackgroundStatus = BackgroundInfo['status']
 
 export interface BackgroundStart {
   command: string

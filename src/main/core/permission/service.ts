@@ -64,7 +64,7 @@ export interface PermissionReply {
   scope?: ApprovalScope
 }
 
-/** `auto` on a reply: answered by another reply (an "always" that covers it, a rejection, an abort), not by the user. */
+/** What the service tells its listeners (and the bus its clients): the `permission:*` event payloads. */
 export type PermissionEvent = EventPayload<'permission', 'asked'> | EventPayload<'permission', 'replied'>
 
 export type PermissionListener = (event: PermissionEvent) => void

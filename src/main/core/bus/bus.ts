@@ -22,7 +22,7 @@ export interface EventBusOptions {
  * or the app) has its own monotonically increasing `seq`.
  */
 export class EventBus {
-  private readonly listeners = new Emitter<BusEvent>('bus')
+  private readonly listeners = new Emitter<BusEvent>('bus', (event) => event.channel)
   private readonly seqs = new Map<string, number>()
 
   constructor(private readonly options: EventBusOptions = {}) {}

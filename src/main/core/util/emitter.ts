@@ -11,7 +11,11 @@ export type Listener<T> = (value: T) => void
 export class Emitter<T> {
   private readonly listeners = new Set<Listener<T>>()
 
-  constructor(private readonly name: string) {}
+  constructor(
+    private readonly name: string,
+    /** Names what a failing listener was handed, for the log (the bus names the channel). */
+    private readonly describe?: (value: T) => string,
+  ) {}
 
   on(listener: Listener<T>): () => void {
     this.listeners.add(listener)
@@ -25,7 +29,8 @@ export class Emitter<T> {
       try {
         listener(value)
       } catch (error) {
-        log.error(`[${this.name}] a listener failed:`, error)
+        const what = this.describe ? ` of ${this.describe(value)}` : ''
+        log.error(`[${this.name}] a listener${what} failed:`, error)
       }
     }
   }

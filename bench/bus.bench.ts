@@ -1,6 +1,6 @@
 /**
  * Bus benchmark: the cost of one publish with and without the payload check that
- * tests and development run (`checkPayloads`), for the events a busy turn or a
+ * tests and development run (`checkEvent`), for the events a busy turn or a
  * large checkout sends most: a text delta, a finished tool part with 10 kB of
  * output, a terminal batch, and a watcher batch of 1,000 changes.
  * Prints one JSON object as the last line. Run: node --import tsx bench/bus.bench.ts
@@ -10,6 +10,7 @@ import './support/app-modules'
 import { loadavg } from 'node:os'
 
 const { EventBus } = await import('../src/main/core/bus/bus')
+const { checkEvent } = await import('../src/main/core/bus/event-check')
 type BusChannel = import('../src/main/core/bus/bus').BusChannel
 type BusPayload<C extends BusChannel> = import('../src/main/core/bus/bus').BusPayload<C>
 
@@ -46,8 +47,8 @@ const fsChanged: BusPayload<'fs:changed'> = {
   invalidated: [],
 }
 
-function perPublishUs<C extends BusChannel>(checkPayloads: boolean, channel: C, payload: BusPayload<C>, runs: number): number {
-  const bus = new EventBus({ checkPayloads })
+function perPublishUs<C extends BusChannel>(checked: boolean, channel: C, payload: BusPayload<C>, runs: number): number {
+  const bus = new EventBus(checked ? { check: checkEvent } : {})
   let delivered = 0
   bus.subscribe(() => delivered++)
   for (let i = 0; i < Math.min(200, runs); i++) bus.publish(channel, payload, PROJECT) // warm-up

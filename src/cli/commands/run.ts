@@ -62,7 +62,7 @@ export async function runRun(argv: string[]): Promise<number> {
       import('../permission-prompt'),
       import('../../main/core/sandbox/status'),
     ])
-  const services = cliServices()
+  const services = await cliServices()
   if (values['install-lsp']) services.lsp.allowInstall()
   const controller = new AbortController()
   const onSignal = (): void => controller.abort()

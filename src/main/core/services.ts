@@ -2,8 +2,7 @@ import type { AppInfo } from '@shared/ipc/app'
 import { APP_NAME, APP_VERSION } from './app/meta'
 import type { FolderPicker } from './app/folder-picker'
 import type { UrlOpener } from './app/url-opener'
-import { EventBus } from './bus/bus'
-import { eventChecksWanted } from './bus/events'
+import { EventBus, type EventCheck } from './bus/bus'
 import { ProjectManager } from './project/manager'
 import type { ItemRevealer } from './project/reveal'
 import { Storage } from './storage'
@@ -57,8 +56,8 @@ export interface ServicesOptions {
    * and ends what an earlier run killed with SIGKILL left behind. Off in tests that share one process.
    */
   ownProcesses?: boolean
-  /** Check every event payload against its contract schema (default: `eventChecksWanted(process.env)`). */
-  checkEvents?: boolean
+  /** Checks every event payload before it is delivered (`checkEvent`, from `loadEventCheck`; tests and development). */
+  checkEvent?: EventCheck
 }
 
 /** The composition root of the core: one object, built in one place, passed down. */
@@ -104,7 +103,7 @@ export function createServices(options: ServicesOptions): Services {
   if (options.transport === 'electron') detached('login shell environment', loginShellEnv(pickShell()))
   else useProcessEnvironment()
   const storage = Storage.open(options.dataDir)
-  const bus = new EventBus({ checkPayloads: options.checkEvents ?? eventChecksWanted(process.env) })
+  const bus = new EventBus({ check: options.checkEvent })
   const projects = new ProjectManager(storage, bus)
   const sessions = new SessionStore(storage.sessions, bus)
   const secrets = options.secrets ?? new FileSecretStore(join(options.dataDir, 'secrets.json'))

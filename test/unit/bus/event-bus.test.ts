@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { channels, eventChannel } from '@shared/ipc'
 import { EventBus, type BusEvent } from '../../../src/main/core/bus/bus'
-import { busEvents, eventChecksWanted } from '../../../src/main/core/bus/events'
+import { busEvents, checkEvent } from '../../../src/main/core/bus/event-check'
+import { eventChecksWanted, loadEventCheck } from '../../../src/main/core/bus/events'
 import { testServices } from '../../support/services'
 import { tempDir } from '../../support/temp'
 
@@ -14,7 +15,7 @@ describe('event bus', () => {
   })
 
   it('refuses, for every declared event, a payload its schema refuses: no listener sees it and no seq is used', () => {
-    const bus = new EventBus({ checkPayloads: true })
+    const bus = new EventBus({ check: checkEvent })
     const seen: BusEvent[] = []
     bus.subscribe((event) => seen.push(event))
     for (const channel of busEvents.keys()) {
@@ -28,7 +29,7 @@ describe('event bus', () => {
   })
 
   it('refuses a channel no contract declares', () => {
-    const bus = new EventBus({ checkPayloads: true })
+    const bus = new EventBus({ check: checkEvent })
     expect(() => bus.publish('fs:renamed' as never, {} as never)).toThrow(
       expect.objectContaining({ name: 'InvalidEvent', message: 'no event "fs:renamed" is declared in the IPC contracts' }),
     )
@@ -46,7 +47,7 @@ describe('event bus', () => {
   })
 
   it('hands a channel listener its own events with typed payload and envelope', () => {
-    const bus = new EventBus({ checkPayloads: true })
+    const bus = new EventBus({ check: checkEvent })
     const paths: string[] = []
     const off = bus.on('fs:changed', ({ changes }, { projectId, seq }) => paths.push(`${projectId}#${seq}:${changes.map((c) => c.path).join(',')}`))
     bus.publish('project:closed', { projectId: PROJECT }, PROJECT)
@@ -76,7 +77,10 @@ describe('event bus', () => {
     expect(eventChecksWanted({})).toBe(false)
     expect(eventChecksWanted({ HOTARU_CHECK_EVENTS: '1' })).toBe(true)
     expect(eventChecksWanted({ NODE_ENV: 'test', HOTARU_CHECK_EVENTS: '0' })).toBe(false)
-    // This test run checks every event the services publish.
-    expect(eventChecksWanted(process.env)).toBe(true)
+  })
+
+  it('loads the check only when it is wanted', async () => {
+    expect(await loadEventCheck({ NODE_ENV: 'test' })).toBe(checkEvent)
+    expect(await loadEventCheck({})).toBeUndefined()
   })
 })

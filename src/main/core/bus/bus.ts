@@ -1,17 +1,17 @@
 import type { EventEnvelope } from '@shared/ipc'
 import { Emitter } from '../util/emitter'
-import { checkEvent, type BusChannel, type BusEvent, type BusPayload } from './events'
+import type { BusChannel, BusEvent, BusPayload, EventCheck } from './events'
 
-export type { BusChannel, BusEvent, BusPayload } from './events'
+export type { BusChannel, BusEvent, BusPayload, EventCheck } from './events'
 
 export type BusListener = (event: BusEvent) => void
 
 export interface EventBusOptions {
   /**
-   * Parse every payload against its contract schema before it is delivered; a mismatch throws at the
-   * publisher (`InvalidEvent`) and reaches no listener. On in tests and development (`createServices`).
+   * Runs on every payload before it is delivered (`checkEvent`: parse against the contract schema); a
+   * mismatch throws at the publisher (`InvalidEvent`) and reaches no listener. Given in tests and development.
    */
-  checkPayloads?: boolean
+  check?: EventCheck
 }
 
 /**
@@ -28,7 +28,7 @@ export class EventBus {
   constructor(private readonly options: EventBusOptions = {}) {}
 
   publish<C extends BusChannel>(channel: C, payload: BusPayload<C>, projectId?: string): BusEvent {
-    if (this.options.checkPayloads) checkEvent(channel, payload)
+    this.options.check?.(channel, payload)
     const scope = projectId ?? ''
     const seq = (this.seqs.get(scope) ?? 0) + 1
     this.seqs.set(scope, seq)

@@ -19,7 +19,9 @@ export function checkEvent(channel: string, payload: unknown): void {
   if (!schema) throw new HotaruError(ErrorNames.InvalidEvent, { message: `no event "${channel}" is declared in the IPC contracts`, channel })
   const result = schema.safeParse(payload)
   if (!result.success) {
-    const issues = result.error.issues.map((issue) => `${issue.path.join('.') || '(payload)'}: ${issue.message}`)
-    throw new HotaruError(ErrorNames.InvalidEvent, { message: `${channel} payload does not match its schema: ${issues.join('; ')}`, channel, issues })
+    // Issues as the router reports an invalid call payload: `{path, message}`.
+    const issues = result.error.issues.map((issue) => ({ path: issue.path.map(String).join('.') || '(root)', message: issue.message }))
+    const text = issues.map((issue) => `${issue.path}: ${issue.message}`).join('; ')
+    throw new HotaruError(ErrorNames.InvalidEvent, { message: `${channel} payload does not match its schema: ${text}`, channel, issues })
   }
 }

@@ -1,5 +1,6 @@
 import { HotaruError } from '@shared/errors'
 import type { Session } from '@shared/schema/session'
+import { loadEventCheck } from '../main/core/bus/events'
 import { defaultDataDir } from '../main/core/config/paths'
 import { createServices, type Services } from '../main/core/services'
 import { Storage } from '../main/core/storage'
@@ -7,8 +8,8 @@ import { TrustService } from '../main/core/trust/trust-service'
 import { CliError } from './errors'
 
 /** Core services for one CLI command, on the shared data dir. */
-export function cliServices(): Services {
-  return createServices({ dataDir: defaultDataDir(), transport: 'cli', ownProcesses: true })
+export async function cliServices(): Promise<Services> {
+  return createServices({ dataDir: defaultDataDir(), transport: 'cli', ownProcesses: true, checkEvent: await loadEventCheck(process.env) })
 }
 
 /** The app's trust decisions alone (no project is opened, nothing starts), for as long as `use` runs. */

@@ -1,5 +1,7 @@
 import { app, BrowserWindow, dialog } from 'electron'
 import { join } from 'node:path'
+import { checkEvent } from './core/bus/event-check'
+import { eventChecksWanted } from './core/bus/events'
 import { createServices, type Services } from './core/services'
 import { FileSecretStore } from './core/secrets/file-store'
 import { log } from './core/util/log'
@@ -81,6 +83,8 @@ function start(): void {
   const services: Services = createServices({
     dataDir: app.getPath('userData'),
     transport: 'electron',
+    // The router below loads every contract schema anyway, so the check costs no extra start-up here.
+    checkEvent: eventChecksWanted(process.env) ? checkEvent : undefined,
     ownProcesses: true,
     folderPicker: electronFolderPicker,
     dropPaths: true,

@@ -28,6 +28,8 @@ export class HotaruError extends Error {
 /** The error names the product uses; each domain may add its own. */
 export const ErrorNames = {
   InvalidPayload: 'InvalidPayload',
+  /** Core published an event its contract does not declare, or with a payload its schema refuses (checked in tests and development). */
+  InvalidEvent: 'InvalidEvent',
   UnknownMethod: 'UnknownMethod',
   Unauthorized: 'Unauthorized',
   Forbidden: 'Forbidden',

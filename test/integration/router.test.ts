@@ -101,10 +101,10 @@ describe('router', () => {
     services.bus.subscribe((e) => bystander.offer(e))
     connection.show('abcdef0123456789')
     bystander.hide('abcdef0123456789')
-    services.bus.publish('fs:changed', { paths: ['a'] }, 'abcdef0123456789')
+    services.bus.publish('fs:changed', { changes: [{ kind: 'changed', path: 'a' }], invalidated: [] }, 'abcdef0123456789')
     expect(events.map((e) => e.channel)).toEqual(['fs:changed'])
     expect(other).toEqual([])
-    const a = services.bus.publish('fs:changed', {}, 'abcdef0123456789')
+    const a = services.bus.publish('fs:changed', { changes: [], invalidated: ['a'] }, 'abcdef0123456789')
     expect(a.envelope.seq).toBe(2)
   })
 

@@ -1,3 +1,4 @@
+import { checkEvent } from '../../src/main/core/bus/event-check'
 import { createServices, type Services, type ServicesOptions } from '../../src/main/core/services'
 import { afterEach } from 'vitest'
 import { tempDir } from './temp'
@@ -6,7 +7,8 @@ const live: Services[] = []
 
 /** Core services on a temp data dir, disposed after the test. */
 export function testServices(options: Partial<ServicesOptions> = {}): Services {
-  const services = createServices({ dataDir: tempDir('hotaru-data-'), transport: 'serve', ...options })
+  // Every payload is checked against its contract schema, as in development.
+  const services = createServices({ dataDir: tempDir('hotaru-data-'), transport: 'serve', checkEvent, ...options })
   live.push(services)
   return services
 }

@@ -30,7 +30,7 @@ export async function runCheckpoints(argv: string[]): Promise<number> {
 }
 
 async function withServices<T>(fn: (services: Services) => Promise<T> | T): Promise<T> {
-  const services = cliServices()
+  const services = await cliServices()
   try {
     return await fn(services)
   } catch (error) {

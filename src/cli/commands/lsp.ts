@@ -44,7 +44,7 @@ async function projectConfig(services: Services, project: ProjectInstance): Prom
 }
 
 async function withProject<T>(dir: string | undefined, install: boolean, run: (services: Services, projectId: string, config: Config) => Promise<T>): Promise<T> {
-  const services = cliServices()
+  const services = await cliServices()
   if (install) services.lsp.allowInstall()
   try {
     const project = openProject(services, dir)

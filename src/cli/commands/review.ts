@@ -34,7 +34,7 @@ export async function runReview(argv: string[]): Promise<number> {
   }
   if (verb !== 'show' && verb !== 'accept' && verb !== 'reject') throw new CliError(`unknown review command "${verb}"\n\n${USAGE}`)
   const { values } = parseCommandArgs(rest, OPTIONS, USAGE)
-  const services = cliServices()
+  const services = await cliServices()
   try {
     const range = resolveRange(services, values)
     if (verb === 'show') {

@@ -1,5 +1,4 @@
 import type { BusEvent } from '../../main/core/bus/bus'
-import type { Part } from '@shared/schema/session'
 import type { Services } from '../../main/core/services'
 import { parseCommandArgs, stringOption } from '../args'
 import { CliError } from '../errors'
@@ -63,7 +62,7 @@ export async function runRun(argv: string[]): Promise<number> {
       import('../permission-prompt'),
       import('../../main/core/sandbox/status'),
     ])
-  const services = cliServices()
+  const services = await cliServices()
   if (values['install-lsp']) services.lsp.allowInstall()
   const controller = new AbortController()
   const onSignal = (): void => controller.abort()
@@ -92,12 +91,10 @@ export async function runRun(argv: string[]): Promise<number> {
     })
     const output = format === 'json' ? jsonOutput() : textOutput()
     const unsubscribe = services.bus.subscribe((event) => {
-      const payload = event.envelope.payload as { sessionId?: string }
       if (event.channel === 'project:notice') {
-        const notice = (payload as { message?: string }).message ?? ''
+        const notice = event.envelope.payload.message
         if (!told.has(notice)) process.stderr.write(`warning: ${notice}\n`)
-      }
-      else if (payload.sessionId === session.id || event.channel.startsWith('permission:')) output(event)
+      } else if (sessionOf(event) === session.id || event.channel.startsWith('permission:')) output(event)
     })
     const stopAsking = answerPermissions(services, {
       sessionId: session.id,
@@ -161,7 +158,7 @@ function writeJson(value: unknown): void {
 
 /** One JSON line per event of the session: `{type: "session:part", seq, …payload}`. */
 function jsonOutput(): (event: BusEvent) => void {
-  return (event) => writeJson({ type: event.channel, ...(event.envelope.payload as object) })
+  return (event) => writeJson({ type: event.channel, ...event.envelope.payload })
 }
 
 /** The answer streams to stdout; tool activity and retries go to stderr. */
@@ -175,9 +172,8 @@ function textOutput(): (event: BusEvent) => void {
     if (text.length > 0) endsWithNewline = text.endsWith('\n')
   }
   return (event) => {
-    const payload = event.envelope.payload as Record<string, unknown>
     if (event.channel === 'session:part') {
-      const part = payload.part as Part
+      const part = event.envelope.payload.part
       if (part.type === 'text' && !part.synthetic && !textParts.has(part.id)) {
         textParts.add(part.id)
         // Separate the answers of successive steps by a blank line.
@@ -194,18 +190,24 @@ function textOutput(): (event: BusEvent) => void {
         else if (part.state.status === 'error') process.stderr.write(`✗ ${part.tool} ${title}: ${(part.state.error ?? '').split('\n')[0]}\n`)
         else if (part.state.status === 'interrupted') process.stderr.write(`✗ ${part.tool} ${title}: interrupted\n`)
       }
-    } else if (event.channel === 'session:delta' && textParts.has(payload.partId as string)) {
-      write(payload.delta as string)
-    } else if (event.channel === 'session:partRemoved' && textParts.has(payload.partId as string)) {
+    } else if (event.channel === 'session:delta' && textParts.has(event.envelope.payload.partId)) {
+      write(event.envelope.payload.delta)
+    } else if (event.channel === 'session:partRemoved' && textParts.has(event.envelope.payload.partId)) {
       process.stderr.write('\n… the provider failed mid-answer; retrying (the text above is replaced)\n')
     } else if (event.channel === 'session:status') {
-      const status = payload.status as { type: string; attempt?: number; message?: string; nextAt?: number }
+      const status = event.envelope.payload.status
       if (status.type === 'retry') {
-        const seconds = Math.max(0, Math.round(((status.nextAt ?? Date.now()) - Date.now()) / 1000))
-        process.stderr.write(`… ${status.message ?? 'provider error'}; retry ${status.attempt} in ${seconds}s\n`)
+        const seconds = Math.max(0, Math.round((status.nextAt - Date.now()) / 1000))
+        process.stderr.write(`… ${status.message}; retry ${status.attempt} in ${seconds}s\n`)
       }
     }
   }
+}
+
+/** The session an event is about, when it is about one. */
+function sessionOf(event: BusEvent): string | undefined {
+  const payload: object = event.envelope.payload
+  return 'sessionId' in payload && typeof payload.sessionId === 'string' ? payload.sessionId : undefined
 }
 
 function summarizeInput(input: unknown): string {

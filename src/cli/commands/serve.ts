@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { HotaruError } from '@shared/errors'
+import { loadEventCheck } from '../../main/core/bus/events'
 import { defaultDataDir } from '../../main/core/config/paths'
 import { createServices } from '../../main/core/services'
 import { createAppRouter } from '../../main/ipc'
@@ -55,7 +56,7 @@ export async function runServe(argv: string[]): Promise<number> {
     throw new CliError(`the UI is not built (${renderer} is missing); run "npm run build"`, 1)
   }
 
-  const services = createServices({ dataDir: defaultDataDir(), transport: 'serve', ownProcesses: true })
+  const services = createServices({ dataDir: defaultDataDir(), transport: 'serve', ownProcesses: true, checkEvent: await loadEventCheck(process.env) })
   let server
   try {
     services.projects.restore()

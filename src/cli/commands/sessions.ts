@@ -22,7 +22,7 @@ export async function runSessions(argv: string[]): Promise<number> {
 
 async function list(argv: string[]): Promise<number> {
   const { values } = parseCommandArgs(argv, { dir: { type: 'string' }, json: { type: 'boolean' } }, USAGE)
-  const services = cliServices()
+  const services = await cliServices()
   try {
     const project = openProject(services, stringOption(values, 'dir'))
     const sessions = services.sessions.list(project.id)
@@ -48,7 +48,7 @@ async function show(argv: string[], exportJson: boolean): Promise<number> {
   const { values, positionals } = parseCommandArgs(argv, { json: { type: 'boolean' } }, USAGE, true)
   const id = positionals[0]
   if (!id) throw new CliError(`a session id is required\n\n${USAGE}`)
-  const services = cliServices()
+  const services = await cliServices()
   try {
     const session = findSession(services, id)
     const messages = services.sessions.messages(session.id)

@@ -2,7 +2,7 @@ import type { AppInfo } from '@shared/ipc/app'
 import { APP_NAME, APP_VERSION } from './app/meta'
 import type { FolderPicker } from './app/folder-picker'
 import type { UrlOpener } from './app/url-opener'
-import { EventBus } from './bus/bus'
+import { EventBus, type EventCheck } from './bus/bus'
 import { ProjectManager } from './project/manager'
 import type { ItemRevealer } from './project/reveal'
 import { Storage } from './storage'
@@ -56,13 +56,8 @@ export interface ServicesOptions {
    * and ends what an earlier run killed with SIGKILL left behind. Off in tests that share one process.
    */
   ownProcesses?: boolean
-}
-
-/** `trust:changed`: a folder's decision changed; `projectIds` are the open projects it affects. */
-export interface TrustChanged {
-  path: string
-  trusted: boolean | undefined
-  projectIds: string[]
+  /** Checks every event payload before it is delivered (`checkEvent`, from `loadEventCheck`; tests and development). */
+  checkEvent?: EventCheck
 }
 
 /** The composition root of the core: one object, built in one place, passed down. */
@@ -108,7 +103,7 @@ export function createServices(options: ServicesOptions): Services {
   if (options.transport === 'electron') detached('login shell environment', loginShellEnv(pickShell()))
   else useProcessEnvironment()
   const storage = Storage.open(options.dataDir)
-  const bus = new EventBus()
+  const bus = new EventBus({ check: options.checkEvent })
   const projects = new ProjectManager(storage, bus)
   const sessions = new SessionStore(storage.sessions, bus)
   const secrets = options.secrets ?? new FileSecretStore(join(options.dataDir, 'secrets.json'))
@@ -123,11 +118,15 @@ export function createServices(options: ServicesOptions): Services {
       remove: (projectId, rule) => storage.approvals.remove(projectId, rule.permission, rule.pattern),
     },
   })
-  permissions.onEvent((event) => bus.publish(`permission:${event.type}`, event, projectOf(event)))
+  permissions.onEvent((event) => {
+    if (event.type === 'asked') bus.publish('permission:asked', event, event.request.projectId)
+    else bus.publish('permission:replied', event, event.projectId)
+  })
   const questions = new QuestionService()
-  questions.onEvent((event) =>
-    bus.publish(`question:${event.type}`, event, event.type === 'asked' ? event.question.projectId : event.projectId),
-  )
+  questions.onEvent((event) => {
+    if (event.type === 'asked') bus.publish('question:asked', event, event.question.projectId)
+    else bus.publish('question:answered', event, event.projectId)
+  })
   const urlOpener = options.urlOpener
   // A server that opts into the sandbox runs confined even while bash is not (`sandbox.enabled` off).
   const mcp = new McpRuntime(bus, (projectId) => projects.find(projectId), secrets, urlOpener ? (url) => urlOpener.open(url) : undefined, (projectRoot, config) =>
@@ -146,9 +145,7 @@ export function createServices(options: ServicesOptions): Services {
   })
   const lspTool = createLspTool((projectId) => lsp.for(projects.get(projectId)))
   // Asks and questions of a project end with it (their turns are cancelled first; this catches the rest).
-  bus.subscribe((event) => {
-    if (event.channel !== 'project:opened') return
-    const { id } = event.envelope.payload as { id: string }
+  bus.on('project:opened', ({ id }) => {
     projects.find(id)?.track({
       cancel: (reason) => {
         permissions.cancelProject(id, reason)
@@ -157,11 +154,7 @@ export function createServices(options: ServicesOptions): Services {
     })
   })
   // MCP servers start when a project opens, in the background; a turn waits for them to settle.
-  bus.subscribe((event) => {
-    if (event.channel !== 'project:opened') return
-    const { id } = event.envelope.payload as { id: string }
-    detached('mcp start', startMcp(id))
-  })
+  bus.on('project:opened', ({ id }) => detached('mcp start', startMcp(id)))
   const startMcp = async (projectId: string): Promise<void> => {
     try {
       const project = projects.get(projectId)
@@ -201,9 +194,7 @@ export function createServices(options: ServicesOptions): Services {
   if (options.transport === 'electron') {
     // The desktop app keeps a change feed per open tab from the start (in the snapshot worker), so
     // the watcher's start-up crawl runs in the background before the first message, not during it.
-    bus.subscribe((event) => {
-      if (event.channel !== 'project:opened') return
-      const { id } = event.envelope.payload as { id: string }
+    bus.on('project:opened', ({ id }) => {
       try {
         checkpoints.engine(projects.get(id))
       } catch (error) {
@@ -226,7 +217,7 @@ export function createServices(options: ServicesOptions): Services {
   // re-read and their MCP servers restarted (started now, or stopped when trust is taken back).
   trust.onChange((change) => {
     const affected = projects.list().filter((info) => isInside(change.path, info.root))
-    bus.publish('trust:changed', { ...change, projectIds: affected.map((info) => info.id) } satisfies TrustChanged)
+    bus.publish('trust:changed', { ...change, projectIds: affected.map((info) => info.id) })
     for (const info of affected) {
       const project = projects.get(info.id)
       configs.of(project).reset()
@@ -239,17 +230,15 @@ export function createServices(options: ServicesOptions): Services {
   // Editing the folder's own config or extension files changes what restricted mode withholds:
   // re-read it (new warnings become notices) and let clients refresh the trust status. Only
   // where the file watcher runs anyway (a tab showing the tree); the CLI re-reads per command.
-  bus.subscribe((event) => {
-    const projectId = event.envelope.projectId
-    if (event.channel !== 'fs:changed' || projectId === undefined) return
-    const { changes } = event.envelope.payload as { changes: Array<{ path: string }> }
+  bus.on('fs:changed', ({ changes }, { projectId }) => {
+    if (projectId === undefined) return
     if (!changes.some((change) => touchesProjectConfig(change.path))) return
     if (!projects.list().some((info) => info.id === projectId)) return
     const project = projects.get(projectId)
     configs
       .of(project)
       .load()
-      .then((snapshot) => bus.publish('trust:changed', { path: project.root, trusted: snapshot.trust.trusted, projectIds: [projectId] } satisfies TrustChanged))
+      .then((snapshot) => bus.publish('trust:changed', { path: project.root, trusted: snapshot.trust.trusted, projectIds: [projectId] }))
       .catch((error: unknown) => log.warn(`[config] ${project.root}: ${(error as Error).message}`))
   })
   let disposed = false
@@ -304,8 +293,4 @@ export function createServices(options: ServicesOptions): Services {
 function touchesProjectConfig(path: string): boolean {
   const normalized = path.split('\\').join('/')
   return /^(?:\.hotaru\/)?hotaru\.jsonc?$/.test(normalized) || normalized === '.mcp.json' || /^\.hotaru\/(?:tools|agents)\//.test(normalized)
-}
-
-function projectOf(event: { type: 'asked'; request: { projectId: string } } | { type: 'replied'; projectId: string }): string {
-  return event.type === 'asked' ? event.request.projectId : event.projectId
 }

@@ -27,8 +27,8 @@ export class Connection {
   /** Called for every bus event; forwards the ones this client should see. */
   offer(event: BusEvent): void {
     // A client that hears of a newly opened project shows it (it becomes a tab there).
-    if (event.channel === 'project:opened') this.show((event.envelope.payload as { id: string }).id)
-    if (event.channel === 'project:closed') this.hide((event.envelope.payload as { projectId: string }).projectId)
+    if (event.channel === 'project:opened') this.show(event.envelope.payload.id)
+    if (event.channel === 'project:closed') this.hide(event.envelope.payload.projectId)
     const { projectId } = event.envelope
     if (projectId !== undefined && !this.shown.has(projectId)) return
     this.deliver(event)

@@ -5,16 +5,26 @@ import type { DomainContract } from './define'
 export const McpServerStatus = z.object({
   name: z.string(),
   type: z.enum(['local', 'remote']),
+  /** Where its definition came from. */
   source: z.enum(['config', 'mcp.json']),
   state: z.enum(['starting', 'connected', 'failed', 'disabled']),
+  /** Why it failed: exit code, stderr tail, timeout, HTTP error… (state `failed` only). */
   error: z.string().optional(),
+  /** The failure is a missing or rejected OAuth authorization: `authenticate` fixes it. */
   needsAuth: z.boolean().optional(),
+  /** The transport in use, once connected (remote servers may have fallen back to SSE). */
   transport: z.enum(['stdio', 'streamable-http', 'sse']).optional(),
+  /** The server's process id (stdio servers while running). */
   pid: z.number().optional(),
+  /** Tools offered while connected. */
   toolCount: z.number(),
+  /** Automatic restarts after crashes since the last manual start. */
   restarts: z.number(),
+  /** A restart after a crash is scheduled. */
   restartPending: z.boolean(),
+  /** The server's own name and version from the handshake. */
   serverInfo: z.object({ name: z.string(), version: z.string() }).optional(),
+  /** The last lines the server wrote to stderr (stdio servers). */
   stderr: z.array(z.string()).optional(),
 })
 export type McpServerStatus = z.infer<typeof McpServerStatus>

@@ -84,6 +84,7 @@ export const permissionContract = {
       reply: z.enum(['once', 'always', 'reject']),
       scope: ApprovalScope.optional(),
       feedback: z.string().optional(),
+      /** Answered by another reply (an "always" that covers it, a rejection, an abort), not by the user directly. */
       auto: z.boolean().optional(),
     }),
   },

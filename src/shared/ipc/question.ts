@@ -5,8 +5,10 @@ import type { DomainContract } from './define'
 
 export const QuestionItem = z.object({
   question: z.string(),
+  /** A short label for the UI (≤ 30 characters). */
   header: z.string().optional(),
   options: z.array(z.object({ label: z.string(), description: z.string().optional() })),
+  /** Several options may be chosen. */
   multiple: z.boolean().optional(),
 })
 

@@ -31,19 +31,31 @@ export type Checkpoint = z.infer<typeof Checkpoint>
 export const DiffEntry = z.object({
   path: z.string(),
   status: z.enum(['added', 'modified', 'deleted']),
-  /** `untracked`: a file too large to keep (listed, content not stored). */
+  /** Kind on the new side (old side for deletions); `untracked`: a file too large to keep (listed, content not stored). */
   kind: z.enum(['file', 'symlink', 'untracked']),
   oldKind: z.enum(['file', 'symlink', 'untracked']).optional(),
+  /** Content has a NUL byte in its first 8000 bytes (git's heuristic): no line counts. */
   binary: z.boolean().optional(),
+  /** Content of one side is not in the store (untracked): no line counts. */
   untracked: z.boolean().optional(),
+  /** Over the text diff cap (2 MB): no line counts. */
   tooLarge: z.boolean().optional(),
+  /** Only the exec bit changed. */
   modeOnly: z.boolean().optional(),
   additions: z.number().optional(),
   deletions: z.number().optional(),
 })
+export type DiffEntry = z.infer<typeof DiffEntry>
 
-export const FileSide = z.object({ kind: z.enum(['file', 'symlink', 'untracked']), size: z.number(), text: z.string().nullable() })
+export const FileSide = z.object({
+  kind: z.enum(['file', 'symlink', 'untracked']),
+  size: z.number(),
+  /** Text for a diff viewer; null when binary, untracked or over the viewer cap. Symlinks give their target. */
+  text: z.string().nullable(),
+})
+export type FileSide = z.infer<typeof FileSide>
 export const FileVersions = z.object({ path: z.string(), binary: z.boolean(), old: FileSide.nullable(), new: FileSide.nullable() })
+export type FileVersions = z.infer<typeof FileVersions>
 
 export const RestoreMode = z.enum(['code', 'conversation', 'both'])
 export type RestoreMode = z.infer<typeof RestoreMode>

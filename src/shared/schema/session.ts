@@ -15,6 +15,7 @@ export const Usage = z.object({
   output: z.number(),
   cacheRead: z.number(),
   cacheWrite: z.number(),
+  /** Reasoning tokens, already included in `output`, when the provider reports them. */
   reasoning: z.number().optional(),
 })
 export type Usage = z.infer<typeof Usage>

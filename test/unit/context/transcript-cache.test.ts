@@ -62,13 +62,13 @@ describe('transcript cache', () => {
     expect(cache.messages(session.id)[0]?.parts[0]).toMatchObject({ text: 'ab' })
   })
 
-  it('reads again when an entry is old, after an event it does not know, and beyond its size', () => {
+  it('reads again when an entry is old, after an event that is no exact change, and beyond its size', () => {
     const { services, store, session, cache, reads, advance, projectId } = setup()
     cache.messages(session.id)
     advance(1_001)
     cache.messages(session.id)
     expect(reads()).toBe(2)
-    services.bus.publish('session:somethingNew', { sessionId: session.id }, projectId)
+    services.bus.publish('session:deleted', { sessionId: session.id, seq: 99 }, projectId)
     cache.messages(session.id)
     expect(reads()).toBe(3)
     services.bus.publish('session:status', { sessionId: session.id, status: { type: 'busy' } }, projectId)

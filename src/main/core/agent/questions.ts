@@ -1,19 +1,13 @@
 import { randomUUID } from 'node:crypto'
 import { ErrorNames, HotaruError } from '@shared/errors'
-import type { Question, QuestionAnswer } from '../tools'
+import type { EventPayload } from '@shared/ipc'
+import type { PendingQuestion } from '@shared/ipc/question'
+import type { QuestionAnswer } from '../tools'
+import { Emitter, type Listener } from '../util/emitter'
 
-export interface PendingQuestion {
-  id: string
-  sessionId: string
-  projectId: string
-  callId?: string
-  questions: Question[]
-  createdAt: number
-}
+export type { PendingQuestion }
 
-export type QuestionEvent =
-  | { type: 'asked'; question: PendingQuestion }
-  | { type: 'answered'; id: string; sessionId: string; projectId: string; rejected: boolean }
+export type QuestionEvent = EventPayload<'question', 'asked'> | EventPayload<'question', 'answered'>
 
 interface Waiting {
   info: PendingQuestion
@@ -27,11 +21,10 @@ interface Waiting {
  */
 export class QuestionService {
   private readonly waiting = new Map<string, Waiting>()
-  private readonly listeners = new Set<(event: QuestionEvent) => void>()
+  private readonly events = new Emitter<QuestionEvent>('question')
 
-  onEvent(listener: (event: QuestionEvent) => void): () => void {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
+  onEvent(listener: Listener<QuestionEvent>): () => void {
+    return this.events.on(listener)
   }
 
   ask(input: Omit<PendingQuestion, 'id' | 'createdAt'>, signal?: AbortSignal): Promise<QuestionAnswer[]> {
@@ -50,7 +43,7 @@ export class QuestionService {
           reject(error)
         },
       })
-      this.emit({ type: 'asked', question: info })
+      this.events.emit({ type: 'asked', question: info })
     })
   }
 
@@ -96,10 +89,6 @@ export class QuestionService {
     this.waiting.delete(id)
     finish()
     const { sessionId, projectId } = waiting.info
-    this.emit({ type: 'answered', id, sessionId, projectId, rejected })
-  }
-
-  private emit(event: QuestionEvent): void {
-    for (const listener of [...this.listeners]) listener(event)
+    this.events.emit({ type: 'answered', id, sessionId, projectId, rejected })
   }
 }

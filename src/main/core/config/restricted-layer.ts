@@ -1,17 +1,12 @@
+import type { WithheldItem } from '@shared/ipc/trust'
 import { formatJsonPath } from './config-error'
 import { isPlainObject, setOwn } from './merge'
 import type { ConfigLayer } from './schema'
 
 /** What a restricted (untrusted) folder would have run or changed, for the trust prompt and the CLI. */
-export type WithheldKind = 'mcp' | 'tool' | 'hook' | 'permission' | 'provider' | 'shell' | 'agent' | 'placeholder'
+export type { WithheldItem }
 
-export interface WithheldItem {
-  kind: WithheldKind
-  /** The file that asked for it. */
-  file: string
-  /** One line naming exactly what was withheld: the command line, the rule, the setting. */
-  detail: string
-}
+export type WithheldKind = WithheldItem['kind']
 
 type Policy = 'keep' | 'withhold' | 'narrow'
 

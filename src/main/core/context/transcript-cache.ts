@@ -1,4 +1,3 @@
-import { eventChannel } from '@shared/ipc/channels'
 import type { Message, MessageWithParts, Part } from '@shared/schema/session'
 import type { BusEvent, EventBus } from '../bus/bus'
 
@@ -24,14 +23,11 @@ interface Entry {
   readAt: number
 }
 
-/** The session events (names from the IPC contract) this cache applies… */
-const MESSAGE = eventChannel('session', 'message')
-const PART = eventChannel('session', 'part')
-const DELTA = eventChannel('session', 'delta')
-const PART_REMOVED = eventChannel('session', 'partRemoved')
-const TRUNCATED = eventChannel('session', 'truncated')
-/** …and those that do not change messages or parts. Any other session event drops the entry. */
-const IGNORED = new Set(['updated', 'status', 'todos'].map((e) => eventChannel('session', e)))
+type SessionEvent = Extract<BusEvent, { channel: `session:${string}` }>
+
+function isSessionEvent(event: BusEvent): event is SessionEvent {
+  return event.channel.startsWith('session:')
+}
 
 function sortsAfter(a: Message, b: Message): boolean {
   return a.createdAt > b.createdAt || (a.createdAt === b.createdAt && a.id > b.id)
@@ -84,34 +80,39 @@ export class TranscriptCache {
   }
 
   private apply(event: BusEvent): void {
-    if (!event.channel.startsWith('session:') || IGNORED.has(event.channel)) return
-    const payload = event.envelope.payload as Record<string, unknown>
-    const sessionId = payload.sessionId
-    if (typeof sessionId !== 'string') return
-    const entry = this.entries.get(sessionId)
+    if (!isSessionEvent(event)) return
+    const entry = this.entries.get(event.envelope.payload.sessionId)
     if (!entry) return
-    if (!this.applyTo(entry, event.channel, payload)) this.entries.delete(sessionId)
+    if (!this.applyTo(entry, event)) this.entries.delete(event.envelope.payload.sessionId)
   }
 
   /** False when the change cannot be applied exactly (the entry is then dropped). */
-  private applyTo(entry: Entry, channel: string, payload: Record<string, unknown>): boolean {
-    switch (channel) {
-      case MESSAGE:
-        return this.upsertMessage(entry, payload.message as Message)
-      case PART:
-        return this.upsertPart(entry, payload.part as Part)
-      case DELTA:
-        return this.appendDelta(entry, payload.messageId as string, payload.partId as string, payload.field, payload.delta as string)
-      case PART_REMOVED:
-        return this.changeParts(entry, payload.messageId as string, (parts) => parts.filter((p) => p.id !== payload.partId))
-      case TRUNCATED: {
+  private applyTo(entry: Entry, event: SessionEvent): boolean {
+    switch (event.channel) {
+      // Changes that leave messages and parts as they are.
+      case 'session:updated':
+      case 'session:status':
+      case 'session:todos':
+        return true
+      case 'session:message':
+        return this.upsertMessage(entry, event.envelope.payload.message)
+      case 'session:part':
+        return this.upsertPart(entry, event.envelope.payload.part)
+      case 'session:delta': {
+        const { messageId, partId, delta } = event.envelope.payload
+        return this.appendDelta(entry, messageId, partId, delta)
+      }
+      case 'session:partRemoved': {
+        const { partId } = event.envelope.payload
+        return this.changeParts(entry, event.envelope.payload.messageId, (parts) => parts.filter((p) => p.id !== partId))
+      }
+      case 'session:truncated': {
         // The store removes messages from this id on, as its ids ascend.
-        const from = payload.fromMessageId as string
+        const from = event.envelope.payload.fromMessageId
         entry.list = entry.list.filter((m) => m.info.id < from)
         return true
       }
-      default:
-        // Deleted sessions, and any change this cache does not know.
+      case 'session:deleted':
         return false
     }
   }
@@ -155,8 +156,7 @@ export class TranscriptCache {
     })
   }
 
-  private appendDelta(entry: Entry, messageId: string, partId: string, field: unknown, delta: string): boolean {
-    if (field !== 'text') return false
+  private appendDelta(entry: Entry, messageId: string, partId: string, delta: string): boolean {
     return this.changeParts(entry, messageId, (parts) => {
       const at = parts.findIndex((p) => p.id === partId)
       const part = parts[at]

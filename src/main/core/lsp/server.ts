@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { LspDiagnostic, LspServerStatus } from '@shared/ipc/lsp'
+import { Emitter, type Listener } from '../util/emitter'
 import { log } from '../util/log'
 import { languageIdOf } from './catalog'
 import { LanguageServerClient } from './client'
@@ -59,7 +60,7 @@ export class ServerHandle {
   private readonly documents = new Map<string, OpenDocument>()
   readonly diagnostics = new Map<string, LspDiagnostic[]>()
   private readonly reports = new Map<string, number>()
-  private readonly reportListeners = new Set<(uri: string) => void>()
+  private readonly reported = new Emitter<string>('lsp reports')
   /** URIs closed only to be re-opened: the empty report their close causes is not news. */
   private readonly reopening = new Set<string>()
   private readonly opening = new Map<string, Promise<string | undefined>>()
@@ -230,9 +231,9 @@ export class ServerHandle {
     return this.reports.get(uri) ?? 0
   }
 
-  onReportFor(listener: (uri: string) => void): () => void {
-    this.reportListeners.add(listener)
-    return () => this.reportListeners.delete(listener)
+  /** Called with the URI of every report the server sends (after `diagnostics` is updated). */
+  onReportFor(listener: Listener<string>): () => void {
+    return this.reported.on(listener)
   }
 
   private onReport(uri: string, diagnostics: LspDiagnostic[]): void {
@@ -241,7 +242,7 @@ export class ServerHandle {
     else this.diagnostics.set(uri, diagnostics)
     this.reports.set(uri, this.reportCount(uri) + 1)
     this.deps.onDiagnostics(uri, diagnostics)
-    for (const listener of [...this.reportListeners]) listener(uri)
+    this.reported.emit(uri)
   }
 
   hasOpen(path: string): boolean {

@@ -1,37 +1,14 @@
-import type { McpServerConfig } from '../config/schema'
+import type { McpServerStatus } from '@shared/ipc/mcp'
 
-export type McpServerState = 'starting' | 'connected' | 'failed' | 'disabled'
+/** One server's health, as the UI and `hotaru mcp list` show it: the wire type of `mcp.list`. */
+export type { McpServerStatus }
+
+export type McpServerState = McpServerStatus['state']
 
 /** Where a server's definition came from. */
-export type McpServerSource = 'config' | 'mcp.json'
+export type McpServerSource = McpServerStatus['source']
 
-export type McpTransportKind = 'stdio' | 'streamable-http' | 'sse'
-
-/** One server's health, as the UI and `hotaru mcp list` show it. */
-export interface McpServerStatus {
-  name: string
-  type: McpServerConfig['type']
-  source: McpServerSource
-  state: McpServerState
-  /** Why it failed: exit code, stderr tail, timeout, HTTP error… (state `failed` only). */
-  error?: string
-  /** The failure is a missing or rejected OAuth authorization: `authenticate(name)` fixes it. */
-  needsAuth?: boolean
-  /** The transport in use, once connected (remote servers may have fallen back to SSE). */
-  transport?: McpTransportKind
-  /** The server's process id (stdio servers while running). */
-  pid?: number
-  /** Tools offered while connected. */
-  toolCount: number
-  /** Automatic restarts after crashes since the last manual start. */
-  restarts: number
-  /** A restart after a crash is scheduled. */
-  restartPending: boolean
-  /** The server's own name and version from the handshake. */
-  serverInfo?: { name: string; version: string }
-  /** The last lines the server wrote to stderr (stdio servers). */
-  stderr?: string[]
-}
+export type McpTransportKind = NonNullable<McpServerStatus['transport']>
 
 /** One MCP tool as the agent sees it. */
 export interface McpTool {

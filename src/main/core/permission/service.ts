@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto'
+import type { z } from 'zod'
 import { ErrorNames, HotaruError } from '@shared/errors'
+import type { EventPayload } from '@shared/ipc'
+import type { ApprovalScope as ApprovalScopeSchema, PendingPermission } from '@shared/ipc/permission'
 import type { ApprovalStore } from './approval-store'
 import { PermissionDeniedError, PermissionRejectedError } from './errors'
 import { findRule, wildcardMatch, type PermissionAction, type Rule, type Ruleset } from './rule'
+import { Emitter } from '../util/emitter'
 
 /** How long an "always" approval lasts. `persisted` goes to the `ApprovalStore` and survives restarts. */
-export type ApprovalScope = 'turn' | 'session' | 'project' | 'persisted'
+export type ApprovalScope = z.infer<typeof ApprovalScopeSchema>
 
 /** What a tool asks for (through `ToolContext.ask`). */
 export interface PermissionAsk {
@@ -47,19 +51,10 @@ export interface PermissionRequest extends PermissionAsk {
   signal?: AbortSignal
 }
 
-/** A pending ask as the UI and CLI see it (serializable). */
-export interface PendingPermission extends PermissionAsk {
-  id: string
-  sessionId: string
-  projectId: string
-  turnId?: string
-  messageId?: string
-  callId?: string
-  agent?: string
-  createdAt: number
-}
+/** A pending ask as the UI and CLI see it: the wire type of `permission.pending`. */
+export type { PendingPermission }
 
-export type PermissionReplyKind = 'once' | 'always' | 'reject'
+export type PermissionReplyKind = EventPayload<'permission', 'replied'>['reply']
 
 export interface PermissionReply {
   reply: PermissionReplyKind
@@ -69,19 +64,8 @@ export interface PermissionReply {
   scope?: ApprovalScope
 }
 
-export type PermissionEvent =
-  | { type: 'asked'; request: PendingPermission }
-  | {
-      type: 'replied'
-      id: string
-      sessionId: string
-      projectId: string
-      reply: PermissionReplyKind
-      scope?: ApprovalScope
-      feedback?: string
-      /** Answered by another reply (an "always" that covers it, a rejection, an abort), not by the user directly. */
-      auto?: boolean
-    }
+/** What the service tells its listeners (and the bus its clients): the `permission:*` event payloads. */
+export type PermissionEvent = EventPayload<'permission', 'asked'> | EventPayload<'permission', 'replied'>
 
 export type PermissionListener = (event: PermissionEvent) => void
 
@@ -107,7 +91,7 @@ export interface PermissionServiceOptions {
  */
 export class PermissionService {
   private readonly pendingById = new Map<string, Pending>()
-  private readonly listeners = new Set<PermissionListener>()
+  private readonly events = new Emitter<PermissionEvent>('permission')
   private readonly turnRules = new Map<string, Rule[]>()
   private readonly sessionRules = new Map<string, Rule[]>()
   private readonly projectRules = new Map<string, Rule[]>()
@@ -119,19 +103,7 @@ export class PermissionService {
   }
 
   onEvent(listener: PermissionListener): () => void {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
-  }
-
-  private emit(event: PermissionEvent): void {
-    for (const listener of [...this.listeners]) {
-      try {
-        listener(event)
-      } catch (error) {
-        // A failing observer must not break the ask flow.
-        console.error('[permission] listener failed:', error)
-      }
-    }
+    return this.events.on(listener)
   }
 
   /** The decision for every pattern, without asking anyone. */
@@ -184,13 +156,13 @@ export class PermissionService {
       const signal = request.signal
       const onAbort = (): void => {
         if (!this.pendingById.delete(info.id)) return
-        this.emit({ type: 'replied', id: info.id, sessionId: info.sessionId, projectId: info.projectId, reply: 'reject', auto: true })
+        this.events.emit({ type: 'replied', id: info.id, sessionId: info.sessionId, projectId: info.projectId, reply: 'reject', auto: true })
         reject(signal?.reason)
       }
       const cleanup = (): void => signal?.removeEventListener('abort', onAbort)
       signal?.addEventListener('abort', onAbort, { once: true })
       this.pendingById.set(info.id, { info, ruleset: request.ruleset, floors: request.floors, resolve, reject, cleanup })
-      this.emit({ type: 'asked', request: info })
+      this.events.emit({ type: 'asked', request: info })
     })
   }
 
@@ -211,13 +183,13 @@ export class PermissionService {
     if (reply.reply === 'reject') {
       const feedback = reply.feedback?.trim() || undefined
       this.settle(pending, new PermissionRejectedError(id, feedback))
-      this.emit({ type: 'replied', id, sessionId: info.sessionId, projectId: info.projectId, reply: 'reject', ...(feedback ? { feedback } : {}) })
+      this.events.emit({ type: 'replied', id, sessionId: info.sessionId, projectId: info.projectId, reply: 'reject', ...(feedback ? { feedback } : {}) })
       // Without feedback the turn stops, so nothing else of this session should stay waiting.
       if (!feedback) {
         for (const other of [...this.pendingById.values()]) {
           if (other.info.sessionId !== info.sessionId) continue
           this.settle(other, new PermissionRejectedError(other.info.id))
-          this.emit({ type: 'replied', id: other.info.id, sessionId: info.sessionId, projectId: info.projectId, reply: 'reject', auto: true })
+          this.events.emit({ type: 'replied', id: other.info.id, sessionId: info.sessionId, projectId: info.projectId, reply: 'reject', auto: true })
         }
       }
       return
@@ -226,12 +198,12 @@ export class PermissionService {
       const scope = reply.scope ?? 'session'
       await this.remember(info, scope)
       this.settle(pending)
-      this.emit({ type: 'replied', id, sessionId: info.sessionId, projectId: info.projectId, reply: 'always', scope })
+      this.events.emit({ type: 'replied', id, sessionId: info.sessionId, projectId: info.projectId, reply: 'always', scope })
       await this.resolveCovered(info, scope)
       return
     }
     this.settle(pending)
-    this.emit({ type: 'replied', id, sessionId: info.sessionId, projectId: info.projectId, reply: 'once' })
+    this.events.emit({ type: 'replied', id, sessionId: info.sessionId, projectId: info.projectId, reply: 'once' })
   }
 
   /** Drops turn-scoped approvals of a session's turn. */
@@ -244,7 +216,7 @@ export class PermissionService {
     for (const pending of [...this.pendingById.values()]) {
       if (pending.info.projectId !== projectId) continue
       this.settle(pending, new HotaruError('PermissionCancelled', { message: reason }))
-      this.emit({ type: 'replied', id: pending.info.id, sessionId: pending.info.sessionId, projectId, reply: 'reject', auto: true })
+      this.events.emit({ type: 'replied', id: pending.info.id, sessionId: pending.info.sessionId, projectId, reply: 'reject', auto: true })
     }
   }
 
@@ -253,7 +225,7 @@ export class PermissionService {
     for (const pending of [...this.pendingById.values()]) {
       if (pending.info.sessionId !== sessionId) continue
       this.settle(pending, new PermissionRejectedError(pending.info.id))
-      this.emit({ type: 'replied', id: pending.info.id, sessionId, projectId: pending.info.projectId, reply: 'reject', auto: true })
+      this.events.emit({ type: 'replied', id: pending.info.id, sessionId, projectId: pending.info.projectId, reply: 'reject', auto: true })
     }
     if (!options.forget) return
     this.sessionRules.delete(sessionId)
@@ -289,7 +261,7 @@ export class PermissionService {
   /** Rejects everything pending; used when the app or CLI run ends. */
   dispose(): void {
     for (const pending of [...this.pendingById.values()]) this.settle(pending, new PermissionRejectedError(pending.info.id))
-    this.listeners.clear()
+    this.events.clear()
   }
 
   private settle(pending: Pending, error?: unknown): void {
@@ -332,7 +304,7 @@ export class PermissionService {
       const allowed = info.patterns.every((p) => decide(info.permission, p, other.ruleset, remembered, other.floors) === 'allow')
       if (!allowed || !this.pendingById.has(info.id)) continue
       this.settle(other)
-      this.emit({ type: 'replied', id: info.id, sessionId: info.sessionId, projectId: info.projectId, reply: 'always', scope, auto: true })
+      this.events.emit({ type: 'replied', id: info.id, sessionId: info.sessionId, projectId: info.projectId, reply: 'always', scope, auto: true })
     }
   }
 

@@ -1,6 +1,6 @@
 import { ErrorNames, HotaruError } from '@shared/errors'
 import type { ProjectInfo } from '@shared/schema/project'
-import type { FsChanged, GitStatus } from '@shared/schema/fs-events'
+import type { GitStatus } from '@shared/schema/fs-events'
 import type { EventBus } from '../bus/bus'
 import { DisposableStore, type Disposable } from '../util/disposable'
 import { IgnoreRules } from './ignore-rules'
@@ -8,8 +8,6 @@ import { listDirectory, readFile } from './files'
 import { createEntry, deleteEntry, renameEntry, writeTextFile } from './fs-ops'
 import { GitStatusTracker } from './git-status'
 import { ProjectWatcher } from './watcher'
-
-export type FilesListener = (batch: FsChanged) => void
 
 /** Work running inside the project (a turn, a pending ask): stopped with a reason when the project closes. */
 export interface ProjectActivity {
@@ -30,7 +28,6 @@ export class ProjectInstance {
   private watcher: ProjectWatcher | null = null
   private git: GitStatusTracker | null = null
   private readonly services = new Map<string, Disposable>()
-  private readonly fileListeners = new Set<FilesListener>()
   private readonly activities = new Set<ProjectActivity>()
 
   constructor(
@@ -112,18 +109,10 @@ export class ProjectInstance {
       onChanges: (batch) => {
         this.bus?.publish('fs:changed', batch, this.id)
         this.git?.schedule()
-        for (const listener of [...this.fileListeners]) listener(batch)
       },
     })
     this.watcher = this.disposables.add(watcher)
     return watcher
-  }
-
-  /** Subscribes to batched file changes (starts the watcher). */
-  onFilesChanged(listener: FilesListener): () => void {
-    this.watchFiles()
-    this.fileListeners.add(listener)
-    return () => this.fileListeners.delete(listener)
   }
 
   /** Current git status; later changes are published as `fs:gitStatus`. */
@@ -163,7 +152,6 @@ export class ProjectInstance {
   }
 
   async dispose(): Promise<void> {
-    this.fileListeners.clear()
     const activities = [...this.activities]
     this.activities.clear()
     const cancelled = await Promise.allSettled(activities.map(async (activity) => activity.cancel(PROJECT_CLOSED)))

@@ -1,5 +1,6 @@
 import type { ProviderSettings } from './settings'
 import type { ErrorData } from '@shared/errors'
+import type { Usage } from '@shared/schema/session'
 
 /**
  * The provider-neutral conversation format. The agent loop stores and sends only
@@ -97,15 +98,8 @@ export interface ChatRequest {
   settings?: ProviderSettings
 }
 
-/** Token counts. `input` excludes cached tokens: total prompt = input + cacheRead + cacheWrite. */
-export interface Usage {
-  input: number
-  output: number
-  cacheRead: number
-  cacheWrite: number
-  /** Reasoning tokens, already included in `output`, when the provider reports them. */
-  reasoning?: number
-}
+/** Token counts (the wire type stored on messages). `input` excludes cached tokens: total prompt = input + cacheRead + cacheWrite. */
+export type { Usage }
 
 export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'refusal' | 'pause' | 'other'
 

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs'
 import { ErrorNames, HotaruError } from '@shared/errors'
 import type { TerminalInfo } from '@shared/schema/terminal'
-import type { EventBus } from '../bus/bus'
+import type { BusPayload, EventBus } from '../bus/bus'
 import type { ProjectInstance } from '../project/instance'
 import { resolveInside } from '../project/boundary'
 import type { FlowLimits } from './flow-control'
@@ -16,7 +16,7 @@ export interface TerminalHostOptions {
   projectId: string
   root: string
   /** Publishes `pty:*` events in the project's scope. */
-  publish(channel: 'pty:data' | 'pty:exit', payload: unknown): void
+  publish<C extends 'pty:data' | 'pty:exit'>(channel: C, payload: BusPayload<C>): void
   shell?: ShellSpec
   env?: Record<string, string>
   flow?: FlowLimits

@@ -1,24 +1,11 @@
+import type { SandboxStatus } from '@shared/ipc/sandbox'
 import { globalConfigDir, resolveHomeDir } from '../config/locations'
 import type { SandboxConfig } from '../config/schema'
-import { sandboxPolicy, type PolicyContext, type SandboxNetwork } from './policy'
-import { sandboxSupport, type SandboxDependency } from './support'
+import { sandboxPolicy, type PolicyContext } from './policy'
+import { sandboxSupport } from './support'
 
-/** The sandbox of a project as settings and `hotaru run` show it. */
-export interface SandboxStatus {
-  enabled: boolean
-  autoAllow: boolean
-  allowUnsandboxedRetry: boolean
-  platform: string
-  backend: 'bubblewrap' | 'seatbelt' | 'none'
-  available: boolean
-  problem?: string
-  installHint?: string
-  dependencies: SandboxDependency[]
-  writable: string[]
-  protectedWrites: string[]
-  denyRead: string[]
-  network: SandboxNetwork
-}
+/** The sandbox of a project as settings and `hotaru run` show it (the wire type of `sandbox.status`). */
+export type { SandboxStatus }
 
 export function sandboxStatus(config: SandboxConfig | undefined, ctx: PolicyContext): SandboxStatus {
   const policy = sandboxPolicy(config, ctx)

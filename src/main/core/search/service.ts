@@ -1,6 +1,6 @@
 import { ErrorNames, HotaruError } from '@shared/errors'
-import type { SearchQuery } from '@shared/schema/search'
-import type { EventBus } from '../bus/bus'
+import type { SearchFileResult, SearchQuery } from '@shared/schema/search'
+import type { BusPayload, EventBus } from '../bus/bus'
 import type { ProjectManager } from '../project/manager'
 import { bundledRipgrep } from '../tools/search/ripgrep'
 import { log } from '../util/log'
@@ -22,11 +22,10 @@ export class SearchService {
     private readonly bus: EventBus,
     private readonly rg: string | null = bundledRipgrep(),
   ) {
-    bus.subscribe((event) => {
-      if (event.channel !== 'fs:changed' || !event.envelope.projectId) return
-      const payload = event.envelope.payload as { changes: { kind: string }[]; invalidated: string[] }
-      if (payload.invalidated.length === 0 && payload.changes.every((c) => c.kind === 'changed')) return
-      this.existingIndex(event.envelope.projectId)?.invalidate()
+    bus.on('fs:changed', ({ changes, invalidated }, { projectId }) => {
+      if (!projectId) return
+      if (invalidated.length === 0 && changes.every((c) => c.kind === 'changed')) return
+      this.existingIndex(projectId)?.invalidate()
     })
   }
 
@@ -43,10 +42,10 @@ export class SearchService {
     this.cancel(searchId)
     const controller = new AbortController()
     this.running.set(searchId, controller)
-    const publish = (channel: string, payload: unknown): void => {
+    const publish = <C extends 'search:results' | 'search:done'>(channel: C, payload: BusPayload<C>): void => {
       this.bus.publish(channel, payload, projectId)
     }
-    let batch: unknown[] = []
+    let batch: SearchFileResult[] = []
     let timer: ReturnType<typeof setTimeout> | null = null
     const send = (): void => {
       if (timer) clearTimeout(timer)

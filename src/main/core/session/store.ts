@@ -1,8 +1,11 @@
 import type { Message, MessageWithParts, Part, PartOf, Session } from '@shared/schema/session'
-import type { EventBus } from '../bus/bus'
+import type { BusPayload, EventBus } from '../bus/bus'
 import type { SessionsRepo } from '../storage/sessions-repo'
 import { ascendingId } from '../util/id'
 import { SessionErrorNames, sessionNotFound } from './errors'
+
+/** The session events that carry the per-session `seq` (status and todos do not). */
+type SequencedChannel = 'session:updated' | 'session:deleted' | 'session:message' | 'session:part' | 'session:delta' | 'session:partRemoved' | 'session:truncated'
 
 /** Streamed text is written to SQLite at most this long after it arrived. */
 export const FLUSH_INTERVAL_MS = 100
@@ -83,7 +86,7 @@ export class SessionStore {
     for (const [partId, live] of this.live) if (live.part.sessionId === id) this.live.delete(partId)
     const deleted = this.repo.deleteSession(id)
     this.projects.set(id, session.projectId) // the row is gone: the event's project comes from here
-    this.emit(session.id, 'session:deleted', { sessionId: id })
+    this.emit(session.id, 'session:deleted', {})
     this.projects.delete(id)
     return deleted
   }
@@ -225,10 +228,10 @@ export class SessionStore {
     return projectId
   }
 
-  private emit(sessionId: string, channel: string, payload: Record<string, unknown>): void {
+  private emit<C extends SequencedChannel>(sessionId: string, channel: C, payload: Omit<BusPayload<C>, 'sessionId' | 'seq'>): void {
     const seq = (this.seqs.get(sessionId) ?? 0) + 1
     this.seqs.set(sessionId, seq)
-    this.bus.publish(channel, { sessionId, seq, ...payload }, this.projectOf(sessionId))
+    this.bus.publish(channel, { sessionId, seq, ...payload } as BusPayload<C>, this.projectOf(sessionId))
   }
 
 }

@@ -2,6 +2,7 @@
  * Public data shapes of the snapshot engine. Paths are always project-relative
  * and `/`-separated, whatever the platform.
  */
+import type { DiffEntry, FileSide, FileVersions } from '@shared/schema/checkpoint'
 
 /** A snapshot id is the sha256 (hex) of its root tree object: equal trees have equal ids. */
 export type SnapshotId = string
@@ -86,44 +87,18 @@ export interface SnapshotResult {
   stats: ScanStats
 }
 
-export type DiffStatus = 'added' | 'modified' | 'deleted'
+/** A file that differs between two snapshots: the wire type of `checkpoint.diff`. */
+export type { DiffEntry }
 
-export interface DiffEntry {
-  path: string
-  status: DiffStatus
-  /** Kind on the new side (old side for deletions). */
-  kind: ManifestEntry['kind']
-  oldKind?: ManifestEntry['kind']
-  /** Only the exec bit changed. */
-  modeOnly?: boolean
-  /** Content has a NUL byte in its first 8000 bytes (git's heuristic): no line counts. */
-  binary?: boolean
-  /** Content of one side is not in the store (untracked): no line counts. */
-  untracked?: boolean
-  /** Over the text diff cap (2 MB): no line counts. */
-  tooLarge?: boolean
-  additions?: number
-  deletions?: number
-}
+export type DiffStatus = DiffEntry['status']
 
 export interface DiffOptions {
   /** Count added/deleted lines of text files (reads both blobs). Default true. */
   lineCounts?: boolean
 }
 
-export interface FileSide {
-  kind: ManifestEntry['kind']
-  size: number
-  /** Text for a diff viewer; null when binary, untracked or over the viewer cap. Symlinks give their target. */
-  text: string | null
-}
-
-export interface FileVersions {
-  path: string
-  binary: boolean
-  old: FileSide | null
-  new: FileSide | null
-}
+/** Both sides of one file for a diff viewer: the wire types of `checkpoint.file`. */
+export type { FileSide, FileVersions }
 
 export interface UsageReport {
   blobs: { count: number; bytes: number }

@@ -1,11 +1,8 @@
+import type { TrustDecision } from '@shared/ipc/trust'
 import type { Db } from './database'
 
-/** One stored decision: a folder (canonical realpath) trusted or kept restricted. */
-export interface TrustRow {
-  path: string
-  trusted: boolean
-  decidedAt: number
-}
+/** One stored decision: a folder (canonical realpath) trusted or kept restricted; `trust.list` answers with these. */
+export type TrustRow = TrustDecision
 
 /** Workspace trust decisions, keyed by the folder's canonical path. */
 export class TrustRepo {

@@ -1,4 +1,5 @@
 import type { z } from 'zod'
+import type { QuestionItem } from '@shared/ipc/question'
 import type { PermissionAction } from '../permission/rule'
 import type { PermissionAsk } from '../permission/service'
 import type { CommandSandbox } from '../sandbox/sandbox'
@@ -6,20 +7,11 @@ import type { BackgroundProcesses } from './bash/background'
 import type { FileTimes } from './file-times'
 import type { TodoStore } from './todos'
 
-/** A choice offered by the `question` tool. */
-export interface QuestionOption {
-  label: string
-  description?: string
-}
+/** One question of the `question` tool, as the UI shows it (the wire type). */
+export type Question = z.infer<typeof QuestionItem>
 
-export interface Question {
-  question: string
-  /** A short label for the UI (≤ 30 characters). */
-  header?: string
-  options: QuestionOption[]
-  /** Several options may be chosen. */
-  multiple?: boolean
-}
+/** A choice offered by the `question` tool. */
+export type QuestionOption = Question['options'][number]
 
 /** The labels chosen for one question, or the user's own text as a single entry. */
 export type QuestionAnswer = string[]

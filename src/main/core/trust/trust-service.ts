@@ -1,6 +1,7 @@
 import { realpathSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import type { TrustRepo, TrustRow } from '../storage/trust-repo'
+import { Emitter, type Listener } from '../util/emitter'
 
 /** How a folder stands: trusted or restricted, and which stored decision says so. */
 export interface TrustState {
@@ -11,7 +12,11 @@ export interface TrustState {
   decidedBy?: string
 }
 
-export type TrustListener = (change: { path: string; trusted: boolean | undefined }) => void
+/** A decision was made on a folder, or forgotten (`trusted` undefined). */
+export interface TrustChange {
+  path: string
+  trusted: boolean | undefined
+}
 
 /** Canonical path of a folder: symlinks resolved, so a link cannot borrow a trusted folder's decision by name. */
 export function canonicalFolder(path: string): string {
@@ -33,7 +38,7 @@ export function canonicalFolder(path: string): string {
  * until the user says so — opening a folder (also with `--dir`) is not trusting it.
  */
 export class TrustService {
-  private readonly listeners = new Set<TrustListener>()
+  private readonly changes = new Emitter<TrustChange>('trust')
 
   constructor(private readonly repo: TrustRepo) {}
 
@@ -65,7 +70,7 @@ export class TrustService {
   revoke(path: string): { removed: boolean; state: TrustState } {
     const folder = canonicalFolder(path)
     const removed = this.repo.delete(folder)
-    if (removed) this.emit({ path: folder, trusted: undefined })
+    if (removed) this.changes.emit({ path: folder, trusted: undefined })
     return { removed, state: this.state(folder) }
   }
 
@@ -73,19 +78,14 @@ export class TrustService {
     return this.repo.list()
   }
 
-  onChange(listener: TrustListener): () => void {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
+  onChange(listener: Listener<TrustChange>): () => void {
+    return this.changes.on(listener)
   }
 
   private decide(path: string, trusted: boolean): TrustState {
     const folder = canonicalFolder(path)
     this.repo.set(folder, trusted)
-    this.emit({ path: folder, trusted })
+    this.changes.emit({ path: folder, trusted })
     return this.state(folder)
-  }
-
-  private emit(change: { path: string; trusted: boolean | undefined }): void {
-    for (const listener of [...this.listeners]) listener(change)
   }
 }

@@ -1,26 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import type { z } from 'zod'
+import type { BackgroundProcess } from '@shared/ipc/process'
+import { Emitter } from '../../util/emitter'
 import type { Disposable } from '../../util/disposable'
 import { OutputBuffer } from './output-buffer'
 import { killTree, waitForExit } from './process-tree'
 
-export type BackgroundStatus = 'running' | 'exited' | 'killed'
+/** A background process as the UI lists it (the wire type of `process.list`). */
+export type BackgroundInfo = z.infer<typeof BackgroundProcess>
 
-/** A background process as the UI lists it. */
-export interface BackgroundInfo {
-  id: string
-  pid: number
-  command: string
-  description?: string
-  cwd: string
-  sessionId: string
-  startedAt: number
-  status: BackgroundStatus
-  /** Runs inside the OS sandbox. */
-  sandboxed?: boolean
-  exitCode: number | null
-  signal: string | null
-  endedAt?: number
-}
+export type BackgroundStatus = BackgroundInfo['status']
 
 export interface BackgroundStart {
   command: string
@@ -52,25 +41,14 @@ export type BackgroundListener = (info: BackgroundInfo) => void
  */
 export class BackgroundProcesses implements Disposable {
   private readonly entries = new Map<string, Entry>()
-  private readonly listeners = new Set<BackgroundListener>()
+  private readonly changes = new Emitter<BackgroundInfo>('bash background')
   private counter = 0
   private disposed = false
 
   constructor(private readonly options: { maxOutputChars?: number; now?: () => number } = {}) {}
 
   onChange(listener: BackgroundListener): () => void {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
-  }
-
-  private emit(info: BackgroundInfo): void {
-    for (const listener of [...this.listeners]) {
-      try {
-        listener({ ...info })
-      } catch (error) {
-        console.error('[bash] background listener failed:', error)
-      }
-    }
+    return this.changes.on(listener)
   }
 
   start(request: BackgroundStart): BackgroundInfo {
@@ -107,11 +85,11 @@ export class BackgroundProcesses implements Disposable {
       info.exitCode = code
       info.signal = signal
       info.endedAt = now()
-      this.emit(info)
+      this.changes.emit({ ...info })
       return launch?.dispose()
     })
     this.entries.set(id, { info, child, output, readPos: 0, exited })
-    this.emit(info)
+    this.changes.emit({ ...info })
     return { ...info }
   }
 
@@ -161,7 +139,7 @@ export class BackgroundProcesses implements Disposable {
     this.disposed = true
     const results = await Promise.allSettled([...this.entries.keys()].map((id) => this.kill(id)))
     const errors = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason as unknown)
-    this.listeners.clear()
+    this.changes.clear()
     if (errors.length > 0) throw new AggregateError(errors, `${errors.length} background process(es) could not be stopped`)
   }
 }

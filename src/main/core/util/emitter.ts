@@ -1,0 +1,42 @@
+import { log } from './log'
+
+export type Listener<T> = (value: T) => void
+
+/**
+ * The listeners of one kind of news inside the core (permission asks, trust decisions,
+ * background processes…). `on` returns the unsubscribe. `emit` calls every listener
+ * registered at that moment, in order; a listener that throws is logged under the
+ * emitter's name and neither the others nor the emitting code are disturbed.
+ */
+export class Emitter<T> {
+  private readonly listeners = new Set<Listener<T>>()
+
+  constructor(
+    private readonly name: string,
+    /** Names what a failing listener was handed, for the log (the bus names the channel). */
+    private readonly describe?: (value: T) => string,
+  ) {}
+
+  on(listener: Listener<T>): () => void {
+    this.listeners.add(listener)
+    return () => {
+      this.listeners.delete(listener)
+    }
+  }
+
+  emit(value: T): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(value)
+      } catch (error) {
+        const what = this.describe ? ` of ${this.describe(value)}` : ''
+        log.error(`[${this.name}] a listener${what} failed:`, error)
+      }
+    }
+  }
+
+  /** Drops every listener (the owner is disposed). */
+  clear(): void {
+    this.listeners.clear()
+  }
+}

@@ -44,6 +44,21 @@ describe('extensions in a session', () => {
     expect(existsSync(join(project, 'forbidden.txt'))).toBe(false)
   })
 
+  it('reads a folded YAML description, and a skill whose description is not valid YAML is used with a notice on stderr', async () => {
+    const { server, env } = await setup([{ text: 'Fine.' }])
+    const project = writeTree(tempDir(), {
+      '.hotaru/skills/pdf/SKILL.md': '---\nname: pdf\ndescription: >-\n  Fill PDF forms\n  and merge files.\n---\nUse pdftk.\n',
+      '.hotaru/skills/forms/SKILL.md': '---\nname: forms\ndescription: Use for: web forms, validation\n---\nValidate on blur.\n',
+    })
+    const result = await hotaru(['run', '--dir', project, 'hi'], env)
+    expect(result.code).toBe(0)
+    const system = JSON.stringify((server.requests[0]?.body as { system: unknown }).system)
+    expect(system).toContain('Fill PDF forms and merge files.')
+    expect(system).toContain('Use for: web forms, validation')
+    expect(result.stderr).toContain(join('forms', 'SKILL.md'))
+    expect(result.stderr).toContain('not valid YAML')
+  })
+
   it('uses a custom agent file: its body is the system prompt', async () => {
     const { server, env } = await setup([{ text: 'Reviewed.' }])
     const project = writeTree(tempDir(), {

@@ -27,7 +27,7 @@ import { detached } from './util/detached'
 import { loginShellEnv, pickShell, useProcessEnvironment } from './tools'
 import { CommandSandbox, sandboxContext, sandboxPolicy, sandboxSupport } from './sandbox'
 import { createLspTool, diagnosticsAfterTool, LspService } from './lsp'
-import { endOrphanedProcesses, endOwnProcesses, installProcessMarker } from './util/process-marker'
+import { endOrphanedProcesses, endOwnProcesses, installProcessMarker } from './process/owner-marker'
 
 export { DEFAULT_MODEL_ID } from './config/project-config'
 

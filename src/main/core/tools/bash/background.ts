@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import type { Disposable } from '../../util/disposable'
 import { OutputBuffer } from './output-buffer'
-import { killTree, waitForExit } from './process-tree'
+import { waitForExit } from '../../process/exit'
+import { describeLeft, killTree, TREE_VARIABLE, treeTag } from '../../process/tree'
 
 export type BackgroundStatus = 'running' | 'exited' | 'killed'
 
@@ -29,6 +30,8 @@ export interface BackgroundStart {
   shell: string
   sessionId: string
   description?: string
+  /** `TREE_VARIABLE`'s value in `env`, so a kill finds every process of the command. Default: a new one. */
+  tag?: string
   /** The command wrapped by the OS sandbox; spawned instead of `shell -c command`, disposed when it exits. */
   launch?: { command: string; args: string[]; env: NodeJS.ProcessEnv; dispose(): Promise<void> }
 }
@@ -40,6 +43,7 @@ interface Entry {
   /** Position up to which the model has read. */
   readPos: number
   exited: Promise<void>
+  tag: string
 }
 
 export type BackgroundListener = (info: BackgroundInfo) => void
@@ -76,9 +80,10 @@ export class BackgroundProcesses implements Disposable {
   start(request: BackgroundStart): BackgroundInfo {
     if (this.disposed) throw new Error('the project is closing; no new background processes')
     const launch = request.launch
+    const tag = request.tag ?? request.env[TREE_VARIABLE] ?? treeTag()
     const child = spawn(launch?.command ?? request.shell, launch?.args ?? ['-c', request.command], {
       cwd: request.cwd,
-      env: launch?.env ?? request.env,
+      env: launch?.env ?? { ...request.env, [TREE_VARIABLE]: tag },
       detached: process.platform !== 'win32',
       stdio: ['ignore', 'pipe', 'pipe'],
     })
@@ -110,7 +115,7 @@ export class BackgroundProcesses implements Disposable {
       this.emit(info)
       return launch?.dispose()
     })
-    this.entries.set(id, { info, child, output, readPos: 0, exited })
+    this.entries.set(id, { info, child, output, readPos: 0, exited, tag })
     this.emit(info)
     return { ...info }
   }
@@ -144,7 +149,8 @@ export class BackgroundProcesses implements Disposable {
     if (!entry) return undefined
     if (entry.info.status === 'running') {
       entry.info.status = 'killed'
-      if (entry.info.pid > 0) await killTree(entry.info.pid)
+      const left = entry.info.pid > 0 ? describeLeft(await killTree(entry.info.pid, { tag: entry.tag })) : undefined
+      if (left) entry.output.append(`\n[some processes could not be ended: ${left}]\n`)
       await entry.exited
     }
     return { ...entry.info }

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import type { CommandSandbox, SandboxLaunch } from '../sandbox/sandbox'
 import { waitForExit } from '../process/exit'
 import { describeLeft, killTree, TREE_VARIABLE, treeTag, type KillResult } from '../process/tree'
+import { BoundedText } from '../util/bounded-text'
 import { errorMessage } from './types'
 
 /** Hooks print a line or a JSON object; more is kept up to this cap so a runaway hook cannot fill memory. */
@@ -31,24 +32,14 @@ export interface HookProcessResult {
   processesLeft?: string
 }
 
+/** A hook's output: the start is what counts (a JSON answer), so the first `HOOK_OUTPUT_CAP` characters are kept. */
 function collector(): { push(chunk: Buffer): void; text(): string } {
-  const chunks: Buffer[] = []
-  let size = 0
-  let dropped = 0
+  const kept = new BoundedText({ maxChars: HOOK_OUTPUT_CAP, keep: 'head' })
   return {
-    push(chunk) {
-      const room = HOOK_OUTPUT_CAP - size
-      if (room <= 0) {
-        dropped += chunk.length
-        return
-      }
-      chunks.push(chunk.subarray(0, room))
-      size += Math.min(room, chunk.length)
-      dropped += Math.max(0, chunk.length - room)
-    },
+    push: (chunk) => kept.write(chunk),
     text() {
-      const text = Buffer.concat(chunks).toString('utf8')
-      return dropped > 0 ? `${text}\n[… ${dropped} more bytes not kept]` : text
+      kept.end()
+      return kept.dropped > 0 ? `${kept.text()}\n[… ${kept.dropped} more characters not kept]` : kept.text()
     },
   }
 }

@@ -3,7 +3,7 @@ import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { guardProcess, releaseProcess } from './exit-guard'
-import { LineTail } from './line-tail'
+import { LineTail } from '../util/line-tail'
 import { describeLeft, killTree, signal } from '../process/tree'
 
 export interface StdioLaunch {

@@ -6,7 +6,7 @@ import { Permission } from '../permission/names'
 import type { PermissionAsk } from '../permission/service'
 import { bashPermissionAsks } from '../permission/shell/bash-asks'
 import { SandboxUnavailableError, type CommandSandbox, type SandboxLaunch } from '../sandbox/sandbox'
-import { OutputBuffer } from './bash/output-buffer'
+import { BoundedText } from '../util/bounded-text'
 import { waitForExit } from '../process/exit'
 import { describeLeft, groupAlive, killTree, TREE_VARIABLE, treeTag, type KillResult } from '../process/tree'
 import { commandEnv, loginShellEnv, pickShell } from './bash/shell-env'
@@ -183,7 +183,7 @@ async function runForeground(
     detached: process.platform !== 'win32',
     stdio: ['ignore', 'pipe', 'pipe'],
   })
-  const output = new OutputBuffer(BASH_MAX_CAPTURE_CHARS)
+  const output = new BoundedText({ maxChars: BASH_MAX_CAPTURE_CHARS })
   let lastProgress = 0
   let progressTimer: NodeJS.Timeout | undefined
   const progress = (): void => {
@@ -192,7 +192,7 @@ async function runForeground(
     ctx.metadata({ title: options.title, metadata: { output: output.tail(PROGRESS_TAIL_CHARS), running: true } })
   }
   const onData = (stream: string) => (chunk: Buffer) => {
-    output.write(stream, chunk)
+    output.write(chunk, stream)
     if (progressTimer) return
     progressTimer = setTimeout(progress, Math.max(0, PROGRESS_INTERVAL_MS - (Date.now() - lastProgress)))
   }
@@ -231,8 +231,8 @@ async function runForeground(
   output.end()
   if (spawnError) throw new ToolError(`Could not start ${options.shell}: ${spawnError.message}`)
   const durationMs = Date.now() - started
-  let text = output.all()
-  if (output.droppedChars > 0) text = `[${output.droppedChars} earlier characters of output were dropped]\n${text}`
+  let text = output.text()
+  if (output.dropped > 0) text = `[${output.dropped} earlier characters of output were dropped]\n${text}`
   const notes: string[] = []
   if (stopReason === 'timeout') notes.push(`The command timed out after ${options.timeoutMs} ms and was killed with every process it started.`)
   if (stopReason === 'abort') notes.push('The command was aborted by the user and killed.')

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import type { Disposable } from '../../util/disposable'
-import { OutputBuffer } from './output-buffer'
+import { BoundedText } from '../../util/bounded-text'
 import { waitForExit } from '../../process/exit'
 import { describeLeft, killTree, TREE_VARIABLE, treeTag } from '../../process/tree'
 
@@ -39,7 +39,7 @@ export interface BackgroundStart {
 interface Entry {
   info: BackgroundInfo
   child: ChildProcess
-  output: OutputBuffer
+  output: BoundedText
   /** Position up to which the model has read. */
   readPos: number
   exited: Promise<void>
@@ -102,9 +102,9 @@ export class BackgroundProcesses implements Disposable {
       ...(request.description ? { description: request.description } : {}),
       ...(launch ? { sandboxed: true } : {}),
     }
-    const output = new OutputBuffer(this.options.maxOutputChars)
-    child.stdout?.on('data', (chunk: Buffer) => output.write('stdout', chunk))
-    child.stderr?.on('data', (chunk: Buffer) => output.write('stderr', chunk))
+    const output = new BoundedText({ maxChars: this.options.maxOutputChars ?? 4 * 1024 * 1024 })
+    child.stdout?.on('data', (chunk: Buffer) => output.write(chunk, 'stdout'))
+    child.stderr?.on('data', (chunk: Buffer) => output.write(chunk, 'stderr'))
     child.on('error', (error) => output.append(`\n[failed to start: ${error.message}]\n`))
     const exited = waitForExit(child).then(({ code, signal }) => {
       output.end()

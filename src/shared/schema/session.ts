@@ -90,7 +90,6 @@ export const Part = z.discriminatedUnion('type', [
     cost: z.number(),
     finish: z.string(),
   }),
-  z.object({ ...partBase, type: z.literal('patch'), files: z.array(z.string()), checkpointId: z.string().optional() }),
   z.object({
     ...partBase,
     type: z.literal('compaction'),
@@ -98,13 +97,6 @@ export const Part = z.discriminatedUnion('type', [
     auto: z.boolean(),
     /** The last message the summary covers; later messages are sent verbatim. Absent: all before this marker. */
     upTo: MessageId.optional(),
-  }),
-  z.object({
-    ...partBase,
-    type: z.literal('retry'),
-    attempt: z.number(),
-    error: ErrorDataSchema,
-    at: z.number(),
   }),
 ])
 export type Part = z.infer<typeof Part>

@@ -39,20 +39,3 @@ export const Compaction = memo(function Compaction({ part }: { part: PartOf<'com
   )
 })
 
-export function Retry({ part }: { part: PartOf<'retry'> }) {
-  return (
-    <div className="retry muted" data-testid="retry">
-      Retrying (attempt {part.attempt}): {part.error.data.message}
-    </div>
-  )
-}
-
-/** Files a step changed; the checkpoint id lets the turn review open them later. */
-export function PatchSummary({ part }: { part: PartOf<'patch'> }) {
-  if (part.files.length === 0) return null
-  return (
-    <div className="patch-summary muted" data-testid="patch-summary" data-checkpoint-id={part.checkpointId ?? ''}>
-      Changed {part.files.length === 1 ? part.files[0] : `${part.files.length} files: ${part.files.join(', ')}`}
-    </div>
-  )
-}

@@ -96,6 +96,9 @@ export async function runRun(argv: string[]): Promise<number> {
       if (event.channel === 'project:notice') {
         const notice = (payload as { message?: string }).message ?? ''
         if (!told.has(notice)) process.stderr.write(`warning: ${notice}\n`)
+        told.add(notice)
+      } else if (event.channel === 'mcp:warning') {
+        process.stderr.write(`warning: MCP: ${(payload as { message?: string }).message ?? ''}\n`)
       }
       else if (payload.sessionId === session.id || event.channel.startsWith('permission:')) output(event)
     })
@@ -185,10 +188,17 @@ function textOutput(): (event: BusEvent) => void {
         wroteText = true
       }
       if (part.type === 'text' && part.synthetic) write(`${part.text}\n`)
+      if (part.type === 'hook') for (const f of part.failures) process.stderr.write(`warning: ${part.event} hook \`${f.command}\` failed: ${f.error}\n`)
       if (part.type === 'tool') {
         const key = `${part.state.status}`
         if (announced.get(part.id) === key) return
         announced.set(part.id, key)
+        const hookFailures = part.state.metadata?.hookFailures
+        if (part.state.status !== 'running' && Array.isArray(hookFailures)) {
+          for (const f of hookFailures as Array<{ event?: string; command?: string; error?: string }>) {
+            process.stderr.write(`warning: ${f.event ?? 'tool'} hook \`${f.command ?? ''}\` failed: ${f.error ?? ''}\n`)
+          }
+        }
         const title = part.state.title ?? summarizeInput(part.state.input)
         if (part.state.status === 'running') process.stderr.write(`• ${part.tool} ${title}\n`)
         else if (part.state.status === 'error') process.stderr.write(`✗ ${part.tool} ${title}: ${(part.state.error ?? '').split('\n')[0]}\n`)

@@ -1,5 +1,5 @@
 import { memo } from 'react'
-import type { PartOf } from '@shared/schema/session'
+import type { HookEventName, HookFailure, PartOf } from '@shared/schema/session'
 import { Twisty } from '../../../components/Twisty'
 import { useChat, useChatController } from '../../../stores/chat'
 import { Markdown } from '../markdown/Markdown'
@@ -39,3 +39,26 @@ export const Compaction = memo(function Compaction({ part }: { part: PartOf<'com
   )
 })
 
+const HOOK_WHEN: Record<HookEventName, string> = {
+  UserPromptSubmit: 'before this message was sent',
+  SessionStart: 'when the session started',
+  Stop: 'when the turn ended',
+  PreToolUse: 'before this call',
+  PostToolUse: 'after this call',
+}
+
+/** Hooks that failed, timed out or could not run, shown where they ran (they do not block). */
+export function HookFailures({ event, failures }: { event: HookEventName; failures: readonly HookFailure[] }) {
+  return (
+    <div className="hook-failures" role="status" data-testid="hook-failures" data-event={event}>
+      {failures.map((f, i) => (
+        <div key={i} className="hook-failure">
+          <span className="hook-failure-title">
+            ⚠ {event} hook failed {HOOK_WHEN[event]}:
+          </span>{' '}
+          <code>{f.command}</code> — {f.error}
+        </div>
+      ))}
+    </div>
+  )
+}

@@ -3,6 +3,7 @@ import { APP_NAME, APP_VERSION } from './app/meta'
 import type { FolderPicker } from './app/folder-picker'
 import type { UrlOpener } from './app/url-opener'
 import { EventBus } from './bus/bus'
+import { NoticeLog } from './project/notices'
 import { ProjectManager } from './project/manager'
 import type { ItemRevealer } from './project/reveal'
 import { Storage } from './storage'
@@ -90,6 +91,8 @@ export interface Services {
   readonly trust: TrustService
   /** The one config service per open project (trust applied). */
   readonly configs: ProjectConfigs
+  /** Each open project's notices (config, extension files, MCP warnings), for the notices area. */
+  readonly notices: NoticeLog
   /** The environment the core reads (config placeholders, provider keys, the user config folder). */
   readonly env: NodeJS.ProcessEnv
   info(): AppInfo
@@ -110,6 +113,7 @@ export function createServices(options: ServicesOptions): Services {
   const storage = Storage.open(options.dataDir)
   const bus = new EventBus()
   const projects = new ProjectManager(storage, bus)
+  const notices = new NoticeLog(bus)
   const sessions = new SessionStore(storage.sessions, bus)
   const secrets = options.secrets ?? new FileSecretStore(join(options.dataDir, 'secrets.json'))
   const env = options.env ?? process.env
@@ -275,6 +279,7 @@ export function createServices(options: ServicesOptions): Services {
     secretsEncrypted: options.secretsEncrypted ?? PLAIN_CODEC.encrypted ?? false,
     trust,
     configs,
+    notices,
     env,
     info: () => ({
       name: APP_NAME,
@@ -292,6 +297,7 @@ export function createServices(options: ServicesOptions): Services {
         await projects.dispose()
       } finally {
         sessions.dispose()
+        notices.dispose()
         storage.close()
         // What graceful shutdown did not reach (a grandchild that left our process group with setsid).
         if (options.ownProcesses) endOwnProcesses()

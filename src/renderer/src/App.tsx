@@ -6,6 +6,7 @@ import { TrustPrompt } from './features/trust'
 import { Workspace } from './features/workspace'
 import { ProblemCounts, problemsFor } from './features/problems'
 import { NoticesButton } from './features/notices'
+import { ProcessesButton } from './features/processes'
 import { projectStoreFor } from './stores/project'
 import { useWorkspace, workspace } from './stores/workspace'
 import { existingProjectStore } from './stores/project'
@@ -60,6 +61,7 @@ function StatusBar() {
       <span data-testid="connection-state">{connection === 'open' ? 'Connected' : (detail ?? connection)}</span>
       {activeId && bridge && <ProblemCounts key={activeId} bridge={bridge} projectId={activeId} onShow={() => showProblems(activeId)} />}
       <TerminalToggle />
+      {activeId && bridge && <ProcessesButton key={`processes-${activeId}`} bridge={bridge} projectId={activeId} />}
       {activeId && bridge && root !== undefined && <NoticesButton key={activeId} bridge={bridge} projectId={activeId} root={root} />}
       {info && (
         <span className="muted right">

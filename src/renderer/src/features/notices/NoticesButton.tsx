@@ -82,7 +82,7 @@ export function NoticesButton({ bridge, projectId, root }: { bridge: HotaruBridg
   const dismiss = (ids?: string[]): void => background('dismiss notices', dismissNotices(bridge, projectId, ids))
   const warnings = notices.some((n) => n.level !== 'info') || failures.length > 0
   return (
-    <span className="statusbar-notices">
+    <span className="statusbar-popover-anchor">
       <button
         type="button"
         className={`ghost small statusbar-button${count > 0 && warnings ? ' has-warnings' : ''}`}
@@ -98,7 +98,7 @@ export function NoticesButton({ bridge, projectId, root }: { bridge: HotaruBridg
       {open && (
         <div
           ref={panel}
-          className="notices-panel"
+          className="statusbar-popover notices-panel"
           role="dialog"
           aria-label="Notices"
           onKeyDown={(e) => {

@@ -1,9 +1,8 @@
 import { createStore, type StoreApi } from 'zustand'
 import type { HotaruBridge } from '@shared/ipc'
 import type { ProjectNotice } from '@shared/ipc/project'
-import { background, onBackgroundFailure } from '../lib/background'
-import { onProjectDropped } from './project'
-import { onResync } from './resync'
+import { onBackgroundFailure } from '../lib/background'
+import { projectMirror } from './project-mirror'
 
 export interface NoticesState {
   notices: ProjectNotice[]
@@ -20,32 +19,23 @@ const stores = new Map<string, NoticesStore>()
  * window does not bring the notice back.
  */
 export function noticesFor(bridge: HotaruBridge, projectId: string): NoticesStore {
-  const existing = stores.get(projectId)
-  if (existing) return existing
-  const store = createStore<NoticesState>(() => ({ notices: [] }))
-  const reload = async (): Promise<void> => {
-    const result = await bridge.project.notices({ projectId })
-    if (result.ok) store.setState({ notices: result.value })
-    else console.warn(`[notices] cannot read the notices of ${projectId}:`, result.error.data.message)
-  }
-  const unsubscribers = [
-    bridge.project.onNotice(({ projectId: id }) => {
-      if (id === projectId) background('notices reload', reload())
-    }),
-    bridge.mcp.onWarning(({ projectId: id }) => {
-      if (id === projectId) background('notices reload', reload())
-    }),
-    onResync(() => background('notices reload', reload())),
-  ]
-  const offDrop = onProjectDropped((id) => {
-    if (id !== projectId) return
-    for (const off of unsubscribers) off()
-    offDrop()
-    stores.delete(projectId)
+  return projectMirror(stores, projectId, {
+    what: 'notices',
+    initial: () => ({ notices: [] }),
+    reload: async (store) => {
+      const result = await bridge.project.notices({ projectId })
+      if (result.ok) store.setState({ notices: result.value })
+      else console.warn(`[notices] cannot read the notices of ${projectId}:`, result.error.data.message)
+    },
+    events: (_store, reload) => [
+      bridge.project.onNotice(({ projectId: id }) => {
+        if (id === projectId) reload()
+      }),
+      bridge.mcp.onWarning(({ projectId: id }) => {
+        if (id === projectId) reload()
+      }),
+    ],
   })
-  stores.set(projectId, store)
-  background('notices reload', reload())
-  return store
 }
 
 /** Dismisses notices of a project (all without `ids`): gone at once here, and in core. */

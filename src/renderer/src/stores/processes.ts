@@ -1,8 +1,6 @@
-import { createStore, type StoreApi } from 'zustand'
+import type { StoreApi } from 'zustand'
 import type { EventPayload, HotaruBridge } from '@shared/ipc'
-import { background } from '../lib/background'
-import { onProjectDropped } from './project'
-import { onResync } from './resync'
+import { projectMirror } from './project-mirror'
 
 /** A command the agent started in the background, as the `process` domain reports it. */
 export type BackgroundProcess = EventPayload<'process', 'changed'>
@@ -28,29 +26,20 @@ function upsert(list: BackgroundProcess[], info: BackgroundProcess): BackgroundP
  * `bash background: true`), mirrored from `process.list` and kept current by `process:changed`.
  */
 export function processesFor(bridge: HotaruBridge, projectId: string): ProcessesStore {
-  const existing = stores.get(projectId)
-  if (existing) return existing
-  const store = createStore<ProcessesState>(() => ({ processes: [] }))
-  const reload = async (): Promise<void> => {
-    const result = await bridge.process.list({ projectId })
-    if (result.ok) store.setState({ processes: result.value })
-    else console.warn(`[processes] cannot list the background processes of ${projectId}:`, result.error.data.message)
-  }
-  const unsubscribers = [
-    bridge.process.onChanged(({ projectId: id, payload }) => {
-      if (id === projectId) store.setState((s) => ({ processes: upsert(s.processes, payload) }))
-    }),
-    onResync(() => background('processes reload', reload())),
-  ]
-  const offDrop = onProjectDropped((id) => {
-    if (id !== projectId) return
-    for (const off of unsubscribers) off()
-    offDrop()
-    stores.delete(projectId)
+  return projectMirror(stores, projectId, {
+    what: 'processes',
+    initial: () => ({ processes: [] }),
+    reload: async (store) => {
+      const result = await bridge.process.list({ projectId })
+      if (result.ok) store.setState({ processes: result.value })
+      else console.warn(`[processes] cannot list the background processes of ${projectId}:`, result.error.data.message)
+    },
+    events: (store) => [
+      bridge.process.onChanged(({ projectId: id, payload }) => {
+        if (id === projectId) store.setState((s) => ({ processes: upsert(s.processes, payload) }))
+      }),
+    ],
   })
-  stores.set(projectId, store)
-  background('processes reload', reload())
-  return store
 }
 
 /** Stops a background process and everything it started; the list follows from `process:changed`. */

@@ -1,8 +1,8 @@
-import { useEffect, useRef, useState } from 'react'
 import { useStore } from 'zustand'
 import type { HotaruBridge } from '@shared/ipc'
 import type { ProjectNotice } from '@shared/ipc/project'
 import { BellIcon } from '../../components/BellIcon'
+import { StatusPopover } from '../../components/StatusPopover'
 import { background } from '../../lib/background'
 import { relativeInside } from '../../lib/paths'
 import { dismissNotices, dismissUiFailures, noticesFor, uiFailures, type UiFailure } from '../../stores/notices'
@@ -65,74 +65,48 @@ function FailureRow({ failure }: { failure: UiFailure }) {
  * work; a click opens the list, where each can be dismissed, or all at once.
  */
 export function NoticesButton({ bridge, projectId, root }: { bridge: HotaruBridge; projectId: string; root: string }) {
-  const store = noticesFor(bridge, projectId)
-  const notices = useStore(store, (s) => s.notices)
+  const notices = useStore(noticesFor(bridge, projectId), (s) => s.notices)
   const failures = useStore(uiFailures, (s) => s.failures)
-  const [open, setOpen] = useState(false)
-  const panel = useRef<HTMLDivElement>(null)
   const count = notices.length + failures.length
-  useEffect(() => {
-    if (!open) return
-    const onDown = (e: MouseEvent): void => {
-      if (panel.current && !panel.current.parentElement?.contains(e.target as Node)) setOpen(false)
-    }
-    document.addEventListener('mousedown', onDown)
-    return () => document.removeEventListener('mousedown', onDown)
-  }, [open])
   const dismiss = (ids?: string[]): void => background('dismiss notices', dismissNotices(bridge, projectId, ids))
-  const warnings = notices.some((n) => n.level !== 'info') || failures.length > 0
   return (
-    <span className="statusbar-popover-anchor">
-      <button
-        type="button"
-        className={`ghost small statusbar-button${count > 0 && warnings ? ' has-warnings' : ''}`}
-        aria-expanded={open}
-        aria-haspopup="dialog"
-        aria-label={`Notices (${count})`}
-        title={count === 0 ? 'No notices' : `${count} notice${count === 1 ? '' : 's'}`}
-        data-testid="notices-button"
-        onClick={() => setOpen(!open)}
-      >
-        <BellIcon /> {count}
-      </button>
-      {open && (
-        <div
-          ref={panel}
-          className="statusbar-popover notices-panel"
-          role="dialog"
-          aria-label="Notices"
-          onKeyDown={(e) => {
-            if (e.key === 'Escape') setOpen(false)
+    <StatusPopover
+      label={`Notices (${count})`}
+      title={count === 0 ? 'No notices' : `${count} notice${count === 1 ? '' : 's'}`}
+      warn={notices.some((n) => n.level !== 'info') || failures.length > 0}
+      testId="notices-button"
+      face={
+        <>
+          <BellIcon /> {count}
+        </>
+      }
+      heading="Notices"
+      actions={
+        <button
+          type="button"
+          className="ghost small"
+          disabled={count === 0}
+          onClick={() => {
+            dismiss()
+            dismissUiFailures()
           }}
         >
-          <div className="notices-head">
-            <strong>Notices</strong>
-            <button
-              type="button"
-              className="ghost small"
-              disabled={count === 0}
-              onClick={() => {
-                dismiss()
-                dismissUiFailures()
-              }}
-            >
-              Dismiss all
-            </button>
-          </div>
-          {count === 0 ? (
-            <p className="muted notices-empty">No notices.</p>
-          ) : (
-            <ul className="notices-list">
-              {notices.map((n) => (
-                <NoticeRow key={n.id} notice={n} root={root} onDismiss={() => dismiss([n.id])} />
-              ))}
-              {failures.map((f) => (
-                <FailureRow key={f.id} failure={f} />
-              ))}
-            </ul>
-          )}
-        </div>
+          Dismiss all
+        </button>
+      }
+    >
+      {count === 0 ? (
+        <p className="muted statusbar-popover-empty">No notices.</p>
+      ) : (
+        <ul className="statusbar-popover-list">
+          {notices.map((n) => (
+            <NoticeRow key={n.id} notice={n} root={root} onDismiss={() => dismiss([n.id])} />
+          ))}
+          {failures.map((f) => (
+            <FailureRow key={f.id} failure={f} />
+          ))}
+        </ul>
       )}
-    </span>
+    </StatusPopover>
   )
 }

@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState } from 'react'
+import { useState } from 'react'
 import { useStore } from 'zustand'
 import type { HotaruBridge } from '@shared/ipc'
 import { Elapsed } from '../../components/Elapsed'
+import { StatusPopover } from '../../components/StatusPopover'
 import { background } from '../../lib/background'
 import { killProcess, processesFor, processOutput, type BackgroundProcess } from '../../stores/processes'
 
@@ -59,51 +60,24 @@ function ProcessRow({ bridge, projectId, process: p }: { bridge: HotaruBridge; p
  */
 export function ProcessesButton({ bridge, projectId }: { bridge: HotaruBridge; projectId: string }) {
   const processes = useStore(processesFor(bridge, projectId), (s) => s.processes)
-  const [open, setOpen] = useState(false)
-  const panel = useRef<HTMLDivElement>(null)
-  useEffect(() => {
-    if (!open) return
-    const onDown = (e: MouseEvent): void => {
-      if (panel.current && !panel.current.parentElement?.contains(e.target as Node)) setOpen(false)
-    }
-    document.addEventListener('mousedown', onDown)
-    return () => document.removeEventListener('mousedown', onDown)
-  }, [open])
   if (processes.length === 0) return null
   const running = processes.filter((p) => p.status === 'running').length
   return (
-    <span className="statusbar-popover-anchor">
-      <button
-        type="button"
-        className="ghost small statusbar-button"
-        aria-expanded={open}
-        aria-haspopup="dialog"
-        aria-label={`Background processes (${running} running)`}
-        data-testid="processes-button"
-        onClick={() => setOpen(!open)}
-      >
-        <span className={`process-dot${running > 0 ? ' live' : ''}`} aria-hidden /> {running} running
-      </button>
-      {open && (
-        <div
-          ref={panel}
-          className="statusbar-popover processes-panel"
-          role="dialog"
-          aria-label="Background processes"
-          onKeyDown={(e) => {
-            if (e.key === 'Escape') setOpen(false)
-          }}
-        >
-          <div className="notices-head">
-            <strong>Background processes</strong>
-          </div>
-          <ul className="notices-list">
-            {processes.map((p) => (
-              <ProcessRow key={p.id} bridge={bridge} projectId={projectId} process={p} />
-            ))}
-          </ul>
-        </div>
-      )}
-    </span>
+    <StatusPopover
+      label={`Background processes (${running} running)`}
+      testId="processes-button"
+      face={
+        <>
+          <span className={`process-dot${running > 0 ? ' live' : ''}`} aria-hidden /> {running} running
+        </>
+      }
+      heading="Background processes"
+    >
+      <ul className="statusbar-popover-list">
+        {processes.map((p) => (
+          <ProcessRow key={p.id} bridge={bridge} projectId={projectId} process={p} />
+        ))}
+      </ul>
+    </StatusPopover>
   )
 }

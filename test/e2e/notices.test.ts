@@ -1,10 +1,10 @@
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright-core'
-import { screenshot, useBrowser, watchErrors } from '../support/browser'
-import { until } from '../support/until'
-import { runHotaru, startServe, type Served } from '../support/cli'
+import { screenshot, useBrowser } from '../support/browser'
+import { runHotaru } from '../support/cli'
+import { openServedProject, serveEnv } from '../support/served-page'
 import { tempDir, writeTree } from '../support/temp'
+import { until } from '../support/until'
 
 const chat = (page: Page): Locator => page.locator('[data-testid="project-view"][data-active="true"] [data-testid="chat-panel"]')
 const bell = (page: Page): Locator => page.getByRole('button', { name: /^Notices \(\d+\)$/ })
@@ -19,25 +19,11 @@ describe('notices area and failed hooks (hotaru serve + fake LLM)', () => {
       '.hotaru/skills/forms/SKILL.md': '---\nname: forms\ndescription: Use for: web forms, validation\n---\nValidate on blur.\n',
       'hotaru.json': JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo lint server down >&2; exit 1' }] }] } }),
     })
-    const env = {
-      HOTARU_DATA_DIR: tempDir('hotaru-e2e-notices-data-'),
-      HOME: home,
-      XDG_CONFIG_HOME: join(home, '.config'),
-      ANTHROPIC_API_KEY: 'test-key',
-      ANTHROPIC_BASE_URL: shared.fake.anthropicBaseURL,
-      SHELL: '/bin/bash',
-    }
+    const env = serveEnv(home, shared.fake)
     // The folder's hooks run only once it is trusted.
     expect((await runHotaru(['trust', '--dir', project], env)).code).toBe(0)
-    const served: Served = await startServe(['--port', '0'], env)
-    const page = await shared.browser.newPage({ viewport: { width: 1400, height: 900 } })
-    const errors = watchErrors(page)
+    const { served, page, errors } = await openServedProject(shared.browser, env, project)
     try {
-      await page.goto(served.url)
-      await page.getByText('Connected').waitFor()
-      await page.getByTestId('open-path-input').fill(project)
-      await page.getByTestId('open-path-submit').click()
-      await chat(page).getByTestId('chat-empty').waitFor()
       expect(await bell(page).innerText()).toContain('0')
 
       shared.fake.enqueue({ text: 'Done.' })

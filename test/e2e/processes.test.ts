@@ -1,10 +1,9 @@
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright-core'
-import { screenshot, useBrowser, watchErrors } from '../support/browser'
-import { until } from '../support/until'
-import { startServe, type Served } from '../support/cli'
+import { screenshot, useBrowser } from '../support/browser'
+import { openServedProject, serveEnv } from '../support/served-page'
 import { tempDir, writeTree } from '../support/temp'
+import { until } from '../support/until'
 
 const chat = (page: Page): Locator => page.locator('[data-testid="project-view"][data-active="true"] [data-testid="chat-panel"]')
 
@@ -15,23 +14,8 @@ describe('background processes in the status bar (hotaru serve + fake LLM)', () 
     // The user's own config allows bash, so no ask comes in between.
     const home = writeTree(tempDir('hotaru-e2e-proc-home-'), { '.config/hotaru/hotaru.json': JSON.stringify({ permission: { bash: 'allow' } }) })
     const project = tempDir('hotaru-e2e-proc-')
-    const env = {
-      HOTARU_DATA_DIR: tempDir('hotaru-e2e-proc-data-'),
-      HOME: home,
-      XDG_CONFIG_HOME: join(home, '.config'),
-      ANTHROPIC_API_KEY: 'test-key',
-      ANTHROPIC_BASE_URL: shared.fake.anthropicBaseURL,
-      SHELL: '/bin/bash',
-    }
-    const served: Served = await startServe(['--port', '0'], env)
-    const page = await shared.browser.newPage({ viewport: { width: 1400, height: 900 } })
-    const errors = watchErrors(page)
+    const { served, page, errors } = await openServedProject(shared.browser, serveEnv(home, shared.fake), project)
     try {
-      await page.goto(served.url)
-      await page.getByText('Connected').waitFor()
-      await page.getByTestId('open-path-input').fill(project)
-      await page.getByTestId('open-path-submit').click()
-      await chat(page).getByTestId('chat-empty').waitFor()
       expect(await page.getByTestId('processes-button').count()).toBe(0)
 
       shared.fake.enqueue(

@@ -21,7 +21,7 @@ describe('toolHookFailures', () => {
     expect(failures).toEqual([
       { event: 'PreToolUse', command: 'lint', error: 'exit code 1' },
       { event: 'PostToolUse', command: 'fmt', error: 'timed out after 60 s and was killed' },
-      { event: 'PreToolUse', command: 'old', error: 'no event recorded' },
+      { command: 'old', error: 'no event recorded' },
     ])
   })
 

@@ -48,13 +48,13 @@ const HOOK_WHEN: Record<HookEventName, string> = {
 }
 
 /** Hooks that failed, timed out or could not run, shown where they ran (they do not block). */
-export function HookFailures({ event, failures }: { event: HookEventName; failures: readonly HookFailure[] }) {
+export function HookFailures({ event, failures }: { event?: HookEventName; failures: readonly HookFailure[] }) {
   return (
-    <div className="hook-failures" role="status" data-testid="hook-failures" data-event={event}>
+    <div className="hook-failures" role="status" data-testid="hook-failures" data-event={event ?? ''}>
       {failures.map((f, i) => (
         <div key={i} className="hook-failure">
           <span className="hook-failure-title">
-            ⚠ {event} hook failed {HOOK_WHEN[event]}:
+            ⚠ {event ? `${event} hook failed ${HOOK_WHEN[event]}` : 'A hook failed'}:
           </span>{' '}
           <code>{f.command}</code> — {f.error}
         </div>

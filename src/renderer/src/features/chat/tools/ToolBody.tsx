@@ -204,7 +204,7 @@ function ToolHookFailures({ part }: { part: ToolPart }) {
   return (
     <>
       {events.map((event) => (
-        <HookFailures key={event} event={event} failures={failures.filter((f) => f.event === event)} />
+        <HookFailures key={event ?? ''} {...(event ? { event } : {})} failures={failures.filter((f) => f.event === event)} />
       ))}
     </>
   )

@@ -133,13 +133,13 @@ export function editDiffs(part: ToolPart, root: string): FileDiffView[] {
 }
 
 /** Hooks of the call that failed (`metadata.hookFailures`, each with its event). */
-export function toolHookFailures(part: ToolPart): Array<HookFailure & { event: HookEventName }> {
+export function toolHookFailures(part: ToolPart): Array<HookFailure & { event?: HookEventName }> {
   const list = record(part.state.metadata).hookFailures
   if (!Array.isArray(list)) return []
   return list.map(record).flatMap((f) => {
     const event = HookEventName.safeParse(f.event)
     const command = str(f.command)
     const error = str(f.error)
-    return command !== undefined && error !== undefined ? [{ command, error, event: event.success ? event.data : 'PreToolUse' }] : []
+    return command !== undefined && error !== undefined ? [{ command, error, ...(event.success ? { event: event.data } : {}) }] : []
   })
 }

@@ -89,6 +89,19 @@ describe('extensions in a session', () => {
     ])
   })
 
+  it('prints an MCP warning on stderr once', async () => {
+    const { env } = await setup([{ text: 'Fine.' }])
+    const project = writeTree(tempDir(), {
+      'hotaru.json': JSON.stringify({ mcp: { twice: { type: 'local', command: ['hotaru-no-such-mcp-server'] } } }),
+      '.mcp.json': JSON.stringify({ mcpServers: { twice: { command: 'hotaru-no-such-mcp-server' } } }),
+    })
+    expect((await hotaru(['trust', '--dir', project], env)).code).toBe(0)
+    const result = await hotaru(['run', '--dir', project, 'hi'], env)
+    expect(result.code).toBe(0)
+    const line = 'warning: MCP server "twice" is defined in hotaru config and in .mcp.json; the hotaru config is used'
+    expect(result.stderr.split('\n').filter((l) => l === line)).toHaveLength(1)
+  })
+
   it('uses a custom agent file: its body is the system prompt', async () => {
     const { server, env } = await setup([{ text: 'Reviewed.' }])
     const project = writeTree(tempDir(), {

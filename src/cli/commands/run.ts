@@ -91,17 +91,17 @@ export async function runRun(argv: string[]): Promise<number> {
       model: model ?? snapshot.defaults.model,
     })
     const output = format === 'json' ? jsonOutput() : textOutput()
+    const tell = (notice: string): void => {
+      if (!told.has(notice)) process.stderr.write(`warning: ${notice}\n`)
+      told.add(notice)
+    }
     const unsubscribe = services.bus.subscribe((event) => {
       const payload = event.envelope.payload as { sessionId?: string }
-      if (event.channel === 'project:notice') {
-        const notice = (payload as { message?: string }).message ?? ''
-        if (!told.has(notice)) process.stderr.write(`warning: ${notice}\n`)
-        told.add(notice)
-      } else if (event.channel === 'mcp:warning') {
-        process.stderr.write(`warning: MCP: ${(payload as { message?: string }).message ?? ''}\n`)
-      }
+      if (event.channel === 'project:notice' || event.channel === 'mcp:warning') tell((payload as { message?: string }).message ?? '')
       else if (payload.sessionId === session.id || event.channel.startsWith('permission:')) output(event)
     })
+    // What was noticed before this point (MCP servers start as the project opens) is in the project's notices.
+    for (const notice of services.notices.list(project.id)) tell(notice.message)
     const stopAsking = answerPermissions(services, {
       sessionId: session.id,
       mode: values.yes ? 'yes' : process.stdin.isTTY ? 'tty' : 'reject',

@@ -13,11 +13,17 @@ describe('notices area and failed hooks (hotaru serve + fake LLM)', () => {
   const shared = useBrowser({ fakeLlm: true })
 
   it('lists broken extension files with file and reason in the status bar, dismisses them for good, and shows a failed hook on the message', { timeout: 120_000 }, async () => {
-    const home = tempDir('hotaru-e2e-notices-home-')
+    // The user's own config allows bash, so the call runs without an ask.
+    const home = writeTree(tempDir('hotaru-e2e-notices-home-'), { '.config/hotaru/hotaru.json': JSON.stringify({ permission: { bash: 'allow' } }) })
     const project = writeTree(tempDir('hotaru-e2e-notices-'), {
       '.hotaru/skills/broken/SKILL.md': '---\nname: broken\n---\nNo description above.\n',
       '.hotaru/skills/forms/SKILL.md': '---\nname: forms\ndescription: Use for: web forms, validation\n---\nValidate on blur.\n',
-      'hotaru.json': JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo lint server down >&2; exit 1' }] }] } }),
+      'hotaru.json': JSON.stringify({
+        hooks: {
+          UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo lint server down >&2; exit 1' }] }],
+          PostToolUse: [{ matcher: 'bash', hooks: [{ type: 'command', command: 'echo formatter missing >&2; exit 5' }] }],
+        },
+      }),
     })
     const env = serveEnv(home, shared.fake)
     // The folder's hooks run only once it is trusted.
@@ -26,7 +32,7 @@ describe('notices area and failed hooks (hotaru serve + fake LLM)', () => {
     try {
       expect(await bell(page).innerText()).toContain('0')
 
-      shared.fake.enqueue({ text: 'Done.' })
+      shared.fake.enqueue({ toolCalls: [{ name: 'bash', args: { command: 'echo hi', description: 'Say hi' } }] }, { text: 'Done.' })
       const input = chat(page).getByTestId('chat-input')
       await input.fill('hello')
       await input.press('Enter')
@@ -37,6 +43,10 @@ describe('notices area and failed hooks (hotaru serve + fake LLM)', () => {
       await hook.waitFor()
       expect(await hook.innerText()).toContain('UserPromptSubmit hook failed before this message was sent')
       expect(await hook.innerText()).toContain('exit code 1: lint server down')
+      // The tool call's failed PostToolUse hook: a mark on the card, the details inside it (the latest card is open).
+      const card = chat(page).locator('[data-testid="tool-card"][data-tool="bash"]')
+      await card.getByTestId('tool-hook-failed').waitFor()
+      expect(await card.getByRole('status').innerText()).toContain('PostToolUse hook failed after this call: echo formatter missing >&2; exit 5 — exit code 5: formatter missing')
 
       await until(async () => (await bell(page).getAttribute('aria-label')) === 'Notices (2)', 'two notices in the status bar', 20_000)
       await bell(page).click()

@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { endOrphanedProcesses, markedProcesses, OWNER_VARIABLE } from '../../src/main/core/util/process-marker'
+import { endOrphanedProcesses, markedProcesses, OWNER_VARIABLE } from '../../src/main/core/process/owner-marker'
 import { testServices } from '../support/services'
 
 const linux = process.platform === 'linux'

@@ -90,12 +90,16 @@ export async function runRun(argv: string[]): Promise<number> {
       model: model ?? snapshot.defaults.model,
     })
     const output = format === 'json' ? jsonOutput() : textOutput()
+    const tell = (notice: string): void => {
+      if (!told.has(notice)) process.stderr.write(`warning: ${notice}\n`)
+      told.add(notice)
+    }
     const unsubscribe = services.bus.subscribe((event) => {
-      if (event.channel === 'project:notice') {
-        const notice = event.envelope.payload.message
-        if (!told.has(notice)) process.stderr.write(`warning: ${notice}\n`)
-      } else if (sessionOf(event) === session.id || event.channel.startsWith('permission:')) output(event)
+      if (event.channel === 'project:notice' || event.channel === 'mcp:warning') tell(event.envelope.payload.message)
+      else if (sessionOf(event) === session.id || event.channel.startsWith('permission:')) output(event)
     })
+    // What was noticed before this point (MCP servers start as the project opens) is in the project's notices.
+    for (const notice of services.notices.list(project.id)) tell(notice.message)
     const stopAsking = answerPermissions(services, {
       sessionId: session.id,
       mode: values.yes ? 'yes' : process.stdin.isTTY ? 'tty' : 'reject',
@@ -181,10 +185,17 @@ function textOutput(): (event: BusEvent) => void {
         wroteText = true
       }
       if (part.type === 'text' && part.synthetic) write(`${part.text}\n`)
+      if (part.type === 'hook') for (const f of part.failures) process.stderr.write(`warning: ${part.event} hook \`${f.command}\` failed: ${f.error}\n`)
       if (part.type === 'tool') {
         const key = `${part.state.status}`
         if (announced.get(part.id) === key) return
         announced.set(part.id, key)
+        const hookFailures = part.state.metadata?.hookFailures
+        if (part.state.status !== 'running' && Array.isArray(hookFailures)) {
+          for (const f of hookFailures as Array<{ event?: string; command?: string; error?: string }>) {
+            process.stderr.write(`warning: ${f.event ?? 'tool'} hook \`${f.command ?? ''}\` failed: ${f.error ?? ''}\n`)
+          }
+        }
         const title = part.state.title ?? summarizeInput(part.state.input)
         if (part.state.status === 'running') process.stderr.write(`• ${part.tool} ${title}\n`)
         else if (part.state.status === 'error') process.stderr.write(`✗ ${part.tool} ${title}: ${(part.state.error ?? '').split('\n')[0]}\n`)

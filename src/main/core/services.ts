@@ -3,6 +3,7 @@ import { APP_NAME, APP_VERSION } from './app/meta'
 import type { FolderPicker } from './app/folder-picker'
 import type { UrlOpener } from './app/url-opener'
 import { EventBus, type EventCheck } from './bus/bus'
+import { NoticeLog } from './project/notices'
 import { ProjectManager } from './project/manager'
 import type { ItemRevealer } from './project/reveal'
 import { Storage } from './storage'
@@ -27,7 +28,7 @@ import { detached } from './util/detached'
 import { loginShellEnv, pickShell, useProcessEnvironment } from './tools'
 import { CommandSandbox, sandboxContext, sandboxPolicy, sandboxSupport } from './sandbox'
 import { createLspTool, diagnosticsAfterTool, LspService } from './lsp'
-import { endOrphanedProcesses, endOwnProcesses, installProcessMarker } from './util/process-marker'
+import { endOrphanedProcesses, endOwnProcesses, installProcessMarker } from './process/owner-marker'
 
 export { DEFAULT_MODEL_ID } from './config/project-config'
 
@@ -85,6 +86,8 @@ export interface Services {
   readonly trust: TrustService
   /** The one config service per open project (trust applied). */
   readonly configs: ProjectConfigs
+  /** Each open project's notices (config, extension files, MCP warnings), for the notices area. */
+  readonly notices: NoticeLog
   /** The environment the core reads (config placeholders, provider keys, the user config folder). */
   readonly env: NodeJS.ProcessEnv
   info(): AppInfo
@@ -105,6 +108,7 @@ export function createServices(options: ServicesOptions): Services {
   const storage = Storage.open(options.dataDir)
   const bus = new EventBus({ check: options.checkEvent })
   const projects = new ProjectManager(storage, bus)
+  const notices = new NoticeLog(bus)
   const sessions = new SessionStore(storage.sessions, bus)
   const secrets = options.secrets ?? new FileSecretStore(join(options.dataDir, 'secrets.json'))
   const env = options.env ?? process.env
@@ -264,6 +268,7 @@ export function createServices(options: ServicesOptions): Services {
     secretsEncrypted: options.secretsEncrypted ?? PLAIN_CODEC.encrypted ?? false,
     trust,
     configs,
+    notices,
     env,
     info: () => ({
       name: APP_NAME,
@@ -281,6 +286,7 @@ export function createServices(options: ServicesOptions): Services {
         await projects.dispose()
       } finally {
         sessions.dispose()
+        notices.dispose()
         storage.close()
         // What graceful shutdown did not reach (a grandchild that left our process group with setsid).
         if (options.ownProcesses) endOwnProcesses()

@@ -5,6 +5,8 @@ import { ProjectTabs } from './features/tabs'
 import { TrustPrompt } from './features/trust'
 import { Workspace } from './features/workspace'
 import { ProblemCounts, problemsFor } from './features/problems'
+import { NoticesButton } from './features/notices'
+import { ProcessesButton } from './features/processes'
 import { projectStoreFor } from './stores/project'
 import { useWorkspace, workspace } from './stores/workspace'
 import { existingProjectStore } from './stores/project'
@@ -47,6 +49,7 @@ function StatusBar() {
   const info = useWorkspace((s) => s.info)
   const activeId = useWorkspace((s) => s.activeId)
   const bridge = useWorkspace((s) => s.bridge)
+  const root = useWorkspace((s) => s.projects.find((p) => p.id === s.activeId)?.root)
   const showProblems = (projectId: string): void => {
     if (!bridge) return
     problemsFor(bridge, projectId).setState({ shown: true })
@@ -58,6 +61,8 @@ function StatusBar() {
       <span data-testid="connection-state">{connection === 'open' ? 'Connected' : (detail ?? connection)}</span>
       {activeId && bridge && <ProblemCounts key={activeId} bridge={bridge} projectId={activeId} onShow={() => showProblems(activeId)} />}
       <TerminalToggle />
+      {activeId && bridge && <ProcessesButton key={`processes-${activeId}`} bridge={bridge} projectId={activeId} />}
+      {activeId && bridge && root !== undefined && <NoticesButton key={activeId} bridge={bridge} projectId={activeId} root={root} />}
       {info && (
         <span className="muted right">
           {info.name} {info.version}

@@ -6,7 +6,7 @@
 export const channels = {
   app: { methods: ['info'], events: [] },
   project: {
-    methods: ['open', 'close', 'completePath', 'list', 'recent', 'forget', 'pickFolder'],
+    methods: ['open', 'close', 'completePath', 'list', 'recent', 'forget', 'pickFolder', 'notices', 'dismissNotices'],
     events: ['opened', 'closed', 'notice'],
   },
   fs: {

@@ -2,6 +2,22 @@ import { z } from 'zod'
 import { ProjectId, ProjectInfo, RecentProject } from '../schema/project'
 import type { DomainContract } from './define'
 
+const NoticeLevel = z.enum(['info', 'warning', 'error'])
+
+/** A notice kept for the project's notices list: the same text published again counts up instead of repeating. */
+export const ProjectNotice = z.object({
+  id: z.string(),
+  level: NoticeLevel,
+  /** `project`: config and extension files; `mcp`: an MCP server's warning. */
+  source: z.enum(['project', 'mcp']),
+  message: z.string(),
+  /** The file the notice is about (a broken skill, agent or tool file). */
+  file: z.string().optional(),
+  count: z.number().int().min(1),
+  at: z.number(),
+})
+export type ProjectNotice = z.infer<typeof ProjectNotice>
+
 export const projectContract = {
   methods: {
     /** Opens a folder as a project tab (or returns the tab already open for it). */
@@ -19,11 +35,18 @@ export const projectContract = {
     forget: { input: z.object({ projectId: ProjectId }).strict(), output: z.object({ forgotten: z.boolean() }) },
     /** Native folder dialog; `Unsupported` where there is none (browser UI). */
     pickFolder: { input: z.object({}).strict(), output: z.object({ path: z.string().nullable() }) },
+    /** The project's notices not dismissed yet, oldest first (those published before this client connected too). */
+    notices: { input: z.object({ projectId: ProjectId }).strict(), output: z.array(ProjectNotice) },
+    /** Dismisses notices (all without `ids`); the same text published again stays dismissed while the project is open. */
+    dismissNotices: {
+      input: z.object({ projectId: ProjectId, ids: z.array(z.string().min(1).max(100)).max(1000).optional() }).strict(),
+      output: z.object({ dismissed: z.number() }),
+    },
   },
   events: {
     opened: ProjectInfo,
     closed: z.object({ projectId: ProjectId }),
     /** Something the user should see about the project (a broken extension file, a failed server…). */
-    notice: z.object({ projectId: ProjectId, level: z.enum(['info', 'warning', 'error']), message: z.string() }),
+    notice: z.object({ projectId: ProjectId, level: NoticeLevel, message: z.string(), file: z.string().optional() }),
   },
 } satisfies DomainContract<'project'>

@@ -72,6 +72,13 @@ export const ToolState = z.object({
 })
 export type ToolState = z.infer<typeof ToolState>
 
+/** Hook events (`hooks` in config). */
+export const HookEventName = z.enum(['PreToolUse', 'PostToolUse', 'UserPromptSubmit', 'Stop', 'SessionStart'])
+export type HookEventName = z.infer<typeof HookEventName>
+/** A hook that failed, timed out or could not run; failures do not block. */
+export const HookFailure = z.object({ command: z.string(), error: z.string() })
+export type HookFailure = z.infer<typeof HookFailure>
+
 export const Part = z.discriminatedUnion('type', [
   z.object({ ...partBase, type: z.literal('text'), text: z.string(), synthetic: z.boolean().optional() }),
   z.object({
@@ -91,7 +98,6 @@ export const Part = z.discriminatedUnion('type', [
     cost: z.number(),
     finish: z.string(),
   }),
-  z.object({ ...partBase, type: z.literal('patch'), files: z.array(z.string()), checkpointId: z.string().optional() }),
   z.object({
     ...partBase,
     type: z.literal('compaction'),
@@ -100,13 +106,8 @@ export const Part = z.discriminatedUnion('type', [
     /** The last message the summary covers; later messages are sent verbatim. Absent: all before this marker. */
     upTo: MessageId.optional(),
   }),
-  z.object({
-    ...partBase,
-    type: z.literal('retry'),
-    attempt: z.number(),
-    error: ErrorDataSchema,
-    at: z.number(),
-  }),
+  /** Hooks of a turn that failed (UserPromptSubmit/SessionStart on the user's message, Stop on the turn's last one). */
+  z.object({ ...partBase, type: z.literal('hook'), event: HookEventName, failures: z.array(HookFailure).min(1) }),
 ])
 export type Part = z.infer<typeof Part>
 export type PartOf<T extends Part['type']> = Extract<Part, { type: T }>

@@ -3,7 +3,7 @@ import { startFakeLlm, type FakeLlm } from '../../fixtures/fake-llm'
 import { fakeProviderEnv } from '../../support/cli'
 import { testServices } from '../../support/services'
 import { tempDir, writeTree } from '../../support/temp'
-import { descendants, isAlive } from '../../../src/main/core/mcp/process-tree'
+import { descendants, isAlive } from '../../../src/main/core/process/tree'
 import { TS_FIXTURE, waitFor } from './helpers'
 
 const servers: FakeLlm[] = []

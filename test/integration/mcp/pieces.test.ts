@@ -2,7 +2,6 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { assignToolNames, qualifiedToolName, resolveLoginShellPath, TOOL_NAME_PATTERN, toToolResult } from '../../../src/main/core/mcp'
-import { LineTail } from '../../../src/main/core/mcp/line-tail'
 import { LoopbackRedirect } from '../../../src/main/core/mcp/oauth-loopback'
 import { expandEnv } from '../../../src/main/core/mcp/project-mcp-json'
 import { mergePaths } from '../../../src/main/core/mcp/shell-path'
@@ -45,17 +44,6 @@ describe('tool results', () => {
     )
     expect(toToolResult({ content: [{ type: 'text', text: 'summary' }], structuredContent: { a: 1 } }).output).toBe('summary')
     expect(toToolResult({ toolResult: { legacy: true } }).output).toBe('{\n  "legacy": true\n}')
-  })
-})
-
-describe('stderr tail', () => {
-  it('keeps the last lines, cut to length', () => {
-    const tail = new LineTail(3, 10)
-    tail.push('one\ntwo\nthr')
-    tail.push('ee\nfour\nfive is a long line\npartial')
-    // Three whole lines plus the unfinished one.
-    expect(tail.get()).toEqual(['three', 'four', 'five is a …', 'partial'])
-    expect(tail.summary(2)).toBe('five is a …\npartial')
   })
 })
 

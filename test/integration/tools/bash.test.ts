@@ -51,6 +51,20 @@ describe('bash', () => {
     await waitFor(() => pids.every((p) => !alive(p)))
   })
 
+  it.runIf(process.platform === 'linux')('on timeout also ends a grandchild that double-forked out of its group and parentage', async () => {
+    const ctx = testContext()
+    const pidFile = join(ctx.root, 'escaped')
+    // The subshell exits at once: the setsid'd sleep is re-parented to init, in its own session and group.
+    const command = `(setsid sh -c 'echo $$ > ${pidFile}; exec sleep 300' > /dev/null 2>&1 < /dev/null &); sleep 30`
+    const result = await runTool(bashTool, { command, timeout: 700 }, ctx)
+    expect(result.metadata.timedOut).toBe(true)
+    const { readFileSync } = await import('node:fs')
+    const escaped = Number(readFileSync(pidFile, 'utf8').trim())
+    expect(escaped).toBeGreaterThan(0)
+    await waitFor(() => !alive(escaped))
+    expect(result.metadata.processesLeft).toBeUndefined()
+  })
+
   it('stops on abort', async () => {
     const ctx = testContext()
     setTimeout(() => ctx.controller.abort(), 300)

@@ -6,7 +6,7 @@ import { SESSION } from './builders'
 /**
  * Random stored transcripts, healthy and broken: reused and provider-invalid call
  * ids, calls in every state (a stop or a crash leaves pending/running ones), blank
- * text, reasoning-only messages, retry leftovers, pruned outputs, messages a crash
+ * text, reasoning-only messages, failed-hook notes, pruned outputs, messages a crash
  * left open, and compaction markers at random points naming any message — or one
  * that no longer exists.
  */
@@ -25,7 +25,7 @@ type PartSeed =
   | { kind: 'reasoning'; text: string; signed: boolean }
   | { kind: 'tool'; callId: string; tool: string; status: ToolStatus; output: string; input: unknown; pruned: boolean }
   | { kind: 'step' }
-  | { kind: 'retry' }
+  | { kind: 'hook' }
 
 const partSeed: fc.Arbitrary<PartSeed> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('text' as const), text: blankish }) },
@@ -43,7 +43,7 @@ const partSeed: fc.Arbitrary<PartSeed> = fc.oneof(
     }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('step' as const) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('retry' as const) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('hook' as const) }) },
 )
 
 export type MessageSeed =
@@ -94,8 +94,8 @@ function buildPart(seed: PartSeed, messageId: string, id: string): Part {
     }
     case 'step':
       return { ...base, type: 'step-start' }
-    case 'retry':
-      return { ...base, type: 'retry', attempt: 1, error: { name: 'ProviderServer', data: { message: 'boom' } }, at: 1 }
+    case 'hook':
+      return { ...base, type: 'hook', event: 'Stop', failures: [{ command: 'notify', error: 'exit code 1' }] }
   }
 }
 

@@ -43,6 +43,17 @@ describe('parseAgentFile', () => {
     expect(parseAgentFile('a', '---\ntools: ["read"]\n---\nP').override.tools).toEqual({ '*': false, read: true })
     const nested = parseAgentFile('a', '---\ntools:\n  bash: false\n  read: true\npermission:\n  edit: ask\n  webfetch: deny\n---\nP')
     expect(nested.override).toEqual({ tools: { bash: false, read: true }, permission: { edit: 'ask', webfetch: 'deny' } })
+    expect(parseAgentFile('a', '---\ntools: {bash: false}\n---\nP').override.tools).toEqual({ bash: false })
+    expect(parseAgentFile('a', '---\ntools:\n  - read\n  - grep\n---\nP').override.tools).toEqual({ '*': false, read: true, grep: true })
+    const yamlPermission = parseAgentFile('a', '---\npermission:\n  bash:\n    "*": ask\n    "git diff *": allow\n---\nP')
+    expect(yamlPermission.override.permission).toEqual({ bash: { '*': 'ask', 'git diff *': 'allow' } })
+  })
+
+  it('reads a folded description, and a description with an unquoted colon leniently with a notice', () => {
+    expect(parseAgentFile('a', '---\ndescription: >-\n  Reviews diffs\n  for bugs.\n---\nP')).toEqual({ prompt: 'P', override: { description: 'Reviews diffs for bugs.' } })
+    const lenient = parseAgentFile('a', '---\ndescription: Reviews: diffs, tests\nmode: subagent\n---\nP')
+    expect(lenient.override).toEqual({ description: 'Reviews: diffs, tests', mode: 'subagent' })
+    expect(lenient.notice).toMatch(/not valid YAML \(line 2: /)
   })
 
   it('accepts a file without frontmatter as a prompt with defaults', () => {
@@ -53,8 +64,8 @@ describe('parseAgentFile', () => {
     ['---\nmodel: sonnet\n---\nP', /`model`: expected "provider\/model"/],
     ['---\nmode: all\n---\nP', /`mode`: /],
     ['---\nmaxTurns: 0\n---\nP', /`maxTurns` must be a positive whole number/],
-    ['---\ntools: {"bash": "no"}\n---\nP', /`tools`: bash: /],
-    ['---\ntools: {bash: false}\n---\nP', /`tools` is not valid JSON/],
+    ['---\ntools: {"bash": "no"}\n---\nP', /`tools.bash` must be true or false, not "no"/],
+    ['---\ntools: [read, 3: x]\n---\nP', /`tools` list: /],
     ['---\ntools:\n  bash: nope\n---\nP', /`tools.bash` must be true or false/],
     ['---\npermission: {"edit": "maybe"}\n---\nP', /`permission`: /],
     ['---\ntemperature: 0.2\n---\nP', /unknown key\(s\) `temperature`/],

@@ -4,18 +4,28 @@ import { parseFrontmatter } from '../../../src/main/core/extensions/frontmatter'
 const doc = (...lines: string[]): string => lines.join('\n')
 
 describe('parseFrontmatter', () => {
-  it('reads key: value lines, quoted strings, comments and one level of indented map', () => {
+  it('reads YAML: plain and quoted strings, comments, block scalars, lists and nested maps, every scalar as text', () => {
     const parsed = parseFrontmatter(
       doc(
         '---',
         '# a comment',
         'name: pdf-tools',
-        'description: Fill PDF forms: fields, checkboxes # kept as text',
+        'description: >-',
+        '  Fill PDF forms,',
+        '  merge and split files.',
+        'usage: |',
+        '  line one',
+        '  line two',
         'quoted: "line\\nbreak \\"q\\""',
-        "single: 'it''s'",
+        "single: 'it''s: fine'",
+        'maxTurns: 12',
         'tools:',
         '  bash: false',
         '  "web*": \'true\'',
+        'allowed:',
+        '  - read',
+        '  - grep',
+        'permission: {"bash": {"*": ask, "git diff *": allow}}',
         '',
         'empty:',
         '---',
@@ -26,13 +36,18 @@ describe('parseFrontmatter', () => {
       ),
     )
     expect(parsed.present).toBe(true)
+    expect(parsed.notice).toBeUndefined()
     expect(parsed.data).toEqual({
       name: 'pdf-tools',
-      description: 'Fill PDF forms: fields, checkboxes # kept as text',
+      description: 'Fill PDF forms, merge and split files.',
+      usage: 'line one\nline two\n',
       quoted: 'line\nbreak "q"',
-      single: "it's",
+      single: "it's: fine",
+      maxTurns: '12',
       tools: { bash: 'false', 'web*': 'true' },
-      empty: {},
+      allowed: ['read', 'grep'],
+      permission: { bash: { '*': 'ask', 'git diff *': 'allow' } },
+      empty: '',
     })
     expect(parsed.body).toBe('# Body\ntext')
   })
@@ -43,24 +58,27 @@ describe('parseFrontmatter', () => {
     expect(parsed.body).toBe('body\n')
   })
 
-  it('treats text without a leading --- as body only', () => {
+  it('treats text without a leading --- as body only, and an empty block as no keys', () => {
     expect(parseFrontmatter('just a prompt\n---\n')).toEqual({ data: {}, body: 'just a prompt\n---\n', present: false })
+    expect(parseFrontmatter('---\n---\nbody')).toEqual({ data: {}, body: 'body', present: true })
+  })
+
+  it('reads a block that is not valid YAML as plain key: value lines, with a notice naming the YAML error', () => {
+    const parsed = parseFrontmatter(doc('---', 'name: pdf', 'description: Fill PDF forms: fields, checkboxes # all of it', 'hint: @mention me', '---', 'body'))
+    expect(parsed.data).toEqual({ name: 'pdf', description: 'Fill PDF forms: fields, checkboxes # all of it', hint: '@mention me' })
+    expect(parsed.body).toBe('body')
+    expect(parsed.notice).toMatch(/not valid YAML \(line 3: .*\); it was read as plain `key: value` lines/)
   })
 
   it.each([
     [doc('---', 'name: x'), /no closing `---`/],
-    [doc('---', 'name: x', 'name: y', '---'), /line 3: "name" is given twice/],
-    [doc('---', 'tools:', '  - read', '---'), /line 3: lists are not supported/],
-    [doc('---', '- read', '---'), /line 2: lists are not supported/],
-    [doc('---', 'description: |', '  text', '---'), /line 2: multi-line values/],
-    [doc('---', 'description: "unterminated', '---'), /line 2: invalid double-quoted string/],
-    [doc('---', "description: 'bad ' quote'", '---'), /line 2: invalid single-quoted string/],
-    [doc('---', '  indented: x', '---'), /line 2: unexpected indented line/],
-    [doc('---', 'permission:', '  bash:', '    "*": ask', '---'), /line 3: "bash" has no value; deeper nesting/],
-    [doc('---', 'tools:', '\tbash: false', '---'), /line 3: indent with spaces/],
-    [doc('---', 'not a key value', '---'), /line 2: expected `key: value`/],
-    [doc('---', 'key:value', '---'), /line 2: expected `key: value`/],
-  ])('refuses %j', (text, error) => {
+    [doc('---', 'name: x', 'name: y', '---'), /line 3: Map keys must be unique/],
+    [doc('---', '- read', '---'), /line 2: the frontmatter must be `key: value` lines/],
+    [doc('---', 'just text', '---'), /line 2: the frontmatter must be `key: value` lines/],
+    [doc('---', 'description: "unterminated', '---'), /line 2: .*(quote|Missing closing)/i],
+    [doc('---', 'tools:', '\tbash: false', '---'), /line 3: /],
+    [doc('---', 'a: b: c', 'not a key value', '---'), /line 2: Nested mappings are not allowed/],
+  ])('refuses %j with the line of the problem', (text, error) => {
     expect(() => parseFrontmatter(text)).toThrow(error)
   })
 })

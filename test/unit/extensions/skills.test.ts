@@ -50,7 +50,9 @@ describe('discoverSkills', () => {
       'no-front/SKILL.md': '# just text\n',
       'no-desc/SKILL.md': '---\nname: no-desc\n---\nbody\n',
       'bad-name/SKILL.md': skill('Bad Name', 'x'),
-      'list/SKILL.md': '---\nname: list\ndescription: x\ntags:\n  - a\n---\nbody\n',
+      'folded/SKILL.md': '---\nname: folded\ndescription: >-\n  Fill PDF forms\n  and merge files.\ntags:\n  - pdf\n---\nbody\n',
+      'colons/SKILL.md': '---\nname: colons\ndescription: Use for: forms, checkboxes\n---\nbody\n',
+      'broken/SKILL.md': '---\nname: broken\ndescription: [a, b\n  - c\n---\nbody\n',
       'empty/SKILL.md': '---\nname: empty\ndescription: nothing below\n---\n\n',
       'missing/notes.md': 'no SKILL.md here',
       'README.md': 'a file next to the skill folders is not a skill',
@@ -58,11 +60,17 @@ describe('discoverSkills', () => {
       'unnamed/SKILL.md': '---\ndescription: named after its folder\n---\nbody\n',
     })
     const found = await discoverSkills(loc)
-    expect(found.skills.map((s) => s.name)).toEqual(['good', 'unnamed'])
+    expect(found.skills.map((s) => [s.name, s.description])).toEqual([
+      ['colons', 'Use for: forms, checkboxes'],
+      ['folded', 'Fill PDF forms and merge files.'],
+      ['good', 'Works'],
+      ['unnamed', 'named after its folder'],
+    ])
     expect(found.errors).toEqual([
       { file: join(dir, 'bad-name/SKILL.md'), error: expect.stringContaining('invalid name "Bad Name"') },
+      { file: join(dir, 'broken/SKILL.md'), error: expect.stringMatching(/^line \d: /) },
+      { file: join(dir, 'colons/SKILL.md'), error: expect.stringContaining('not valid YAML (line 3: '), used: true },
       { file: join(dir, 'empty/SKILL.md'), error: expect.stringContaining('no instructions') },
-      { file: join(dir, 'list/SKILL.md'), error: expect.stringContaining('line 5: lists are not supported') },
       { file: join(dir, 'missing'), error: 'no SKILL.md in this skill folder' },
       { file: join(dir, 'no-desc/SKILL.md'), error: expect.stringContaining('`description` is missing') },
       { file: join(dir, 'no-front/SKILL.md'), error: expect.stringContaining('no frontmatter') },

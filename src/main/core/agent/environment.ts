@@ -130,7 +130,7 @@ export function turnEnvironment(options: EnvironmentOptions): (session: Session,
 function report(bus: EventBus | undefined, projectId: string, errors: ExtensionError[]): void {
   for (const error of errors) {
     log.warn(`[extensions] ${error.file}: ${error.error}`)
-    bus?.publish('project:notice', { projectId, level: 'warning', message: `${error.file}: ${error.error}` }, projectId)
+    bus?.publish('project:notice', { projectId, level: 'warning', message: `${error.file}: ${error.error}`, file: error.file }, projectId)
   }
 }
 

@@ -170,7 +170,7 @@ export class ProjectToolRuntime implements Disposable {
           return {
             output: `A PreToolUse hook blocked this call: ${pre.reason ?? '(no reason given)'}`,
             title: call.name,
-            metadata: { blockedByHook: true, hookFailures: pre.failures },
+            metadata: { blockedByHook: true, hookFailures: pre.failures.map((f) => ({ ...f, event: 'PreToolUse' })) },
             isError: true,
           }
         }
@@ -206,7 +206,7 @@ export class ProjectToolRuntime implements Disposable {
         if (after.output) result.output = `${result.output}\n\n${after.output}`
         Object.assign(result.metadata, after.metadata)
         const post = await runHooks(config.hooks, 'PostToolUse', { ...hookPayload, output: result.output }, hookOptions)
-        const hookFailures = [...pre.failures, ...post.failures]
+        const hookFailures = [...pre.failures.map((f) => ({ ...f, event: 'PreToolUse' })), ...post.failures.map((f) => ({ ...f, event: 'PostToolUse' }))]
         return {
           output: post.blocked ? `${result.output}\n\nA PostToolUse hook objected: ${post.reason ?? ''}` : result.output,
           title: result.title,

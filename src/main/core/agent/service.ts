@@ -1,5 +1,5 @@
 import { ErrorNames, HotaruError, toErrorData, type ErrorData } from '@shared/errors'
-import type { PartOf, Session, SessionStatus } from '@shared/schema/session'
+import type { HookEventName, HookFailure, PartOf, Session, SessionStatus } from '@shared/schema/session'
 import type { EventBus } from '../bus/bus'
 import type { ProviderRegistry, ProviderSettings } from '../provider'
 import type { SessionStore } from '../session/store'
@@ -290,15 +290,17 @@ export class AgentService {
     const hookPayload = { sessionId: session.id, projectRoot: env.projectRoot }
     const hookOptions = { cwd: env.projectRoot, sandbox: env.sandbox }
     const submitted = await runHooks(env.config?.hooks, 'UserPromptSubmit', { ...hookPayload, prompt: input.text }, { ...hookOptions, signal })
-    reportHookFailures(submitted.failures)
     if (submitted.blocked) {
+      reportHookFailures(submitted.failures)
       throw new HotaruError('PromptBlocked', { message: `a UserPromptSubmit hook refused the message: ${submitted.reason ?? ''}`.trim() })
     }
-    if (firstTurn) reportHookFailures((await runHooks(env.config?.hooks, 'SessionStart', hookPayload, { ...hookOptions, signal })).failures)
+    const started = firstTurn ? (await runHooks(env.config?.hooks, 'SessionStart', hookPayload, { ...hookOptions, signal })).failures : []
     signal.throwIfAborted()
     const user = this.store.addMessage({ sessionId: session.id, role: 'user', agent: agentName, model, completedAt: Date.now() })
     turn.id = user.id
     this.store.addPart<PartOf<'text'>>({ sessionId: session.id, messageId: user.id, type: 'text', text: input.text })
+    this.recordHookFailures(session.id, user.id, 'UserPromptSubmit', submitted.failures)
+    this.recordHookFailures(session.id, user.id, 'SessionStart', started)
     written(user.id)
 
     // The message's checkpoint runs in the snapshot worker while the first request goes out;
@@ -343,7 +345,7 @@ export class AgentService {
       const result = await done
       const stopped = await runHooks(env.config?.hooks, 'Stop', hookPayload, hookOptions)
       // Reported, not obeyed: continuing a turn because a hook objects could loop forever.
-      reportHookFailures(stopped.failures)
+      this.recordHookFailures(session.id, result.lastMessage?.id ?? user.id, 'Stop', stopped.failures)
       // Model-written titles cost a request, so they are opt-in through `smallModel`.
       if (firstTurn && result.status !== 'aborted' && env.smallModel) this.startTitle(session, input.text, env.smallModel, env.providerSettings)
       // The turn ends with its checkpoints recorded (a CLI run lists them right after).
@@ -353,6 +355,13 @@ export class AgentService {
       this.store.flush()
       this.onTurnEnd(session.id, user.id)
     }
+  }
+
+  /** Failed hooks are shown on the message they ran for (a `hook` part), and logged. */
+  private recordHookFailures(sessionId: string, messageId: string, event: HookEventName, failures: HookFailure[]): void {
+    if (failures.length === 0) return
+    reportHookFailures(failures)
+    this.store.addPart<PartOf<'hook'>>({ sessionId, messageId, type: 'hook', event, failures })
   }
 
   /** The `task` tool: a child session runs the subagent; its last answer is the tool's result. */

@@ -1,3 +1,4 @@
+import { HookEventName } from '@shared/schema/session'
 import { z } from 'zod'
 
 /**
@@ -108,7 +109,8 @@ export const HookMatcherSchema = z.strictObject({
   hooks: z.array(HookCommandSchema),
 })
 
-export const HookEventSchema = z.enum(['PreToolUse', 'PostToolUse', 'UserPromptSubmit', 'Stop', 'SessionStart'])
+/** The events are part of the wire format too (a failed hook is a `hook` part naming its event). */
+export const HookEventSchema = HookEventName
 
 export const HooksConfigSchema = z.partialRecord(HookEventSchema, z.array(HookMatcherSchema))
 

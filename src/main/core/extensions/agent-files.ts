@@ -53,33 +53,35 @@ function parseJson(key: string, text: string): unknown {
 }
 
 /**
- * `tools` as a JSON object (`{"bash": false}`), indented `name: true|false` lines, or a
- * list of the only tools allowed (`read, grep, glob` or a JSON array). A list becomes
+ * `tools` as a map (`{bash: false}`, JSON, or indented `name: true|false` lines), or a
+ * list of the only tools allowed (`read, grep, glob`, a YAML/JSON list). A list becomes
  * `{"*": false, "read": true, …}`: the registry applies the last matching key.
  */
 export function parseToolsField(value: FrontmatterValue): Record<string, boolean> {
   let candidate: unknown
-  if (typeof value !== 'string') {
+  if (Array.isArray(value) || (typeof value === 'string' && value.trim().startsWith('['))) {
+    const names = typeof value === 'string' ? parseJson('tools', value) : value
+    const list = z.array(z.string().min(1)).safeParse(names)
+    if (!list.success) throw new Error(`\`tools\` list: ${issues(list.error)}`)
+    candidate = { '*': false, ...Object.fromEntries(list.data.map((n) => [n, true])) }
+  } else if (typeof value !== 'string') {
     candidate = Object.fromEntries(
       Object.entries(value).map(([k, v]) => {
-        if (v !== 'true' && v !== 'false') throw new Error(`\`tools.${k}\` must be true or false, not "${v}"`)
+        if (v !== 'true' && v !== 'false') throw new Error(`\`tools.${k}\` must be true or false, not ${JSON.stringify(v)}`)
         return [k, v === 'true']
       }),
     )
   } else if (value.trim().startsWith('{')) {
     candidate = parseJson('tools', value)
   } else {
-    const names = value.trim().startsWith('[') ? parseJson('tools', value) : value.split(',').map((s) => s.trim()).filter(Boolean)
-    const list = z.array(z.string().min(1)).safeParse(names)
-    if (!list.success) throw new Error(`\`tools\` list: ${issues(list.error)}`)
-    candidate = { '*': false, ...Object.fromEntries(list.data.map((n) => [n, true])) }
+    candidate = { '*': false, ...Object.fromEntries(value.split(',').map((s) => s.trim()).filter(Boolean).map((n) => [n, true])) }
   }
   const parsed = ToolsMapSchema.safeParse(candidate)
   if (!parsed.success) throw new Error(`\`tools\`: ${issues(parsed.error)}`)
   return parsed.data
 }
 
-/** `permission` as a JSON object, or indented `tool: allow|ask|deny` lines (patterns per tool need JSON). */
+/** `permission` as a map (YAML or JSON): `tool: allow|ask|deny`, or per tool a map of patterns. */
 export function parsePermissionField(value: FrontmatterValue): PermissionConfig {
   const candidate = typeof value === 'string' ? parseJson('permission', value) : value
   const parsed = PermissionConfigSchema.safeParse(candidate)
@@ -94,9 +96,9 @@ function checked<T>(key: string, schema: z.ZodType<T>, value: unknown): T {
 }
 
 /** Reads one agent file; throws with a message for the user when it is not valid. */
-export function parseAgentFile(name: string, text: string): { prompt: string; override: AgentOverride } {
+export function parseAgentFile(name: string, text: string): { prompt: string; override: AgentOverride; notice?: string } {
   if (!AGENT_NAME.test(name)) throw new Error(`"${name}" is not a usable agent name: use letters, digits, _ and -, at most 64 characters`)
-  const { data, body } = parseFrontmatter(text)
+  const { data, body, notice } = parseFrontmatter(text)
   const unknown = Object.keys(data).filter((k) => !KNOWN_KEYS.includes(k))
   if (unknown.length > 0) throw new Error(`unknown key(s) ${unknown.map((k) => `\`${k}\``).join(', ')}; known keys: ${KNOWN_KEYS.join(', ')}`)
   const declared = stringField(data, 'name')
@@ -119,7 +121,7 @@ export function parseAgentFile(name: string, text: string): { prompt: string; ov
   if (data.permission !== undefined) override.permission = parsePermissionField(data.permission)
   const prompt = body.trim()
   if (prompt === '') throw new Error('the file has no body: the text after the frontmatter is the agent\'s system prompt')
-  return { prompt, override }
+  return { prompt, override, ...(notice ? { notice } : {}) }
 }
 
 /** Agent files from `<globalConfigDir>/agents/*.md` and `<project>/.hotaru/agents/*.md`. */
@@ -140,7 +142,8 @@ export async function loadAgentFiles(locations: {
       if (entry.isDirectory || !entry.name.endsWith('.md')) continue
       const name = basename(entry.name, '.md')
       try {
-        const parsed = parseAgentFile(name, await readFile(entry.path, 'utf8'))
+        const { notice, ...parsed } = parseAgentFile(name, await readFile(entry.path, 'utf8'))
+        if (notice) errors.push({ file: entry.path, error: notice, used: true })
         if (scope === 'project' && locations.restrictProject) restrictAgentOverride(parsed.override, `agent file ${entry.name}`, entry.path, [])
         agents.push({ name, file: entry.path, scope, ...parsed })
       } catch (error) {

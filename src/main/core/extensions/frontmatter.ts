@@ -1,17 +1,23 @@
+import { LineCounter, parseDocument } from 'yaml'
+import { FrontmatterError, parseFrontmatterLines } from './frontmatter-lines'
+
+export { FrontmatterError } from './frontmatter-lines'
+
 /**
- * A small, strict reader for the frontmatter of skill and agent files. No YAML
- * library: only what these files need, and anything else is an error with its line
- * number rather than a guess.
+ * The frontmatter of skill and agent files, read as YAML (the `yaml` package) with the
+ * failsafe schema: every scalar stays a string (`false`, `12` and `1.10` are the text
+ * written), so each field is checked by the code that knows what it means. Block
+ * scalars (`description: >-`), lists and nested maps are YAML's.
  *
- * Accepted, between a first line `---` and a closing `---`:
- * - `key: value` (the rest of the line, trimmed; no inline comments),
- * - `key: "json string"` and `key: 'single quoted'` (`''` is a quote),
- * - `key:` followed by indented `sub: value` lines (one level; a value there may be quoted too),
- * - blank lines and lines starting with `#`.
- * Lists, block scalars (`|`, `>`) and deeper nesting are refused.
+ * Files written by hand for other agents often are not valid YAML, mostly through an
+ * unquoted `: ` inside a description (`description: Fill forms: fields, checkboxes`).
+ * Such a block is read again as plain `key: value` lines (`frontmatter-lines.ts`, the
+ * reader these files were written against) and the result carries a `notice` naming
+ * the YAML error, so the file is used and the user learns how to fix it. A block that
+ * neither reader accepts is an error with YAML's reason and line.
  */
 
-export type FrontmatterValue = string | Record<string, string>
+export type FrontmatterValue = string | FrontmatterValue[] | { [key: string]: FrontmatterValue }
 
 export interface Frontmatter {
   data: Record<string, FrontmatterValue>
@@ -19,45 +25,26 @@ export interface Frontmatter {
   body: string
   /** Whether the text had a frontmatter block at all. */
   present: boolean
+  /** Set when the block is not valid YAML and was read as plain `key: value` lines: why, to be shown. */
+  notice?: string
 }
 
-export class FrontmatterError extends Error {
-  constructor(message: string, readonly line?: number) {
-    super(line === undefined ? message : `line ${line}: ${message}`)
-    this.name = 'FrontmatterError'
-  }
-}
-
-const KEY = /^([A-Za-z_][A-Za-z0-9_-]*):(?:[ \t]+(.*))?$/
-const NESTED = /^[ ]+("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s:"'#][^:]*?)[ \t]*:(?:[ \t]+(.*))?$/
 const FENCE = /^---[ \t]*$/
 
-/** Parses a scalar as written after `key:`; `line` is the 1-based line for errors. */
-export function parseScalar(raw: string, line: number): string {
-  const text = raw.trim()
-  if (text.startsWith('"')) {
-    // A double-quoted YAML string is, for the escapes people use, a JSON string.
-    try {
-      const value: unknown = JSON.parse(text)
-      if (typeof value === 'string') return value
-    } catch (error) {
-      throw new FrontmatterError(`invalid double-quoted string (${(error as Error).message})`, line)
-    }
-    throw new FrontmatterError('invalid double-quoted string', line)
+function yamlBlock(block: string, firstLine: number): { data?: Record<string, FrontmatterValue>; error?: FrontmatterError } {
+  const lines = new LineCounter()
+  const doc = parseDocument(block, { schema: 'failsafe', uniqueKeys: true, prettyErrors: false, lineCounter: lines })
+  const [error] = doc.errors
+  if (error) {
+    const line = lines.linePos(error.pos[0]).line + firstLine - 1
+    return { error: new FrontmatterError(error.message.replace(/\s+at line \d+.*$/s, ''), line) }
   }
-  if (text.startsWith("'")) {
-    const match = /^'((?:[^']|'')*)'$/.exec(text)
-    if (!match) throw new FrontmatterError('invalid single-quoted string (a quote inside is written as \'\')', line)
-    return (match[1] ?? '').replace(/''/g, "'")
+  const value: unknown = doc.toJS()
+  if (value === null || value === undefined) return { data: {} }
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    return { error: new FrontmatterError('the frontmatter must be `key: value` lines, not a single value or a list', firstLine) }
   }
-  if (text.startsWith('|') || text.startsWith('>')) {
-    throw new FrontmatterError('multi-line values (| or >) are not supported: write the value on one line, quoted if needed', line)
-  }
-  return text
-}
-
-function unquoteKey(raw: string, line: number): string {
-  return raw.startsWith('"') || raw.startsWith("'") ? parseScalar(raw, line) : raw.trim()
+  return { data: value as Record<string, FrontmatterValue> }
 }
 
 /**
@@ -65,62 +52,38 @@ function unquoteKey(raw: string, line: number): string {
  * no frontmatter (`present: false`) and is all body.
  */
 export function parseFrontmatter(text: string): Frontmatter {
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/)
-  if (!FENCE.test(lines[0] ?? '')) return { data: {}, body: text.replace(/^\uFEFF/, ''), present: false }
-  const data: Record<string, FrontmatterValue> = {}
-  let nested: { key: string; map: Record<string, string> } | undefined
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i] as string
-    const n = i + 1
-    if (FENCE.test(line)) {
-      const body = lines.slice(i + 1).join('\n').replace(/^(?:[ \t]*\n)+/, '')
-      return { data, body, present: true }
-    }
-    if (line.trim() === '' || line.startsWith('#')) continue
-    if (/^[ \t]/.test(line)) {
-      if (line.startsWith('\t') || /^ *\t/.test(line)) throw new FrontmatterError('indent with spaces, not tabs', n)
-      if (!nested) throw new FrontmatterError('unexpected indented line (only `key:` with nothing after it may be followed by indented `name: value` lines)', n)
-      if (/^ +- /.test(line) || /^ +-$/.test(line)) throw new FrontmatterError('lists are not supported: use a comma-separated value or a JSON value on one line', n)
-      const match = NESTED.exec(line)
-      if (!match) throw new FrontmatterError('expected an indented `name: value` line', n)
-      const key = unquoteKey(match[1] as string, n)
-      const value = match[2] === undefined ? '' : parseScalar(match[2], n)
-      if (match[2] === undefined || value === '') {
-        throw new FrontmatterError(`"${key}" has no value; deeper nesting is not supported: write "${nested.key}" as a JSON object on one line`, n)
-      }
-      if (Object.hasOwn(nested.map, key)) throw new FrontmatterError(`"${nested.key}.${key}" is given twice`, n)
-      nested.map[key] = value
-      continue
-    }
-    nested = undefined
-    if (line.startsWith('- ') || line === '-') throw new FrontmatterError('lists are not supported: use a comma-separated value or a JSON value on one line', n)
-    const match = KEY.exec(line)
-    if (!match) throw new FrontmatterError('expected `key: value`', n)
-    const key = match[1] as string
-    if (Object.hasOwn(data, key)) throw new FrontmatterError(`"${key}" is given twice`, n)
-    const raw = match[2]?.trim() ?? ''
-    if (raw === '') {
-      // Either an empty value or the start of an indented map; the next lines decide.
-      const map: Record<string, string> = {}
-      nested = { key, map }
-      data[key] = map
-      continue
-    }
-    data[key] = parseScalar(raw, n)
+  const clean = text.replace(/^\uFEFF/, '')
+  const lines = clean.split(/\r?\n/)
+  if (!FENCE.test(lines[0] ?? '')) return { data: {}, body: clean, present: false }
+  const end = lines.findIndex((line, i) => i > 0 && FENCE.test(line))
+  if (end < 0) throw new FrontmatterError('the frontmatter has no closing `---` line')
+  const blockLines = lines.slice(1, end)
+  const body = lines.slice(end + 1).join('\n').replace(/^(?:[ \t]*\n)+/, '')
+  const yaml = yamlBlock(blockLines.join('\n'), 2)
+  if (yaml.data) return { data: yaml.data, body, present: true }
+  const invalid = yaml.error as FrontmatterError
+  let data: Record<string, FrontmatterValue>
+  try {
+    data = parseFrontmatterLines(blockLines, 2)
+  } catch {
+    // The plain reader did not accept it either: YAML's reason is the one to fix.
+    throw invalid
   }
-  throw new FrontmatterError('the frontmatter has no closing `---` line')
+  const notice = `the frontmatter is not valid YAML (${invalid.message}); it was read as plain \`key: value\` lines. Quote the value to make it valid YAML.`
+  return { data, body, present: true, notice }
 }
 
-/** An empty nested map means `key:` had no value at all. */
+/** An empty value, list or map means `key:` had nothing to say. */
 export function isEmptyValue(value: FrontmatterValue | undefined): boolean {
   if (value === undefined) return true
-  return typeof value === 'string' ? value === '' : Object.keys(value).length === 0
+  if (typeof value === 'string') return value === ''
+  return Array.isArray(value) ? value.length === 0 : Object.keys(value).length === 0
 }
 
-/** The value of `key` as a string; a nested map there is an error. */
+/** The value of `key` as a string; a list or map there is an error. */
 export function stringField(data: Record<string, FrontmatterValue>, key: string): string | undefined {
   const value = data[key]
   if (isEmptyValue(value)) return undefined
-  if (typeof value !== 'string') throw new FrontmatterError(`"${key}" must be a single value, not indented lines`)
+  if (typeof value !== 'string') throw new FrontmatterError(`"${key}" must be a single value, not a list or indented lines`)
   return value
 }

@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process'
 import type { CommandSandbox, SandboxLaunch } from '../sandbox/sandbox'
-import { killTree, waitForExit } from '../tools/bash/process-tree'
+import { waitForExit } from '../process/exit'
+import { describeLeft, killTree, TREE_VARIABLE, treeTag, type KillResult } from '../process/tree'
+import { BoundedText } from '../util/bounded-text'
 import { errorMessage } from './types'
 
 /** Hooks print a line or a JSON object; more is kept up to this cap so a runaway hook cannot fill memory. */
@@ -26,26 +28,18 @@ export interface HookProcessResult {
   aborted: boolean
   /** The process could not be started, or its input could not be written. */
   error?: string
+  /** After a timeout or abort: what the kill could not end (`describeLeft`). */
+  processesLeft?: string
 }
 
+/** A hook's output: the start is what counts (a JSON answer), so the first `HOOK_OUTPUT_CAP` characters are kept. */
 function collector(): { push(chunk: Buffer): void; text(): string } {
-  const chunks: Buffer[] = []
-  let size = 0
-  let dropped = 0
+  const kept = new BoundedText({ maxChars: HOOK_OUTPUT_CAP, keep: 'head' })
   return {
-    push(chunk) {
-      const room = HOOK_OUTPUT_CAP - size
-      if (room <= 0) {
-        dropped += chunk.length
-        return
-      }
-      chunks.push(chunk.subarray(0, room))
-      size += Math.min(room, chunk.length)
-      dropped += Math.max(0, chunk.length - room)
-    },
+    push: (chunk) => kept.write(chunk),
     text() {
-      const text = Buffer.concat(chunks).toString('utf8')
-      return dropped > 0 ? `${text}\n[… ${dropped} more bytes not kept]` : text
+      kept.end()
+      return kept.dropped > 0 ? `${kept.text()}\n[… ${kept.dropped} more characters not kept]` : kept.text()
     },
   }
 }
@@ -60,12 +54,14 @@ export async function runHookProcess(command: string, input: string, options: Ho
   if (options.signal?.aborted) return { ...base, aborted: true }
   let child: ReturnType<typeof spawn>
   let launch: SandboxLaunch | undefined
+  const tag = treeTag()
+  const env = { ...options.env, [TREE_VARIABLE]: tag }
   try {
-    launch = options.sandbox ? await options.sandbox.wrap(['/bin/sh', '-c', command], { cwd: options.cwd, env: options.env }) : undefined
+    launch = options.sandbox ? await options.sandbox.wrap(['/bin/sh', '-c', command], { cwd: options.cwd, env }) : undefined
     const spawnOptions = { cwd: options.cwd, detached: process.platform !== 'win32', windowsHide: true, stdio: ['pipe', 'pipe', 'pipe'] as const }
     child = launch
       ? spawn(launch.command, launch.args, { ...spawnOptions, env: launch.env, stdio: ['pipe', 'pipe', 'pipe'] })
-      : spawn(command, { ...spawnOptions, shell: true, env: options.env, stdio: ['pipe', 'pipe', 'pipe'] })
+      : spawn(command, { ...spawnOptions, shell: true, env, stdio: ['pipe', 'pipe', 'pipe'] })
   } catch (error) {
     await launch?.dispose()
     return { ...base, aborted: false, error: `could not start: ${errorMessage(error)}` }
@@ -86,10 +82,10 @@ export async function runHookProcess(command: string, input: string, options: Ho
 
   let timedOut = false
   let aborted = false
-  let killing: Promise<void> | undefined
+  let killing: Promise<KillResult> | undefined
   const kill = (): void => {
     if (killing || child.pid === undefined) return
-    killing = killTree(child.pid, KILL_GRACE_MS)
+    killing = killTree(child.pid, { graceMs: KILL_GRACE_MS, tag })
   }
   const timer = setTimeout(() => {
     timedOut = true
@@ -102,7 +98,7 @@ export async function runHookProcess(command: string, input: string, options: Ho
   options.signal?.addEventListener('abort', onAbort, { once: true })
   try {
     const exit = await waitForExit(child)
-    await killing
+    const left = killing ? describeLeft(await killing) : undefined
     return {
       code: exit.code,
       signal: exit.signal,
@@ -111,6 +107,7 @@ export async function runHookProcess(command: string, input: string, options: Ho
       timedOut,
       aborted,
       ...(startError ? { error: startError } : {}),
+      ...(left ? { processesLeft: left } : {}),
     }
   } finally {
     clearTimeout(timer)

@@ -134,7 +134,8 @@ export function verdictOf(command: string, result: HookProcessResult, timeoutMs:
   const withStderr = (msg: string): string => (stderr ? `${msg}: ${stderr}` : msg)
   if (result.error) return { kind: 'failure', error: result.error }
   if (result.aborted) return { kind: 'failure', error: 'stopped: the action was aborted' }
-  if (result.timedOut) return { kind: 'failure', error: `timed out after ${timeoutMs / 1000} s and was killed` }
+  const left = result.processesLeft ? ` (some of its processes could not be ended: ${result.processesLeft})` : ''
+  if (result.timedOut) return { kind: 'failure', error: `timed out after ${timeoutMs / 1000} s and was killed${left}` }
   if (result.code === HOOK_BLOCK_EXIT_CODE) {
     return { kind: 'block', reason: result.stderr.trim() || `blocked by hook \`${command}\` (exit code 2, no message on stderr)` }
   }

@@ -59,8 +59,8 @@ export function skillDirs({ projectRoot, homeDir, globalConfigDir }: SkillLocati
 }
 
 /** Name, description and body of a SKILL.md; throws with a message for the user when it is not valid. */
-export function parseSkill(text: string, folderName: string): { name: string; description: string; body: string } {
-  const { data, body, present } = parseFrontmatter(text)
+export function parseSkill(text: string, folderName: string): { name: string; description: string; body: string; notice?: string } {
+  const { data, body, present, notice } = parseFrontmatter(text)
   if (!present) throw new Error('no frontmatter: the file must start with a `---` block holding `name` and `description`')
   const name = stringField(data, 'name') ?? folderName
   if (name.length > MAX_NAME || !SKILL_NAME.test(name)) {
@@ -70,7 +70,7 @@ export function parseSkill(text: string, folderName: string): { name: string; de
   if (!description) throw new Error('`description` is missing: it tells the model when to use the skill')
   if (description.length > MAX_DESCRIPTION) throw new Error(`\`description\` is longer than ${MAX_DESCRIPTION} characters`)
   if (body.trim() === '') throw new Error('the skill has no instructions after the frontmatter')
-  return { name, description, body }
+  return { name, description, body, ...(notice ? { notice } : {}) }
 }
 
 /** Finds every skill; broken ones are listed in `errors` and left out. */
@@ -97,6 +97,7 @@ export async function discoverSkills(locations: SkillLocations): Promise<SkillDi
         errors.push({ file, error: errorMessage(error) })
         continue
       }
+      if (parsed.notice) errors.push({ file, error: parsed.notice, used: true })
       const existing = byName.get(parsed.name)
       if (existing) {
         shadowed.push({ name: parsed.name, file, by: existing.file })

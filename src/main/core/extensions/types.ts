@@ -1,7 +1,9 @@
-/** A file that could not be used, with the reason; shown to the user, never dropped silently. */
+/** A file that could not be used (or was used, read leniently), with the reason; shown to the user, never dropped silently. */
 export interface ExtensionError {
   file: string
   error: string
+  /** The file was used anyway: `error` says what to fix. */
+  used?: true
 }
 
 /** Where an extension was found; project files win over the user's own. */

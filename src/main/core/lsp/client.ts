@@ -38,7 +38,7 @@ import {
   type WorkspaceSymbol,
 } from 'vscode-languageserver-protocol/node'
 import { APP_NAME, APP_VERSION } from '../app/meta'
-import { LineTail } from '../mcp/line-tail'
+import { LineTail } from '../util/line-tail'
 import { spawnServerProcess, type ServerLaunch, type ServerProcess } from './process'
 
 /** A message larger than this is a broken server; the connection is dropped instead of buffering it. */

@@ -1,6 +1,6 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
 import { guardProcess, releaseProcess } from '../mcp/exit-guard'
-import { killTree } from '../mcp/process-tree'
+import { describeLeft, killTree } from '../process/tree'
 
 /** How a language server process is started. */
 export interface ServerLaunch {
@@ -48,7 +48,12 @@ export function spawnServerProcess(launch: ServerLaunch): Promise<ServerProcess>
         child,
         pid,
         stop: (graceMs = 1_000) => {
-          stopping ??= killTree(pid, graceMs).finally(() => releaseProcess(pid))
+          stopping ??= killTree(pid, { graceMs })
+            .then((result) => {
+              const left = describeLeft(result)
+              if (left) throw new Error(`processes of language server ${pid} could not be ended: ${left}`)
+            })
+            .finally(() => releaseProcess(pid))
           return stopping
         },
       })

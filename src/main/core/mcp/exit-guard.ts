@@ -1,4 +1,4 @@
-import { killTreeNow } from './process-tree'
+import { killTreeNow } from '../process/tree'
 
 /**
  * Server processes that are running now. When the host process exits without

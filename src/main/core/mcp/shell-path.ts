@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { delimiter } from 'node:path'
-import { signal } from './process-tree'
+import { signal } from '../process/tree'
 
 export interface LoginShellPath {
   /** The PATH to start servers with. */

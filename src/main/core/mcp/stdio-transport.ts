@@ -3,8 +3,8 @@ import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { guardProcess, releaseProcess } from './exit-guard'
-import { LineTail } from './line-tail'
-import { killTree, signal } from './process-tree'
+import { LineTail } from '../util/line-tail'
+import { describeLeft, killTree, signal } from '../process/tree'
 
 export interface StdioLaunch {
   command: string
@@ -113,8 +113,9 @@ export class StdioProcessTransport implements Transport {
       if (child?.pid !== undefined) {
         // Closing stdin is how MCP asks a stdio server to stop; signals follow at once for its tree.
         child.stdin?.end()
-        await killTree(child.pid, this.launch.killGraceMs ?? 1_500)
+        const left = describeLeft(await killTree(child.pid, { graceMs: this.launch.killGraceMs ?? 1_500 }))
         releaseProcess(child.pid)
+        if (left) throw new Error(`processes of MCP server ${child.pid} could not be ended: ${left}`)
       }
     } finally {
       child?.stdout?.destroy()

@@ -1,37 +1,27 @@
+import { BoundedText } from '../util/bounded-text'
+
 /**
  * The most recent output of a terminal, bounded, so a client that reloads can
- * repaint the screen. Keeps whole chunks and trims the oldest one when over.
+ * repaint the screen. Keeps whole chunks and trims the oldest one when over
+ * (`BoundedText` with `wholeChunks`), so a replay rarely starts inside an escape sequence.
  */
 export class OutputRing {
-  private chunks: string[] = []
-  private length = 0
-  /** Characters ever pushed (the offset just past the newest character). */
-  private total = 0
+  private readonly text: BoundedText
 
-  constructor(private readonly capacity = 256 * 1024) {}
-
-  push(data: string): void {
-    this.chunks.push(data)
-    this.length += data.length
-    this.total += data.length
-    while (this.length > this.capacity && this.chunks.length > 1) {
-      this.length -= (this.chunks.shift() as string).length
-    }
-    if (this.length > this.capacity) {
-      const only = (this.chunks[0] as string).slice(this.length - this.capacity)
-      this.chunks = [only]
-      this.length = only.length
-    }
+  constructor(capacity = 256 * 1024) {
+    this.text = new BoundedText({ maxChars: capacity, wholeChunks: true })
   }
 
+  push(data: string): void {
+    this.text.append(data)
+  }
+
+  /** Characters ever pushed (the offset just past the newest character). */
   get end(): number {
-    return this.total
+    return this.text.length
   }
 
   snapshot(): { data: string; end: number } {
-    const data = this.chunks.join('')
-    // Join once and keep the joined form: repeated replays stay cheap.
-    this.chunks = data ? [data] : []
-    return { data, end: this.total }
+    return { data: this.text.text(), end: this.text.length }
   }
 }

@@ -2,7 +2,7 @@ import { spawn, type IPty } from '@lydell/node-pty'
 import type { TerminalInfo } from '@shared/schema/terminal'
 import { DEFAULT_FLOW_LIMITS, FlowControl, type FlowLimits } from './flow-control'
 import { OutputRing } from './output-ring'
-import { descendantGroups, signalGroups } from './process-tree'
+import { descendantGroups, signalGroups } from '../process/tree'
 import type { ShellSpec } from './shell'
 
 /** Output is gathered this long before it is sent: one message per burst, not one per read(). */

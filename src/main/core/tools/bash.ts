@@ -6,8 +6,9 @@ import { Permission } from '../permission/names'
 import type { PermissionAsk } from '../permission/service'
 import { bashPermissionAsks } from '../permission/shell/bash-asks'
 import { SandboxUnavailableError, type CommandSandbox, type SandboxLaunch } from '../sandbox/sandbox'
-import { OutputBuffer } from './bash/output-buffer'
-import { killTree, waitForExit } from './bash/process-tree'
+import { BoundedText } from '../util/bounded-text'
+import { waitForExit } from '../process/exit'
+import { describeLeft, groupAlive, killTree, TREE_VARIABLE, treeTag, type KillResult } from '../process/tree'
 import { commandEnv, loginShellEnv, pickShell } from './bash/shell-env'
 import description from './bash.txt?raw'
 import { ToolError } from './errors'
@@ -115,7 +116,9 @@ export const bashTool = defineTool({
     }
     const shell = pickShell(ctx.shell)
     const loginEnv = await loginShellEnv(shell)
-    const env = commandEnv(loginEnv.env)
+    // Every process of the command carries its tag, so a kill finds even one that double-forked away.
+    const tag = treeTag()
+    const env = { ...commandEnv(loginEnv.env), [TREE_VARIABLE]: tag }
     const title = args.description ?? args.command
     const envNote: Record<string, unknown> = loginEnv.error ? { envWarning: loginEnv.error } : {}
     if (args.unsandboxed && ctx.sandbox?.enabled) envNote.unsandboxed = true
@@ -130,6 +133,7 @@ export const bashTool = defineTool({
           env,
           shell,
           sessionId: ctx.sessionId,
+          tag,
           ...(args.description ? { description: args.description } : {}),
           ...(launch ? { launch } : {}),
         })
@@ -148,30 +152,19 @@ export const bashTool = defineTool({
     }
     const launch = sandbox ? await sandbox.wrap([shell, '-c', args.command], { cwd, env, decideDomain: domainDecider(ctx, args.command) }) : undefined
     try {
-      return await runForeground(args.command, { cwd, env, shell, timeoutMs: args.timeout ?? BASH_DEFAULT_TIMEOUT_MS, ctx, title, envNote, ...(sandbox && launch ? { sandbox: { sandbox, launch } } : {}) })
+      return await runForeground(args.command, { cwd, env, tag, shell, timeoutMs: args.timeout ?? BASH_DEFAULT_TIMEOUT_MS, ctx, title, envNote, ...(sandbox && launch ? { sandbox: { sandbox, launch } } : {}) })
     } finally {
       await launch?.dispose()
     }
   },
 })
 
-/** Whether any process is left in the command's process group (it leads its own, being detached). */
-function groupAlive(pid: number): boolean {
-  if (process.platform === 'win32') return true
-  try {
-    process.kill(-pid, 0)
-    return true
-  } catch (error) {
-    // EPERM: something is there, just not ours to signal; killTree reports what it cannot end.
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
-
 async function runForeground(
   command: string,
   options: {
     cwd: string
     env: NodeJS.ProcessEnv
+    tag: string
     shell: string
     timeoutMs: number
     ctx: ToolContext
@@ -190,7 +183,7 @@ async function runForeground(
     detached: process.platform !== 'win32',
     stdio: ['ignore', 'pipe', 'pipe'],
   })
-  const output = new OutputBuffer(BASH_MAX_CAPTURE_CHARS)
+  const output = new BoundedText({ maxChars: BASH_MAX_CAPTURE_CHARS })
   let lastProgress = 0
   let progressTimer: NodeJS.Timeout | undefined
   const progress = (): void => {
@@ -199,7 +192,7 @@ async function runForeground(
     ctx.metadata({ title: options.title, metadata: { output: output.tail(PROGRESS_TAIL_CHARS), running: true } })
   }
   const onData = (stream: string) => (chunk: Buffer) => {
-    output.write(stream, chunk)
+    output.write(chunk, stream)
     if (progressTimer) return
     progressTimer = setTimeout(progress, Math.max(0, PROGRESS_INTERVAL_MS - (Date.now() - lastProgress)))
   }
@@ -210,11 +203,11 @@ async function runForeground(
     spawnError = error
   })
   let stopReason: 'timeout' | 'abort' | undefined
-  let killing: Promise<void> | undefined
+  let killing: Promise<KillResult> | undefined
   const stop = (reason: 'timeout' | 'abort'): void => {
     if (stopReason) return
     stopReason = reason
-    if (child.pid) killing = killTree(child.pid)
+    if (child.pid) killing = killTree(child.pid, { tag: options.tag })
   }
   const timer = setTimeout(() => stop('timeout'), options.timeoutMs)
   const onAbort = (): void => stop('abort')
@@ -231,18 +224,19 @@ async function runForeground(
   // The group is probed with signal 0 first: after a normal exit it is empty and no `ps` runs.
   // A contained launch needs neither: bubblewrap's init may still be tearing down for a moment
   // (the group looks alive), and its pid namespace takes everything inside with it.
-  if (!stopReason && child.pid && !launch?.contained && groupAlive(child.pid)) killing = killTree(child.pid, 500)
-  await killing
+  if (!stopReason && child.pid && !launch?.contained && groupAlive(child.pid)) killing = killTree(child.pid, { graceMs: 500, tag: options.tag })
+  const left = killing ? describeLeft(await killing) : undefined
   child.stdout?.destroy()
   child.stderr?.destroy()
   output.end()
   if (spawnError) throw new ToolError(`Could not start ${options.shell}: ${spawnError.message}`)
   const durationMs = Date.now() - started
-  let text = output.all()
-  if (output.droppedChars > 0) text = `[${output.droppedChars} earlier characters of output were dropped]\n${text}`
+  let text = output.text()
+  if (output.dropped > 0) text = `[${output.dropped} earlier characters of output were dropped]\n${text}`
   const notes: string[] = []
   if (stopReason === 'timeout') notes.push(`The command timed out after ${options.timeoutMs} ms and was killed with every process it started.`)
   if (stopReason === 'abort') notes.push('The command was aborted by the user and killed.')
+  if (left) notes.push(`Some processes the command started could not be ended (${left}).`)
   const blocked = options.sandbox ? options.sandbox.sandbox.notes(text, options.cwd, options.sandbox.launch) : []
   notes.push(...blocked)
   if (blocked.length > 0 && options.sandbox?.sandbox.policy.allowUnsandboxedRetry) {
@@ -262,6 +256,7 @@ async function runForeground(
       aborted: stopReason === 'abort',
       cwd: options.cwd,
       durationMs,
+      ...(left ? { processesLeft: left } : {}),
       ...options.envNote,
       ...(options.sandbox
         ? { sandboxed: true, ...(blocked.length > 0 ? { sandboxBlocked: blocked } : {}), ...(options.sandbox.launch.droppedEnv.length > 0 ? { droppedEnv: options.sandbox.launch.droppedEnv } : {}) }

@@ -1,5 +1,4 @@
 export { BackgroundProcesses, type BackgroundInfo, type BackgroundStart, type BackgroundStatus } from './bash/background'
-export { killTree } from './bash/process-tree'
 export { loginShellEnv, pickShell, useProcessEnvironment } from './bash/shell-env'
 export { builtinTools } from './builtin'
 export { applyEdit } from './edit/apply-edit'

@@ -22,6 +22,11 @@ export const projectHandlers: DomainHandlers<'project'> = {
   },
   recent: ({ limit }, { services }) => services.projects.recent(limit),
   forget: ({ projectId }, { services }) => ({ forgotten: services.projects.forget(projectId) }),
+  notices: ({ projectId }, { services }) => {
+    services.projects.get(projectId)
+    return services.notices.list(projectId)
+  },
+  dismissNotices: ({ projectId, ids }, { services }) => ({ dismissed: services.notices.dismiss(projectId, ids) }),
   pickFolder: async (_input, { services }) => {
     if (!services.folderPicker) {
       throw new HotaruError(ErrorNames.Unsupported, {

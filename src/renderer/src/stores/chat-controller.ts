@@ -41,6 +41,7 @@ export class ChatController {
     this.unsubscribers = wireChatEvents(bridge, this.store, this.queue, {
       onTurnEnded: (payload) => this.turnEnded(payload),
       onResync: () => background('resync', this.resync()),
+      onMcpTools: () => background('mcp tools', this.refreshMcp()),
     })
     background('start', this.start())
   }

@@ -1,9 +1,7 @@
-import { createStore, type StoreApi } from 'zustand'
+import type { StoreApi } from 'zustand'
 import type { HotaruBridge } from '@shared/ipc'
 import type { LspFileDiagnostics, LspServerStatus } from '@shared/ipc/lsp'
-import { onProjectDropped } from './project'
-import { onResync } from './resync'
-import { background } from '../lib/background'
+import { projectMirror } from './project-mirror'
 
 export interface ProblemsState {
   /** Current problems per project-relative path (files without problems are absent). */
@@ -47,31 +45,22 @@ function applyFile(state: ProblemsState, file: LspFileDiagnostics): Partial<Prob
  * and the editor's markers.
  */
 export function problemsFor(bridge: HotaruBridge, projectId: string): ProblemsStore {
-  const existing = stores.get(projectId)
-  if (existing) return existing
-  const store = createStore<ProblemsState>(() => ({ files: {}, servers: {}, shown: false }))
-  const reload = async (): Promise<void> => {
-    const [diagnostics, status] = await Promise.all([bridge.lsp.diagnostics({ projectId }), bridge.lsp.status({ projectId })])
-    if (diagnostics.ok) store.setState({ files: Object.fromEntries(diagnostics.value.map((f) => [f.path, f])) })
-    else console.warn(`[problems] cannot read the diagnostics of ${projectId}:`, diagnostics.error.data.message)
-    if (status.ok) store.setState({ servers: Object.fromEntries(status.value.map((s) => [s.id, s])) })
-  }
-  const unsubscribers = [
-    bridge.lsp.onDiagnostics(({ projectId: id, payload }) => {
-      if (id === projectId) store.setState((s) => applyFile(s, payload))
-    }),
-    bridge.lsp.onStatus(({ projectId: id, payload }) => {
-      if (id === projectId) store.setState((s) => ({ servers: { ...s.servers, [payload.id]: payload } }))
-    }),
-    onResync(() => background('problems reload', reload())),
-  ]
-  const offDrop = onProjectDropped((id) => {
-    if (id !== projectId) return
-    for (const off of unsubscribers) off()
-    offDrop()
-    stores.delete(projectId)
+  return projectMirror(stores, projectId, {
+    what: 'problems',
+    initial: () => ({ files: {}, servers: {}, shown: false }),
+    reload: async (store) => {
+      const [diagnostics, status] = await Promise.all([bridge.lsp.diagnostics({ projectId }), bridge.lsp.status({ projectId })])
+      if (diagnostics.ok) store.setState({ files: Object.fromEntries(diagnostics.value.map((f) => [f.path, f])) })
+      else console.warn(`[problems] cannot read the diagnostics of ${projectId}:`, diagnostics.error.data.message)
+      if (status.ok) store.setState({ servers: Object.fromEntries(status.value.map((s) => [s.id, s])) })
+    },
+    events: (store) => [
+      bridge.lsp.onDiagnostics(({ projectId: id, payload }) => {
+        if (id === projectId) store.setState((s) => applyFile(s, payload))
+      }),
+      bridge.lsp.onStatus(({ projectId: id, payload }) => {
+        if (id === projectId) store.setState((s) => ({ servers: { ...s.servers, [payload.id]: payload } }))
+      }),
+    ],
   })
-  stores.set(projectId, store)
-  background('problems reload', reload())
-  return store
 }

@@ -127,7 +127,7 @@ export function wireChatEvents(
   bridge: HotaruBridge,
   store: ChatStore,
   queue: EventQueue,
-  hooks: { onTurnEnded(payload: EventPayload<'agent', 'turnEnded'>): void; onResync(): void },
+  hooks: { onTurnEnded(payload: EventPayload<'agent', 'turnEnded'>): void; onResync(): void; onMcpTools(): void },
 ): (() => void)[] {
   const { projectId } = store.getState()
   const mine = (envelope: { projectId?: string }): boolean => envelope.projectId === projectId
@@ -192,6 +192,10 @@ export function wireChatEvents(
         else mcp.push(status)
         return { mcp }
       })
+    }),
+    // The servers' tools changed (a server connected, restarted or changed its list): re-read their counts.
+    bridge.mcp.onTools((e) => {
+      if (mine(e)) hooks.onMcpTools()
     }),
     onResync(hooks.onResync),
     store.subscribe((s) => workspace.setProjectStatus(projectId, projectStatusOf(s))),

@@ -3,8 +3,9 @@ import type { z } from 'zod'
 import type { BackgroundProcess } from '@shared/ipc/process'
 import { Emitter } from '../../util/emitter'
 import type { Disposable } from '../../util/disposable'
-import { OutputBuffer } from './output-buffer'
-import { killTree, waitForExit } from './process-tree'
+import { BoundedText } from '../../util/bounded-text'
+import { waitForExit } from '../../process/exit'
+import { describeLeft, killTree, TREE_VARIABLE, treeTag } from '../../process/tree'
 
 /** A background process as the UI lists it (the wire type of `process.list`). */
 export type BackgroundInfo = z.infer<typeof BackgroundProcess>
@@ -18,6 +19,8 @@ export interface BackgroundStart {
   shell: string
   sessionId: string
   description?: string
+  /** `TREE_VARIABLE`'s value in `env`, so a kill finds every process of the command. Default: a new one. */
+  tag?: string
   /** The command wrapped by the OS sandbox; spawned instead of `shell -c command`, disposed when it exits. */
   launch?: { command: string; args: string[]; env: NodeJS.ProcessEnv; dispose(): Promise<void> }
 }
@@ -25,10 +28,11 @@ export interface BackgroundStart {
 interface Entry {
   info: BackgroundInfo
   child: ChildProcess
-  output: OutputBuffer
+  output: BoundedText
   /** Position up to which the model has read. */
   readPos: number
   exited: Promise<void>
+  tag: string
 }
 
 export type BackgroundListener = (info: BackgroundInfo) => void
@@ -54,9 +58,10 @@ export class BackgroundProcesses implements Disposable {
   start(request: BackgroundStart): BackgroundInfo {
     if (this.disposed) throw new Error('the project is closing; no new background processes')
     const launch = request.launch
+    const tag = request.tag ?? request.env[TREE_VARIABLE] ?? treeTag()
     const child = spawn(launch?.command ?? request.shell, launch?.args ?? ['-c', request.command], {
       cwd: request.cwd,
-      env: launch?.env ?? request.env,
+      env: launch?.env ?? { ...request.env, [TREE_VARIABLE]: tag },
       detached: process.platform !== 'win32',
       stdio: ['ignore', 'pipe', 'pipe'],
     })
@@ -75,9 +80,9 @@ export class BackgroundProcesses implements Disposable {
       ...(request.description ? { description: request.description } : {}),
       ...(launch ? { sandboxed: true } : {}),
     }
-    const output = new OutputBuffer(this.options.maxOutputChars)
-    child.stdout?.on('data', (chunk: Buffer) => output.write('stdout', chunk))
-    child.stderr?.on('data', (chunk: Buffer) => output.write('stderr', chunk))
+    const output = new BoundedText({ maxChars: this.options.maxOutputChars ?? 4 * 1024 * 1024 })
+    child.stdout?.on('data', (chunk: Buffer) => output.write(chunk, 'stdout'))
+    child.stderr?.on('data', (chunk: Buffer) => output.write(chunk, 'stderr'))
     child.on('error', (error) => output.append(`\n[failed to start: ${error.message}]\n`))
     const exited = waitForExit(child).then(({ code, signal }) => {
       output.end()
@@ -88,7 +93,7 @@ export class BackgroundProcesses implements Disposable {
       this.changes.emit({ ...info })
       return launch?.dispose()
     })
-    this.entries.set(id, { info, child, output, readPos: 0, exited })
+    this.entries.set(id, { info, child, output, readPos: 0, exited, tag })
     this.changes.emit({ ...info })
     return { ...info }
   }
@@ -122,7 +127,8 @@ export class BackgroundProcesses implements Disposable {
     if (!entry) return undefined
     if (entry.info.status === 'running') {
       entry.info.status = 'killed'
-      if (entry.info.pid > 0) await killTree(entry.info.pid)
+      const left = entry.info.pid > 0 ? describeLeft(await killTree(entry.info.pid, { tag: entry.tag })) : undefined
+      if (left) entry.output.append(`\n[some processes could not be ended: ${left}]\n`)
       await entry.exited
     }
     return { ...entry.info }

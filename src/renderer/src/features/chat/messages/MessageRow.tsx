@@ -6,7 +6,7 @@ import { TurnChanges } from '../../checkpoints'
 import { formatCost, formatTokens } from '../format'
 import { Markdown } from '../markdown/Markdown'
 import { ToolCard } from '../tools/ToolCard'
-import { Compaction, PatchSummary, Reasoning, Retry } from './parts'
+import { Compaction, HookFailures, Reasoning } from './parts'
 import type { TurnSummary } from './turns'
 
 const EMPTY: Part[] = []
@@ -28,10 +28,8 @@ function renderPart(part: Part, streaming: boolean, root: string, recent: boolea
       return <ToolCard key={part.id} part={part} root={root} recent={recent} />
     case 'compaction':
       return <Compaction key={part.id} part={part} />
-    case 'retry':
-      return <Retry key={part.id} part={part} />
-    case 'patch':
-      return <PatchSummary key={part.id} part={part} />
+    case 'hook':
+      return <HookFailures key={part.id} event={part.event} failures={part.failures} />
     case 'step-start':
     case 'step-finish':
       return null
@@ -109,6 +107,7 @@ export const MessageRow = memo(function MessageRow({ sessionId, messageId, root,
         <div className="msg-user-text">
           <UserText text={text} />
         </div>
+        {parts.map((p) => (p.type === 'hook' ? <HookFailures key={p.id} event={p.event} failures={p.failures} /> : null))}
       </div>
     )
   }

@@ -1,5 +1,5 @@
 import { memo } from 'react'
-import type { PartOf } from '@shared/schema/session'
+import type { HookEventName, HookFailure, PartOf } from '@shared/schema/session'
 import { Twisty } from '../../../components/Twisty'
 import { useChat, useChatController } from '../../../stores/chat'
 import { Markdown } from '../markdown/Markdown'
@@ -39,20 +39,26 @@ export const Compaction = memo(function Compaction({ part }: { part: PartOf<'com
   )
 })
 
-export function Retry({ part }: { part: PartOf<'retry'> }) {
-  return (
-    <div className="retry muted" data-testid="retry">
-      Retrying (attempt {part.attempt}): {part.error.data.message}
-    </div>
-  )
+const HOOK_WHEN: Record<HookEventName, string> = {
+  UserPromptSubmit: 'before this message was sent',
+  SessionStart: 'when the session started',
+  Stop: 'when the turn ended',
+  PreToolUse: 'before this call',
+  PostToolUse: 'after this call',
 }
 
-/** Files a step changed; the checkpoint id lets the turn review open them later. */
-export function PatchSummary({ part }: { part: PartOf<'patch'> }) {
-  if (part.files.length === 0) return null
+/** Hooks that failed, timed out or could not run, shown where they ran (they do not block). */
+export function HookFailures({ event, failures }: { event?: HookEventName; failures: readonly HookFailure[] }) {
   return (
-    <div className="patch-summary muted" data-testid="patch-summary" data-checkpoint-id={part.checkpointId ?? ''}>
-      Changed {part.files.length === 1 ? part.files[0] : `${part.files.length} files: ${part.files.join(', ')}`}
+    <div className="hook-failures" role="status" data-testid="hook-failures" data-event={event ?? ''}>
+      {failures.map((f, i) => (
+        <div key={i} className="hook-failure">
+          <span className="hook-failure-title">
+            ⚠ {event ? `${event} hook failed ${HOOK_WHEN[event]}` : 'A hook failed'}:
+          </span>{' '}
+          <code>{f.command}</code> — {f.error}
+        </div>
+      ))}
     </div>
   )
 }

@@ -2,7 +2,8 @@ import { background } from '../../../lib/background'
 import { useEffect, useRef, useState, type ReactNode } from 'react'
 import { ShieldIcon } from '../../../components/ShieldIcon'
 import { DiffView } from '../../editor'
-import { editDiffs, EDIT_TOOLS, num, record, str, type ToolPart } from './describe'
+import { editDiffs, EDIT_TOOLS, num, record, str, toolHookFailures, type ToolPart } from './describe'
+import { HookFailures } from '../messages/parts'
 import { SubagentRun } from './SubagentRun'
 import { cardText, headTail } from './output-view'
 import { errorMessage, unwrap } from '../../../ipc'
@@ -196,6 +197,19 @@ function OutputOf({ part }: { part: ToolPart }) {
   return <Output text={cardText(part.state.output ?? '')} testId="tool-output" {...(full ? { full } : {})} />
 }
 
+function ToolHookFailures({ part }: { part: ToolPart }) {
+  const failures = toolHookFailures(part)
+  if (failures.length === 0) return null
+  const events = [...new Set(failures.map((f) => f.event))]
+  return (
+    <>
+      {events.map((event) => (
+        <HookFailures key={event ?? ''} {...(event ? { event } : {})} failures={failures.filter((f) => f.event === event)} />
+      ))}
+    </>
+  )
+}
+
 /** What an opened tool card shows: per-tool details, then input, output and error. */
 export function ToolBody({ part, root }: { part: ToolPart; root: string }) {
   const { state } = part
@@ -215,6 +229,7 @@ export function ToolBody({ part, root }: { part: ToolPart; root: string }) {
   const showOutput = part.tool !== 'bash' && part.tool !== 'task' && state.output
   return (
     <>
+      <ToolHookFailures part={part} />
       {special}
       {state.error && (
         <pre className="tool-error" role="alert" data-testid="tool-error">

@@ -4,7 +4,7 @@ import { Elapsed, formatDuration } from '../../../components/Elapsed'
 import { StatusGlyph } from '../../../components/StatusGlyph'
 import { Twisty } from '../../../components/Twisty'
 import { useChat, useChatController } from '../../../stores/chat'
-import { EDIT_TOOLS, keyArgument, lineCounts, num, record, type ToolPart } from './describe'
+import { EDIT_TOOLS, keyArgument, lineCounts, num, record, toolHookFailures, type ToolPart } from './describe'
 import { bashTiming } from './output-view'
 import { ToolBody } from './ToolBody'
 
@@ -44,6 +44,7 @@ export const ToolCard = memo(function ToolCard({ part, root, recent }: ToolCardP
   const arg = keyArgument(part, root)
   const meta = record(part.state.metadata)
   const blocked = Array.isArray(meta.sandboxBlocked) ? meta.sandboxBlocked.length : 0
+  const hookFailures = toolHookFailures(part).length
   const errors = EDIT_TOOLS.has(part.tool) ? diagnosticErrors(part) : undefined
   // Bash reports the command's own run time: the card shows it, and the approval wait apart.
   const timing = part.tool === 'bash' ? bashTiming(part.state.startedAt, part.state.endedAt, num(meta.durationMs)) : null
@@ -66,6 +67,11 @@ export const ToolCard = memo(function ToolCard({ part, root, recent }: ToolCardP
         {meta.unsandboxed === true && (
           <span className="tool-sandbox off" title="Ran outside the sandbox (you approved it)" data-testid="unsandboxed-badge">
             unsandboxed
+          </span>
+        )}
+        {hookFailures > 0 && (
+          <span className="tool-hook-failed" title="A hook of this call failed; open the card for details" data-testid="tool-hook-failed">
+            ⚠ hook
           </span>
         )}
         <span className="tool-arg mono" title={arg}>

@@ -1,4 +1,4 @@
-import type { PartOf } from '@shared/schema/session'
+import { HookEventName, type HookFailure, type PartOf } from '@shared/schema/session'
 import { relativeInside } from '../../../lib/paths'
 
 export type ToolPart = PartOf<'tool'>
@@ -130,4 +130,16 @@ export function editDiffs(part: ToolPart, root: string): FileDiffView[] {
   if (!diff) return []
   const path = str(meta.filePath) ?? str(record(part.state.input).filePath) ?? ''
   return [fromUnifiedDiff(diff, displayPath(path, root))]
+}
+
+/** Hooks of the call that failed (`metadata.hookFailures`, each with its event). */
+export function toolHookFailures(part: ToolPart): Array<HookFailure & { event?: HookEventName }> {
+  const list = record(part.state.metadata).hookFailures
+  if (!Array.isArray(list)) return []
+  return list.map(record).flatMap((f) => {
+    const event = HookEventName.safeParse(f.event)
+    const command = str(f.command)
+    const error = str(f.error)
+    return command !== undefined && error !== undefined ? [{ command, error, ...(event.success ? { event: event.data } : {}) }] : []
+  })
 }

@@ -1,5 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
-import { log } from './log'
+import { log } from '../util/log'
+import { environOf } from './table'
+import { signal } from './tree'
 
 /**
  * Every process the app starts (MCP servers, bash commands, hooks, terminals, whatever custom tools spawn)
@@ -7,6 +9,7 @@ import { log } from './log'
  * (`setsid … &`) leaves our process group but keeps its environment, so on Linux it is still found, through
  * /proc/<pid>/environ, and ended when the app exits. After a `kill -9` of the app nothing runs at its exit: the
  * next start ends what a dead owner left behind. Elsewhere process groups are the mechanism (no /proc).
+ * Processes are signalled by the policy of `tree.ts` (ESRCH: gone; EPERM: not ours, reported).
  */
 export const OWNER_VARIABLE = 'HOTARU_PROCESS_OWNER'
 
@@ -58,13 +61,7 @@ export function markedProcesses(): { pid: number; owner: string }[] {
   for (const entry of entries) {
     const pid = Number(entry)
     if (!Number.isInteger(pid) || pid <= 1 || pid === process.pid) continue
-    let environ: string
-    try {
-      environ = readFileSync(`/proc/${pid}/environ`, 'latin1')
-    } catch {
-      continue // exited meanwhile, or another user's process: not ours either way
-    }
-    const variable = environ.split('\0').find((v) => v.startsWith(prefix))
+    const variable = environOf(pid)?.find((v) => v.startsWith(prefix))
     if (variable) found.push({ pid, owner: variable.slice(prefix.length) })
   }
   return found
@@ -73,12 +70,9 @@ export function markedProcesses(): { pid: number; owner: string }[] {
 function killAll(pids: number[]): number {
   let killed = 0
   for (const pid of pids) {
-    try {
-      process.kill(pid, 'SIGKILL')
-      killed++
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') log.warn(`[processes] cannot end ${pid}:`, (error as Error).message)
-    }
+    const sent = signal(pid, 'SIGKILL')
+    if (sent === 'sent') killed++
+    else if (sent === 'not-permitted') log.warn(`[processes] cannot end ${pid}: not ours to signal (EPERM)`)
   }
   return killed
 }

@@ -45,3 +45,17 @@ function psProcesses(): ProcessRow[] {
 export function listProcesses(): ProcessRow[] {
   return process.platform === 'linux' ? linuxProcesses() : psProcesses()
 }
+
+/**
+ * Linux: the environment `pid` was started with, as `NAME=value` entries; undefined when it is gone or
+ * not readable by us (another user's process, which is not ours either way).
+ */
+export function environOf(pid: number): string[] | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0')
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOENT' || code === 'ESRCH' || code === 'EACCES' || code === 'EPERM') return undefined
+    throw error
+  }
+}

@@ -1,0 +1,2 @@
+export { NoticesButton } from './NoticesButton'
+export { noticesFor } from '../../stores/notices'

@@ -1,0 +1,1 @@
+export { ProcessesButton } from './ProcessesButton'

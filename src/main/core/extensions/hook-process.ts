@@ -103,11 +103,13 @@ export async function runHookProcess(command: string, input: string, options: Ho
   try {
     const exit = await waitForExit(child)
     await killing
+    // Protected paths the hook created are moved out of the project; say so where hook errors go.
+    const undone = (await launch?.settle()) ?? []
     return {
       code: exit.code,
       signal: exit.signal,
       stdout: stdout.text(),
-      stderr: stderr.text(),
+      stderr: [stderr.text(), ...undone].filter((text) => text !== '').join('\n'),
       timedOut,
       aborted,
       ...(startError ? { error: startError } : {}),

@@ -5,6 +5,7 @@ import { bwrapArgs, unreadableFile } from './bwrap'
 import { scrubEnv } from './env'
 import { FORWARDER_PORT, FORWARDER_SOURCE } from './forwarder'
 import type { SandboxPolicy } from './policy'
+import { guardMissingProtected, type ProtectedGuard } from './protected-guard'
 import { startDomainProxy, type DomainDecider, type DomainProxy } from './proxy'
 import { seatbeltProfile } from './seatbelt'
 import type { SandboxSupport } from './support'
@@ -38,7 +39,12 @@ export interface SandboxLaunch {
   contained: boolean
   /** Hosts the proxy refused while the command ran. */
   blockedDomains(): string[]
-  /** Stops the proxy, if there is one. Call when the command has exited. */
+  /**
+   * After the command has exited: moves protected paths it created out of the project
+   * (Linux, see `protected-guard.ts`) and returns a note for each. Runs once; `dispose` runs it too.
+   */
+  settle(): Promise<string[]>
+  /** Settles, and stops the proxy if there is one. Call when the command has exited. */
   dispose(): Promise<void>
 }
 
@@ -95,9 +101,10 @@ export class CommandSandbox {
           })
           Object.assign(env, proxyEnv(`http://127.0.0.1:${FORWARDER_PORT}`), forwarder.env)
         }
+        const guard = guardMissingProtected(this.policy)
         const args = bwrapArgs(this.policy, { cwd: options.cwd, asRoot: process.getuid?.() === 0, ...(proxy?.socketPath ? { proxySocket: proxy.socketPath } : {}) }, unreadableFile(this.policy))
         const inner = forwarder && proxy?.socketPath ? [forwarder.command, '-e', FORWARDER_SOURCE, proxy.socketPath, String(FORWARDER_PORT), ...argv] : [...argv]
-        return this.launch(this.bwrapPath(), [...args, '--', ...inner], env, dropped, proxy, true)
+        return this.launch(this.bwrapPath(), [...args, '--', ...inner], env, dropped, proxy, true, guard)
       }
       if (this.policy.network.mode === 'proxy') {
         proxy = await startDomainProxy({ listen: { port: 0 }, allowedDomains: this.policy.network.allowedDomains, decide })
@@ -120,7 +127,8 @@ export class CommandSandbox {
     return this.support.dependencies.find((d) => d.name === 'bubblewrap')?.path ?? 'bwrap'
   }
 
-  private launch(command: string, args: string[], env: NodeJS.ProcessEnv, droppedEnv: string[], proxy: DomainProxy | undefined, contained: boolean): SandboxLaunch {
+  private launch(command: string, args: string[], env: NodeJS.ProcessEnv, droppedEnv: string[], proxy: DomainProxy | undefined, contained: boolean, guard?: ProtectedGuard): SandboxLaunch {
+    const settle = (): Promise<string[]> => guard?.settle() ?? Promise.resolve([])
     return {
       command,
       args,
@@ -128,8 +136,13 @@ export class CommandSandbox {
       droppedEnv,
       contained,
       blockedDomains: () => [...(proxy?.blocked ?? [])],
+      settle,
       dispose: async () => {
-        await proxy?.close()
+        try {
+          await settle()
+        } finally {
+          await proxy?.close()
+        }
       },
     }
   }

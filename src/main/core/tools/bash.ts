@@ -243,7 +243,7 @@ async function runForeground(
   const notes: string[] = []
   if (stopReason === 'timeout') notes.push(`The command timed out after ${options.timeoutMs} ms and was killed with every process it started.`)
   if (stopReason === 'abort') notes.push('The command was aborted by the user and killed.')
-  const blocked = options.sandbox ? options.sandbox.sandbox.notes(text, options.cwd, options.sandbox.launch) : []
+  const blocked = options.sandbox ? [...options.sandbox.sandbox.notes(text, options.cwd, options.sandbox.launch), ...(await options.sandbox.launch.settle())] : []
   notes.push(...blocked)
   if (blocked.length > 0 && options.sandbox?.sandbox.policy.allowUnsandboxedRetry) {
     notes.push('If this command must run outside the sandbox, call bash again with "unsandboxed": true (the user will be asked).')

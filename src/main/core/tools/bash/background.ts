@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { errorMessage } from '../../extensions/types'
 import type { Disposable } from '../../util/disposable'
 import { OutputBuffer } from './output-buffer'
 import { killTree, waitForExit } from './process-tree'
@@ -30,7 +31,7 @@ export interface BackgroundStart {
   sessionId: string
   description?: string
   /** The command wrapped by the OS sandbox; spawned instead of `shell -c command`, disposed when it exits. */
-  launch?: { command: string; args: string[]; env: NodeJS.ProcessEnv; dispose(): Promise<void> }
+  launch?: { command: string; args: string[]; env: NodeJS.ProcessEnv; settle(): Promise<string[]>; dispose(): Promise<void> }
 }
 
 interface Entry {
@@ -101,8 +102,10 @@ export class BackgroundProcesses implements Disposable {
     child.stdout?.on('data', (chunk: Buffer) => output.write('stdout', chunk))
     child.stderr?.on('data', (chunk: Buffer) => output.write('stderr', chunk))
     child.on('error', (error) => output.append(`\n[failed to start: ${error.message}]\n`))
-    const exited = waitForExit(child).then(({ code, signal }) => {
+    const exited = waitForExit(child).then(async ({ code, signal }) => {
       output.end()
+      const undone = await launch?.settle().catch((error: unknown) => [`[the sandbox could not check protected paths: ${errorMessage(error)}]`])
+      if (undone?.length) output.append(`\n${undone.join('\n')}\n`)
       if (info.status === 'running') info.status = 'exited'
       info.exitCode = code
       info.signal = signal

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { createServer as createNetServer, type AddressInfo } from 'node:net'
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -27,6 +27,10 @@ async function loopbackServer(): Promise<{ port: number; hits: string[] }> {
   servers.push(server)
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   return { port: (server.address() as AddressInfo).port, hits }
+}
+
+function ctx(project: string, sandbox: ReturnType<typeof setup>['sandbox']) {
+  return testContext(project, { sandbox })
 }
 
 function setup(config: SandboxConfig = {}) {
@@ -164,6 +168,42 @@ describe('bash in the OS sandbox', () => {
     expect(server.hits).toEqual(['/ok'])
     expect(asked).toEqual(['127.0.0.1'])
     expect(result.output).toContain('blocked by the sandbox: network access to 127.0.0.1')
+  })
+
+  it('refuses unix sockets with EPERM (python, node) while TCP through the proxy works', async () => {
+    const { base, project, sandbox } = setup({ network: { allowedDomains: ['localhost'] } })
+    const server = await loopbackServer()
+    // A daemon's socket on the host, in a folder the sandbox can read.
+    const socketPath = join(base, 'daemon.sock')
+    const daemon = createNetServer((c) => c.end('daemon reached\n'))
+    await new Promise<void>((r) => daemon.listen(socketPath, r))
+    servers.push(daemon as unknown as Server)
+    const python = `import socket\ntry:\n  s = socket.socket(socket.AF_UNIX); s.connect(${JSON.stringify(socketPath)}); print(s.recv(99))\nexcept OSError as e:\n  print("python", e.errno)`
+    const node = `require("net").connect(${JSON.stringify(socketPath)}).on("data", (d) => console.log(String(d))).on("error", (e) => console.log("node", e.code))`
+    const command = [
+      `python3 -c '${python}'`,
+      `node -e '${node}'`,
+      `curl -sS -m 5 http://localhost:${server.port}/tcp`,
+      'for f in /proc/self/fd/*; do [ "${f##*/}" -ge 3 ] && echo "fd ${f##*/}: $(readlink "$f")"; done',
+    ].join('; ')
+    const result = await runTool(bashTool, { command }, ctx(project, sandbox))
+    expect(result.output).not.toContain('daemon reached')
+    expect(result.output).toContain('python 1')
+    expect(result.output).toContain('node EPERM')
+    expect(result.output).toContain('hello from loopback')
+    expect(server.hits).toEqual(['/tcp'])
+    // Neither the seccomp program's fd nor the relay's channel reaches the command.
+    expect(result.output).not.toMatch(/^fd \d+: (socket:|.*\.bpf)/m)
+  })
+
+  it('lets unix sockets through with allowUnixSockets', async () => {
+    const { base, project, sandbox } = setup({ allowUnixSockets: true })
+    const socketPath = join(base, 'daemon.sock')
+    const daemon = createNetServer((c) => c.end('daemon reached\n'))
+    await new Promise<void>((r) => daemon.listen(socketPath, r))
+    servers.push(daemon as unknown as Server)
+    const result = await runTool(bashTool, { command: `node -e 'require("net").connect(${JSON.stringify(socketPath)}).on("data", (d) => process.stdout.write(d))'` }, ctx(project, sandbox))
+    expect(result.output).toContain('daemon reached')
   })
 
   it('with autoAllow runs without a bash ask, but a deny rule still denies', async () => {

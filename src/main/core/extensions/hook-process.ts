@@ -64,8 +64,9 @@ export async function runHookProcess(command: string, input: string, options: Ho
     launch = options.sandbox ? await options.sandbox.wrap(['/bin/sh', '-c', command], { cwd: options.cwd, env: options.env }) : undefined
     const spawnOptions = { cwd: options.cwd, detached: process.platform !== 'win32', windowsHide: true, stdio: ['pipe', 'pipe', 'pipe'] as const }
     child = launch
-      ? spawn(launch.command, launch.args, { ...spawnOptions, env: launch.env, stdio: ['pipe', 'pipe', 'pipe'] })
+      ? spawn(launch.command, launch.args, { ...spawnOptions, env: launch.env, stdio: ['pipe', 'pipe', 'pipe', ...launch.stdio] })
       : spawn(command, { ...spawnOptions, shell: true, env: options.env, stdio: ['pipe', 'pipe', 'pipe'] })
+    launch?.started(child)
   } catch (error) {
     await launch?.dispose()
     return { ...base, aborted: false, error: `could not start: ${errorMessage(error)}` }

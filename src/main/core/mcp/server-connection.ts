@@ -312,7 +312,7 @@ export class McpServerConnection {
     const env: Record<string, string> = {}
     for (const [key, value] of Object.entries(wrapped.env)) if (value !== undefined) env[key] = value
     return {
-      launch: { ...launch, command: wrapped.command, args: wrapped.args, env },
+      launch: { ...launch, command: wrapped.command, args: wrapped.args, env, stdio: wrapped.stdio, started: wrapped.started },
       // Once the server has stopped: protected paths it created are moved out of the project, and said so.
       release: (transport) => ({
         close: async () => {

@@ -188,8 +188,9 @@ async function runForeground(
     cwd: options.cwd,
     env: launch?.env ?? options.env,
     detached: process.platform !== 'win32',
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe', ...(launch?.stdio ?? [])],
   })
+  launch?.started(child)
   const output = new OutputBuffer(BASH_MAX_CAPTURE_CHARS)
   let lastProgress = 0
   let progressTimer: NodeJS.Timeout | undefined

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { errorMessage } from '../../extensions/types'
+import type { SandboxLaunch } from '../../sandbox/sandbox'
 import type { Disposable } from '../../util/disposable'
 import { OutputBuffer } from './output-buffer'
 import { killTree, waitForExit } from './process-tree'
@@ -31,7 +32,7 @@ export interface BackgroundStart {
   sessionId: string
   description?: string
   /** The command wrapped by the OS sandbox; spawned instead of `shell -c command`, disposed when it exits. */
-  launch?: { command: string; args: string[]; env: NodeJS.ProcessEnv; settle(): Promise<string[]>; dispose(): Promise<void> }
+  launch?: Pick<SandboxLaunch, 'command' | 'args' | 'env' | 'stdio' | 'started' | 'settle' | 'dispose'>
 }
 
 interface Entry {
@@ -81,8 +82,9 @@ export class BackgroundProcesses implements Disposable {
       cwd: request.cwd,
       env: launch?.env ?? request.env,
       detached: process.platform !== 'win32',
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe', ...(launch?.stdio ?? [])],
     })
+    launch?.started(child)
     const now = this.options.now ?? Date.now
     const id = `bg_${++this.counter}`
     const info: BackgroundInfo = {

@@ -74,6 +74,8 @@ describe('first steps without an API key, in Chromium', () => {
       const pick = local.getByRole('button', { name: 'ollama/fake-local-coder' })
       await pick.waitFor()
       await screenshot(page, 'onboarding-03-local-models')
+      // The model picker lists what the runtime serves too.
+      expect(await chat(page).getByRole('combobox', { name: 'Model' }).getByRole('option', { name: 'ollama/fake-local-coder' }).count()).toBe(1)
       await pick.click()
       await notice.waitFor({ state: 'detached' })
       expect(await chat(page).getByRole('combobox', { name: 'Model' }).inputValue()).toBe('ollama/fake-local-coder')

@@ -2,6 +2,7 @@ import { useState } from 'react'
 import type { LocalRuntime } from '@shared/ipc/settings'
 import { background } from '../../../lib/background'
 import { useChatController } from '../../../stores/chat'
+import { useLocalModels } from '../../../stores/local-models'
 import { setPreferences } from '../../../stores/preferences'
 import { useProject } from '../../../stores/project'
 import { openSettings } from '../../settings'
@@ -20,6 +21,7 @@ export function NoKeyActions({ sessionId }: { sessionId: string | null }) {
   const look = async (): Promise<void> => {
     setSearch({ state: 'looking' })
     const result = await bridge.settings.localModels({})
+    if (result.ok) useLocalModels.setState({ runtimes: result.value })
     setSearch(result.ok ? { state: 'done', runtimes: result.value } : { state: 'failed', message: result.error.data.message })
   }
   const pick = async (model: string): Promise<void> => {

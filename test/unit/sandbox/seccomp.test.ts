@@ -1,5 +1,11 @@
+import { realpathSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { sandboxPolicy } from '../../../src/main/core/sandbox/policy'
+import { CommandSandbox } from '../../../src/main/core/sandbox/sandbox'
 import { unixSocketFilter, unixSocketFilterSupported } from '../../../src/main/core/sandbox/seccomp'
+import { sandboxStatusLine } from '../../../src/main/core/sandbox/status'
+import { tempDir } from '../../support/temp'
 
 const ALLOW = 0x7fff0000
 const EPERM = 0x00050001
@@ -54,5 +60,41 @@ describe('the unix-socket seccomp filter', () => {
     expect(unixSocketFilterSupported('x64')).toBe(true)
     expect(unixSocketFilterSupported('riscv64')).toBe(false)
     expect(() => unixSocketFilter('riscv64')).toThrow(/no unix-socket seccomp filter for riscv64/)
+  })
+})
+
+describe('on a CPU the filter does not know', () => {
+  const arch = process.arch
+  const onCpu = async <T>(name: string, run: () => Promise<T>): Promise<T> => {
+    Object.defineProperty(process, 'arch', { value: name, configurable: true })
+    try {
+      return await run()
+    } finally {
+      Object.defineProperty(process, 'arch', { value: arch, configurable: true })
+    }
+  }
+  const sandboxFor = (config: { allowUnixSockets?: boolean }) => {
+    const root = realpathSync(tempDir())
+    const policy = sandboxPolicy({ enabled: true, ...config }, { projectRoot: root, homeDir: root, dataDir: join(root, 'd') })
+    return new CommandSandbox(policy, { platform: 'linux', backend: 'bubblewrap', available: true, dependencies: [] })
+  }
+
+  it('runs commands unfiltered and says so, unless allowUnixSockets is set false, which refuses them', async () => {
+    const launch = await onCpu('riscv64', () => sandboxFor({}).wrap(['true'], { cwd: '/', env: {} }))
+    expect(launch.args).not.toContain('--seccomp')
+    expect(launch.stdio).toEqual([])
+    await launch.dispose()
+    await expect(onCpu('riscv64', () => sandboxFor({ allowUnixSockets: false }).wrap(['true'], { cwd: '/', env: {} }))).rejects.toThrow(
+      /cannot run: unix sockets cannot be filtered on riscv64 .*The command was not run/,
+    )
+    const status = await onCpu('riscv64', () => Promise.resolve(sandboxStatusLine({ enabled: true }, { projectRoot: '/p', homeDir: '/h', dataDir: '/d' })))
+    expect(status).toContain('unix sockets cannot be filtered on riscv64')
+  })
+
+  it('passes the filter on fd 3 where it knows the CPU', async () => {
+    const launch = await sandboxFor({}).wrap(['true'], { cwd: '/', env: {} })
+    expect(launch.args.slice(launch.args.indexOf('--seccomp'), launch.args.indexOf('--seccomp') + 2)).toEqual(['--seccomp', '3'])
+    expect(launch.stdio).toEqual([expect.any(Number)])
+    await launch.dispose()
   })
 })

@@ -262,7 +262,7 @@ describe('bash in the OS sandbox', () => {
   it('confines background commands too', async () => {
     const { base, project, sandbox } = setup()
     const ctx = testContext(project, { sandbox })
-    const started = await runTool(bashTool, { command: 'echo bg > ../bg.txt; echo in > bg-in.txt', background: true }, ctx)
+    const started = await runTool(bashTool, { command: 'echo bg > ../bg.txt; echo in > bg-in.txt; echo "{}" > .mcp.json', background: true }, ctx)
     expect(started.metadata.sandboxed).toBe(true)
     const id = started.metadata.id as string
     const end = Date.now() + 10_000
@@ -270,5 +270,8 @@ describe('bash in the OS sandbox', () => {
     expect(ctx.background.get(id)).toMatchObject({ status: 'exited', sandboxed: true })
     expect(existsSync(join(base, 'bg.txt'))).toBe(false)
     expect(readFileSync(join(project, 'bg-in.txt'), 'utf8')).toBe('in\n')
+    // A protected file it created is moved out when it ends, and its output says so.
+    expect(existsSync(join(project, '.mcp.json'))).toBe(false)
+    expect(ctx.background.tail(id)).toContain(`blocked by the sandbox: created a protected path: ${project}/.mcp.json (moved to `)
   })
 })

@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process'
-import { closeSync, openSync, writeFileSync } from 'node:fs'
+import { closeSync, existsSync, mkdirSync, openSync, writeFileSync } from 'node:fs'
 import { Socket } from 'node:net'
 import { join } from 'node:path'
 import { HotaruError } from '@shared/errors'
@@ -143,12 +143,14 @@ export class CommandSandbox {
       if (this.policy.allowUnixSockets === false) throw new SandboxUnavailableError({ ...this.support, problem: unixSocketsUnfiltered() })
       return undefined
     }
-    if (!this.filterFile) {
-      const file = join(this.policy.tempDir, 'unix-sockets.bpf')
+    // Written again if a temp cleaner removed it since.
+    const file = join(this.policy.tempDir, 'unix-sockets.bpf')
+    if (this.filterFile !== file || !existsSync(file)) {
+      mkdirSync(this.policy.tempDir, { recursive: true, mode: 0o700 })
       writeFileSync(file, unixSocketFilter(), { mode: 0o644 })
       this.filterFile = file
     }
-    return this.filterFile
+    return file
   }
 
   /** Short notes on what the sandbox blocked, from the command's output. */

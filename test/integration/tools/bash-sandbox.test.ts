@@ -179,7 +179,7 @@ describe('bash in the OS sandbox', () => {
     await new Promise<void>((r) => daemon.listen(socketPath, r))
     servers.push(daemon as unknown as Server)
     const python = `import socket\ntry:\n  s = socket.socket(socket.AF_UNIX); s.connect(${JSON.stringify(socketPath)}); print(s.recv(99))\nexcept OSError as e:\n  print("python", e.errno)`
-    const node = `require("net").connect(${JSON.stringify(socketPath)}).on("data", (d) => console.log(String(d))).on("error", (e) => console.log("node", e.code))`
+    const node = `require("net").connect(${JSON.stringify(socketPath)}).on("data", (d) => console.log(String(d))).on("error", (e) => console.log("node", e.code, e.message))`
     const command = [
       `python3 -c '${python}'`,
       `node -e '${node}'`,
@@ -190,6 +190,7 @@ describe('bash in the OS sandbox', () => {
     expect(result.output).not.toContain('daemon reached')
     expect(result.output).toContain('python 1')
     expect(result.output).toContain('node EPERM')
+    expect(result.output).toContain(`blocked by the sandbox: unix socket ${socketPath} (sandbox.allowUnixSockets is off)`)
     expect(result.output).toContain('hello from loopback')
     expect(server.hits).toEqual(['/tcp'])
     // Neither the seccomp program's fd nor the relay's channel reaches the command.

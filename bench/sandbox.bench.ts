@@ -36,8 +36,10 @@ async function main(): Promise<void> {
   mkdirSync(project)
   const support = sandboxSupport()
   const sandbox = commandSandbox({ enabled: true }, { projectRoot: project, homeDir: base, dataDir: join(base, 'data'), env: process.env })
+  // The same sandbox without the unix-socket seccomp filter: what the filter itself costs.
+  const unfiltered = commandSandbox({ enabled: true, allowUnixSockets: true }, { projectRoot: project, homeDir: base, dataDir: join(base, 'data'), env: process.env })
   const background = new BackgroundProcesses()
-  const context = (withSandbox: boolean): ToolContext => ({
+  const context = (withSandbox: typeof sandbox): ToolContext => ({
     root: project,
     projectId: 'bench',
     sessionId: 'bench',
@@ -54,10 +56,11 @@ async function main(): Promise<void> {
     switchAgent: () => undefined,
     background,
     outputDir: join(base, 'out'),
-    ...(withSandbox && sandbox ? { sandbox } : {}),
+    ...(withSandbox ? { sandbox: withSandbox } : {}),
   })
-  const plain = context(false)
-  const boxed = context(true)
+  const plain = context(undefined)
+  const boxed = context(sandbox)
+  const boxedUnfiltered = context(unfiltered)
   const call = async (ctx: ToolContext): Promise<number> => {
     const start = performance.now()
     const result = await runTool(bashTool, { command: 'true' }, ctx)
@@ -72,11 +75,14 @@ async function main(): Promise<void> {
     }
     await call(plain)
     await call(boxed)
+    await call(boxedUnfiltered)
     const a: number[] = []
     const b: number[] = []
+    const c: number[] = []
     for (let i = 0; i < RUNS; i++) {
       a.push(await call(plain))
       b.push(await call(boxed))
+      c.push(await call(boxedUnfiltered))
     }
     const unsandboxedMs = median(a)
     const sandboxedMs = median(b)
@@ -88,6 +94,7 @@ async function main(): Promise<void> {
         unsandboxedMs,
         sandboxedMs,
         extraMs,
+        withoutUnixSocketFilterMs: median(c),
         unsandboxedMinMs: Number(Math.min(...a).toFixed(2)),
         sandboxedMinMs: Number(Math.min(...b).toFixed(2)),
         targetExtraMs: TARGET_EXTRA_MS,

@@ -62,6 +62,7 @@ describe('sandbox in the UI (hotaru serve + fake LLM)', () => {
       await section.waitFor()
       expect(await section.getByTestId('sandbox-state').innerText()).toContain('On (bubblewrap)')
       expect(await section.getByTestId('sandbox-deps').innerText()).toContain('bubblewrap')
+      expect(await section.getByTestId('sandbox-deps').innerText()).toContain('seccomp filter — refuses unix sockets (EPERM)')
       expect(await section.getByTestId('sandbox-network').innerText()).toContain('registry.npmjs.org')
       expect(await section.getByTestId('sandbox-denied').innerText()).toContain(join(home, '.ssh'))
       expect(await section.getByTestId('sandbox-writable').innerText()).toContain(project)

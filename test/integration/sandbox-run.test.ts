@@ -186,4 +186,24 @@ describe('hotaru run with the sandbox on', () => {
     expect(result.stderr).toMatch(/^sandbox: on/)
     expect(existsSync(join(w.home, 'x'))).toBe(false)
   })
+
+  it('moves out a protected file the model created and refuses unix sockets; the model is told both', async () => {
+    const w = world({ sandbox: { enabled: true }, permission: ALLOW_EVERYTHING })
+    const socketPath = join(w.base, 'daemon.sock')
+    const daemon = createServer((_req, res) => res.end('DAEMON-ANSWER\n'))
+    http.push(daemon)
+    await new Promise<void>((r) => daemon.listen(socketPath, r))
+    const server = await fake([
+      { toolCalls: bash(`echo '{"mcpServers":{}}' > .mcp.json; curl -sS -m 5 --unix-socket ${socketPath} http://x/ || echo "curl failed"`) },
+      { text: 'Done.' },
+    ])
+    const env = { ...w.env, ANTHROPIC_BASE_URL: server.anthropicBaseURL, OPENAI_BASE_URL: server.openaiBaseURL }
+    const result = await runHotaru(['run', '--dir', w.project, 'go'], env)
+    expect(result.code).toBe(0)
+    expect(existsSync(join(w.project, '.mcp.json'))).toBe(false)
+    const sent = JSON.stringify(server.requests[1]?.body)
+    expect(sent).not.toContain('DAEMON-ANSWER')
+    expect(sent).toContain('curl failed')
+    expect(sent).toContain(`blocked by the sandbox: created a protected path: ${w.project}/.mcp.json (moved to `)
+  })
 })

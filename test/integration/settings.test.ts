@@ -34,4 +34,21 @@ describe('settings over IPC', () => {
     expect(failed).toMatchObject({ ok: true, value: { ok: false, error: { name: 'ProviderAuth' } } })
     expect(await call('settings.setApiKey', { providerId: '../../etc', apiKey: 'x' })).toMatchObject({ ok: false, error: { name: 'InvalidPayload' } })
   })
+
+  it('finds a local runtime and its models at its endpoint, and says which one is not running', async () => {
+    const fake = await startFakeLlm({ models: ['qwen2.5-coder:7b', 'llama3.2'] })
+    servers.push(fake)
+    // Nothing listens on the port LM Studio is pointed at: a server that was closed again.
+    const closed = await startFakeLlm()
+    const closedURL = closed.openaiBaseURL
+    await closed.close()
+    const services = testServices({ dataDir: tempDir(), env: { OLLAMA_BASE_URL: fake.openaiBaseURL, LMSTUDIO_BASE_URL: closedURL } })
+    const router = createAppRouter(services)
+    const conn = new Connection('t', () => undefined)
+    const result = (await router.handle(conn, 'settings.localModels', {})) as IpcResult<Array<{ providerId: string; running: boolean; models: string[]; problem?: string }>>
+    expect(result.ok).toBe(true)
+    const runtimes = result.ok ? result.value : []
+    expect(runtimes.find((r) => r.providerId === 'ollama')).toMatchObject({ running: true, models: ['ollama/qwen2.5-coder:7b', 'ollama/llama3.2'] })
+    expect(runtimes.find((r) => r.providerId === 'lmstudio')).toMatchObject({ running: false, models: [], problem: `not running at ${closedURL} (ECONNREFUSED)` })
+  })
 })

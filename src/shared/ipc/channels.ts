@@ -27,7 +27,7 @@ export const channels = {
   question: { methods: ['pending', 'answer', 'dismiss'], events: ['asked', 'answered'] },
   mcp: { methods: ['list', 'reload', 'saveServer', 'restart', 'enable', 'disable', 'authenticate', 'resources', 'readResource', 'prompts', 'getPrompt'], events: ['status', 'tools', 'warning'] },
   process: { methods: ['list', 'output', 'kill'], events: ['changed'] },
-  settings: { methods: ['providers', 'setApiKey', 'secretStore', 'deleteApiKey', 'testConnection', 'defaults', 'setDefaults'], events: [] },
+  settings: { methods: ['providers', 'setApiKey', 'secretStore', 'deleteApiKey', 'testConnection', 'localModels', 'defaults', 'setDefaults'], events: [] },
   search: { methods: ['files', 'text', 'cancel'], events: ['results', 'done'] },
   review: { methods: ['get', 'decide', 'pending'], events: [] },
   checkpoint: { methods: ['list', 'position', 'diff', 'file', 'preview', 'restore', 'fork', 'usage'], events: ['created'] },

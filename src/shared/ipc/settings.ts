@@ -14,6 +14,17 @@ export const ProviderSetting = z.object({
 })
 export type ProviderSetting = z.infer<typeof ProviderSetting>
 
+/** A local model runtime (Ollama, LM Studio) at its configured or default port, and the models it serves. */
+export const LocalRuntime = z.object({
+  providerId: z.string(),
+  name: z.string(),
+  baseURL: z.string(),
+  running: z.boolean(),
+  models: z.array(z.string()),
+  problem: z.string().optional(),
+})
+export type LocalRuntime = z.infer<typeof LocalRuntime>
+
 const Defaults = z.object({ model: z.string().nullable(), defaultAgent: z.string().nullable(), file: z.string() })
 
 const ProviderRef = z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'provider id')
@@ -34,6 +45,8 @@ export const settingsContract = {
       input: z.object({ model: z.string().regex(/^[^/\s]+\/\S+$/, 'provider/model') }).strict(),
       output: z.object({ ok: z.boolean(), latencyMs: z.number(), error: z.object({ name: z.string(), message: z.string() }).optional() }),
     },
+    /** Asks the local runtimes (Ollama, LM Studio) for their models: "Use a local model" without a key. */
+    localModels: { input: z.object({}).strict(), output: z.array(LocalRuntime) },
     /** The default model and agent for new sessions, as set in the user's config file. */
     defaults: { input: z.object({}).strict(), output: Defaults },
     /** Writes them to the user's config file (`model`, `defaultAgent`; null removes), comments kept. */

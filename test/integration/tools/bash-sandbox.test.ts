@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
+import { createServer as createNetServer, type AddressInfo } from 'node:net'
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { SandboxConfig } from '../../../src/main/core/config/schema'
@@ -26,6 +27,10 @@ async function loopbackServer(): Promise<{ port: number; hits: string[] }> {
   servers.push(server)
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   return { port: (server.address() as AddressInfo).port, hits }
+}
+
+function ctx(project: string, sandbox: ReturnType<typeof setup>['sandbox']) {
+  return testContext(project, { sandbox })
 }
 
 function setup(config: SandboxConfig = {}) {
@@ -101,6 +106,41 @@ describe('bash in the OS sandbox', () => {
     expect(result.output).toContain('blocked by the sandbox: protected file')
   })
 
+  it('moves a protected path the command created out of the project and says where; nothing stands in for it meanwhile', async () => {
+    const { project, sandbox } = setup()
+    const ctx = testContext(project, { sandbox })
+    const command = ['ls -A', `echo '{"mcpServers":{"x":{"command":"evil"}}}' > .mcp.json`, 'mkdir -p .vscode && echo "{}" > .vscode/tasks.json', 'echo ok > new.txt'].join('; ')
+    const result = await runTool(bashTool, { command }, ctx)
+    // No placeholder was put into the real project while the command ran: `ls -A` saw an empty folder.
+    expect(result.output.startsWith('(no output)\n')).toBe(true)
+    expect(existsSync(join(project, '.mcp.json'))).toBe(false)
+    expect(existsSync(join(project, '.vscode'))).toBe(false)
+    expect(readdirSync(project)).toEqual(['new.txt'])
+    const moved = /blocked by the sandbox: created a protected path: (\S+\.mcp\.json) \(moved to (\S+)\)/.exec(result.output)
+    expect(moved?.[1]).toBe(join(project, '.mcp.json'))
+    expect(readFileSync(moved?.[2] ?? '', 'utf8')).toContain('evil')
+    expect(result.output).toContain(`blocked by the sandbox: created a protected path: ${project}/.vscode (moved to `)
+  })
+
+  it('lets git init make a working repository, but moves out a hook and a config that would run programs', async () => {
+    const { project, sandbox } = setup()
+    const ctx = testContext(project, { sandbox })
+    const plain = await runTool(bashTool, { command: 'git init -q && git status --short && echo inited' }, ctx)
+    expect(plain.output).toContain('inited')
+    expect(plain.output).not.toContain('blocked by the sandbox')
+    expect(existsSync(join(project, '.git/config'))).toBe(true)
+    rmSync(join(project, '.git'), { recursive: true })
+    const command = 'git init -q && git config core.fsmonitor "touch ../pwned" && printf "#!/bin/sh\\necho evil\\n" > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit'
+    const planted = await runTool(bashTool, { command }, ctx)
+    expect(existsSync(join(project, '.git/HEAD'))).toBe(true)
+    expect(existsSync(join(project, '.git/hooks/pre-commit'))).toBe(false)
+    expect(existsSync(join(project, '.git/config'))).toBe(false)
+    expect(planted.output).toContain(`blocked by the sandbox: created a git hook: ${project}/.git/hooks/pre-commit (moved to `)
+    expect(planted.output).toContain(`blocked by the sandbox: created a git config that runs programs (core.fsmonitor): ${project}/.git/config`)
+    // The repository still works for the user, outside the sandbox, without running anything planted.
+    expect(execFileSync('git', ['status', '--short'], { cwd: project, encoding: 'utf8' })).toBe('')
+  })
+
   it('has no network with network "none"', async () => {
     const { project, sandbox } = setup()
     const server = await loopbackServer()
@@ -128,6 +168,43 @@ describe('bash in the OS sandbox', () => {
     expect(server.hits).toEqual(['/ok'])
     expect(asked).toEqual(['127.0.0.1'])
     expect(result.output).toContain('blocked by the sandbox: network access to 127.0.0.1')
+  })
+
+  it('refuses unix sockets with EPERM (python, node) while TCP through the proxy works', async () => {
+    const { base, project, sandbox } = setup({ network: { allowedDomains: ['localhost'] } })
+    const server = await loopbackServer()
+    // A daemon's socket on the host, in a folder the sandbox can read.
+    const socketPath = join(base, 'daemon.sock')
+    const daemon = createNetServer((c) => c.end('daemon reached\n'))
+    await new Promise<void>((r) => daemon.listen(socketPath, r))
+    servers.push(daemon as unknown as Server)
+    const python = `import socket\ntry:\n  s = socket.socket(socket.AF_UNIX); s.connect(${JSON.stringify(socketPath)}); print(s.recv(99))\nexcept OSError as e:\n  print("python", e.errno)`
+    const node = `require("net").connect(${JSON.stringify(socketPath)}).on("data", (d) => console.log(String(d))).on("error", (e) => console.log("node", e.code, e.message))`
+    const command = [
+      `python3 -c '${python}'`,
+      `node -e '${node}'`,
+      `curl -sS -m 5 http://localhost:${server.port}/tcp`,
+      'for f in /proc/self/fd/*; do [ "${f##*/}" -ge 3 ] && echo "fd ${f##*/}: $(readlink "$f")"; done',
+    ].join('; ')
+    const result = await runTool(bashTool, { command }, ctx(project, sandbox))
+    expect(result.output).not.toContain('daemon reached')
+    expect(result.output).toContain('python 1')
+    expect(result.output).toContain('node EPERM')
+    expect(result.output).toContain(`blocked by the sandbox: unix socket ${socketPath} (sandbox.allowUnixSockets is off)`)
+    expect(result.output).toContain('hello from loopback')
+    expect(server.hits).toEqual(['/tcp'])
+    // Neither the seccomp program's fd nor the relay's channel reaches the command.
+    expect(result.output).not.toMatch(/^fd \d+: (socket:|.*\.bpf)/m)
+  })
+
+  it('lets unix sockets through with allowUnixSockets', async () => {
+    const { base, project, sandbox } = setup({ allowUnixSockets: true })
+    const socketPath = join(base, 'daemon.sock')
+    const daemon = createNetServer((c) => c.end('daemon reached\n'))
+    await new Promise<void>((r) => daemon.listen(socketPath, r))
+    servers.push(daemon as unknown as Server)
+    const result = await runTool(bashTool, { command: `node -e 'require("net").connect(${JSON.stringify(socketPath)}).on("data", (d) => process.stdout.write(d))'` }, ctx(project, sandbox))
+    expect(result.output).toContain('daemon reached')
   })
 
   it('with autoAllow runs without a bash ask, but a deny rule still denies', async () => {
@@ -186,7 +263,7 @@ describe('bash in the OS sandbox', () => {
   it('confines background commands too', async () => {
     const { base, project, sandbox } = setup()
     const ctx = testContext(project, { sandbox })
-    const started = await runTool(bashTool, { command: 'echo bg > ../bg.txt; echo in > bg-in.txt', background: true }, ctx)
+    const started = await runTool(bashTool, { command: 'echo bg > ../bg.txt; echo in > bg-in.txt; echo "{}" > .mcp.json', background: true }, ctx)
     expect(started.metadata.sandboxed).toBe(true)
     const id = started.metadata.id as string
     const end = Date.now() + 10_000
@@ -194,5 +271,8 @@ describe('bash in the OS sandbox', () => {
     expect(ctx.background.get(id)).toMatchObject({ status: 'exited', sandboxed: true })
     expect(existsSync(join(base, 'bg.txt'))).toBe(false)
     expect(readFileSync(join(project, 'bg-in.txt'), 'utf8')).toBe('in\n')
+    // A protected file it created is moved out when it ends, and its output says so.
+    expect(existsSync(join(project, '.mcp.json'))).toBe(false)
+    expect(ctx.background.tail(id)).toContain(`blocked by the sandbox: created a protected path: ${project}/.mcp.json (moved to `)
   })
 })

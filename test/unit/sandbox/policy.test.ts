@@ -47,6 +47,16 @@ describe('Seatbelt profile', () => {
     expect(profile).toContain('(subpath "/Users/u/we\\"ird\\\\dir")')
     expect(profile.trim().split('\n').slice(-2)).toEqual(['(deny network-outbound)', '(allow network-outbound (remote ip "localhost:40123"))'])
   })
+
+  it('with allowUnixSockets lets unix sockets through, except under denied paths', () => {
+    const profile = seatbeltProfile(fixedPolicy({ allowUnixSockets: true }))
+    expect(profile.trim().split('\n').slice(-4)).toEqual([
+      '(deny network-outbound)',
+      '(allow network-outbound (remote unix-socket))',
+      '(deny network-outbound (remote unix-socket (subpath "/Users/u/.ssh")))',
+      '(deny network-outbound (remote unix-socket (subpath "/Users/u/Library/Application Support/Hotaru")))',
+    ])
+  })
 })
 
 describe('bubblewrap arguments', () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { sandboxPolicy } from '../../../src/main/core/sandbox/policy'
 import { CommandSandbox } from '../../../src/main/core/sandbox/sandbox'
-import { sandboxStatusLine } from '../../../src/main/core/sandbox/status'
+import { sandboxStatus, sandboxStatusLine } from '../../../src/main/core/sandbox/status'
 import { detectSandboxSupport } from '../../../src/main/core/sandbox/support'
 import { bashTool } from '../../../src/main/core/tools/bash'
 import { runTool } from '../../../src/main/core/tools/run-tool'
@@ -50,6 +50,19 @@ describe('hotaru run status line', () => {
     const on = sandboxStatusLine({ enabled: true, autoAllow: true, network: { allowedDomains: ['a.com'] } }, ctx)
     expect(on).toMatch(/^sandbox: on \(bubblewrap\) · writes: project \+ temp · \d+ denied paths · network: 1 allowed domain\(s\) via proxy · autoAllow$/)
     expect(on).not.toContain('\n')
+  })
+
+  it('says when unix sockets are allowed', () => {
+    expect(sandboxStatusLine({ enabled: true, allowUnixSockets: true }, ctx)).toContain(' · unix sockets allowed')
+    expect(sandboxStatusLine({ enabled: true }, ctx)).not.toContain('unix sockets')
+  })
+})
+
+describe('the seccomp filter in settings', () => {
+  it('is listed beside bubblewrap with what it does', () => {
+    const ctx = { projectRoot: '/p', homeDir: '/h', dataDir: '/d' }
+    expect(sandboxStatus({ enabled: true }, ctx).dependencies).toContainEqual({ name: 'seccomp filter', found: true, note: 'refuses unix sockets (EPERM)' })
+    expect(sandboxStatus({ enabled: true, allowUnixSockets: true }, ctx).dependencies).toContainEqual(expect.objectContaining({ name: 'seccomp filter', note: expect.stringContaining('unix sockets allowed') }))
   })
 })
 

@@ -13,7 +13,7 @@ export interface SandboxLayer {
 /**
  * The effective `sandbox` setting. A project's own files are written by whoever wrote
  * the project (and by the commands the sandbox confines), so they may only tighten it:
- * switch it on, switch `autoAllow` / `allowUnsandboxedRetry` off, add `denyRead` paths,
+ * switch it on, switch `autoAllow` / `allowUnsandboxedRetry` / `allowUnixSockets` off, add `denyRead` paths,
  * narrow the network. Anything looser from a project layer is ignored.
  */
 export function layeredSandbox(layers: readonly SandboxLayer[]): SandboxConfig | undefined {
@@ -34,6 +34,7 @@ function tighten(base: SandboxConfig, project: SandboxConfig): SandboxConfig {
   if (project.enabled === true) out.enabled = true
   if (project.autoAllow === false) out.autoAllow = false
   if (project.allowUnsandboxedRetry === false) out.allowUnsandboxedRetry = false
+  if (project.allowUnixSockets === false) out.allowUnixSockets = false
   if (project.denyRead) out.denyRead = [...new Set([...(base.denyRead ?? []), ...project.denyRead])]
   if (project.network !== undefined) out.network = narrowNetwork(base.network, project.network)
   return out

@@ -151,6 +151,11 @@ export const SandboxConfigSchema = z.strictObject({
   network: SandboxNetworkSchema.optional(),
   /** The model may ask to re-run one command outside the sandbox (always an ask). */
   allowUnsandboxedRetry: z.boolean().optional(),
+  /**
+   * Commands may open unix sockets (Linux: off by default through a seccomp filter). `false` set
+   * explicitly also refuses to run commands where the filter cannot be built (an unknown CPU).
+   */
+  allowUnixSockets: z.boolean().optional(),
 })
 
 /**

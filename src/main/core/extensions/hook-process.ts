@@ -60,8 +60,9 @@ export async function runHookProcess(command: string, input: string, options: Ho
     launch = options.sandbox ? await options.sandbox.wrap(['/bin/sh', '-c', command], { cwd: options.cwd, env }) : undefined
     const spawnOptions = { cwd: options.cwd, detached: process.platform !== 'win32', windowsHide: true, stdio: ['pipe', 'pipe', 'pipe'] as const }
     child = launch
-      ? spawn(launch.command, launch.args, { ...spawnOptions, env: launch.env, stdio: ['pipe', 'pipe', 'pipe'] })
+      ? spawn(launch.command, launch.args, { ...spawnOptions, env: launch.env, stdio: ['pipe', 'pipe', 'pipe', ...launch.stdio] })
       : spawn(command, { ...spawnOptions, shell: true, env, stdio: ['pipe', 'pipe', 'pipe'] })
+    launch?.started(child)
   } catch (error) {
     await launch?.dispose()
     return { ...base, aborted: false, error: `could not start: ${errorMessage(error)}` }
@@ -99,11 +100,13 @@ export async function runHookProcess(command: string, input: string, options: Ho
   try {
     const exit = await waitForExit(child)
     const left = killing ? describeLeft(await killing) : undefined
+    // Protected paths the hook created are moved out of the project; say so where hook errors go.
+    const undone = (await launch?.settle()) ?? []
     return {
       code: exit.code,
       signal: exit.signal,
       stdout: stdout.text(),
-      stderr: stderr.text(),
+      stderr: [stderr.text(), ...undone].filter((text) => text !== '').join('\n'),
       timedOut,
       aborted,
       ...(startError ? { error: startError } : {}),

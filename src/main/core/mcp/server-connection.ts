@@ -306,13 +306,25 @@ export class McpServerConnection {
   }
 
   /** The launch wrapped by the OS sandbox; fails (the server does not start) when the sandbox cannot run. */
-  private async sandboxed(launch: StdioLaunch): Promise<StdioLaunch> {
+  private async sandboxed(launch: StdioLaunch): Promise<{ launch: StdioLaunch; release(transport: StdioProcessTransport): Closable }> {
     if (!this.deps.sandbox) throw new Error('this server asks for the sandbox ("sandbox": true), which is not available here')
     const wrapped = await this.deps.sandbox().wrap([launch.command, ...launch.args], { cwd: launch.cwd, env: launch.env })
-    this.closables.push({ close: () => wrapped.dispose() })
     const env: Record<string, string> = {}
     for (const [key, value] of Object.entries(wrapped.env)) if (value !== undefined) env[key] = value
-    return { ...launch, command: wrapped.command, args: wrapped.args, env }
+    return {
+      launch: { ...launch, command: wrapped.command, args: wrapped.args, env, stdio: wrapped.stdio, started: wrapped.started },
+      // Once the server has stopped: protected paths it created are moved out of the project, and said so.
+      release: (transport) => ({
+        close: async () => {
+          try {
+            await transport.close()
+            for (const note of await wrapped.settle()) this.deps.onWarning(`MCP server "${this.name}": ${note}`)
+          } finally {
+            await wrapped.dispose()
+          }
+        },
+      }),
+    }
   }
 
   private async connect(generation: number): Promise<void> {
@@ -323,13 +335,14 @@ export class McpServerConnection {
       let launch = stdioLaunch(this.config, { projectRoot: this.deps.projectRoot, env: this.deps.env, path: loginPath.path })
       await assertDirectory(launch.cwd)
       if (generation !== this.generation) throw new Error('superseded')
-      if (this.config.sandbox) launch = await this.sandboxed(launch)
+      const sandboxed = this.config.sandbox ? await this.sandboxed(launch) : undefined
+      if (sandboxed) launch = sandboxed.launch
       const transport = new StdioProcessTransport({ ...launch, killGraceMs: this.deps.killGraceMs })
       transport.oninvalid = () => {
         if (generation === this.generation && this.state === 'starting') this.onGarbledOutput?.()
       }
       this.stdio = transport
-      this.closables.push(transport)
+      this.closables.push(sandboxed ? sandboxed.release(transport) : transport)
       client = this.createClient(generation)
       this.client = client
       await client.connect(transport)

@@ -13,6 +13,9 @@ export interface StdioLaunch {
   env: Record<string, string>
   /** How long SIGTERM may take before SIGKILL when closing. */
   killGraceMs?: number
+  /** More `stdio` entries (fd 3 on) and a hand-over of the child: what an OS-sandboxed launch passes. */
+  stdio?: Array<number | 'ipc'>
+  started?(child: ChildProcess): void
 }
 
 /** One stdout line longer than this is a broken server, not a message worth buffering. */
@@ -58,7 +61,7 @@ export class StdioProcessTransport implements Transport {
       const child = spawn(windows ? windowsCommandLine(this.launch) : this.launch.command, windows ? [] : this.launch.args, {
         cwd: this.launch.cwd,
         env: this.launch.env,
-        stdio: ['pipe', 'pipe', 'pipe'],
+        stdio: ['pipe', 'pipe', 'pipe', ...(this.launch.stdio ?? [])],
         // Own process group (POSIX): the tree can be signalled as one.
         detached: !windows,
         // cmd.exe resolves `npx` to `npx.cmd`; Node will not run .cmd files without a shell.
@@ -66,6 +69,7 @@ export class StdioProcessTransport implements Transport {
         windowsHide: true,
       })
       this.child = child
+      this.launch.started?.(child)
       child.once('spawn', () => {
         if (child.pid !== undefined) guardProcess(child.pid)
         resolve()

@@ -22,6 +22,7 @@ export { ProviderErrorNames, type ProviderErrorName, type ProviderErrorData, isP
 export { type ModelInfo, computeCost, modelInfo } from './catalog'
 export { type CatalogEntry, type ModelCapabilities, type ModelPricing, DEFAULT_MODEL, MODEL_CATALOG } from './catalog-data'
 export { type ModelRef, parseModelId } from './model-id'
+export { LOCAL_PROBE_TIMEOUT_MS, probeLocalRuntimes, type LocalRuntime } from './local-models'
 export { PROVIDER_PRESETS, type ProviderKind, type ProviderPreset } from './presets'
 export { type ProviderSettings, type ProviderSettingsEntry, type SecretStore, secretKeyFor } from './settings'
 export { type Env, type ResolvedProvider, resolveProvider } from './credentials'

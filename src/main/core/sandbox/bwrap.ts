@@ -4,8 +4,8 @@ import type { SandboxPolicy } from './policy'
 
 export interface BwrapOptions {
   cwd: string
-  /** A host unix socket to make reachable inside (the network proxy). */
-  proxySocket?: string
+  /** The child's fd that holds the seccomp program (see `seccomp.ts`). */
+  seccompFd?: number
   /** This process runs as uid 0. */
   asRoot?: boolean
 }
@@ -33,7 +33,7 @@ function kind(path: string): 'dir' | 'file' | 'missing' {
  * The bubblewrap arguments that confine a command: the whole filesystem read-only,
  * the writable roots bound read-write, protected files read-only again, denied paths
  * replaced by unreadable stand-ins, fresh /dev, /proc and namespaces, and no network
- * (the network namespace holds only loopback; the proxy socket is the way out).
+ * (the network namespace holds only loopback; the relay's IPC channel is the way out).
  * Order matters: a later mount covers an earlier one.
  */
 export function bwrapArgs(policy: SandboxPolicy, options: BwrapOptions, unreadable: string): string[] {
@@ -43,12 +43,12 @@ export function bwrapArgs(policy: SandboxPolicy, options: BwrapOptions, unreadab
   if (options.asRoot) args.push('--cap-drop', 'ALL')
   for (const dir of policy.writable) if (existsSync(dir)) args.push('--bind', dir, dir)
   for (const path of policy.protectedWrites) if (existsSync(path)) args.push('--ro-bind', path, path)
-  if (options.proxySocket) args.push('--bind', options.proxySocket, options.proxySocket)
   for (const path of policy.denyRead) {
     const found = kind(path)
     if (found === 'dir') args.push('--perms', '0000', '--tmpfs', path, '--remount-ro', path)
     else if (found === 'file') args.push('--ro-bind', unreadable, path)
   }
+  if (options.seccompFd !== undefined) args.push('--seccomp', String(options.seccompFd))
   args.push('--chdir', options.cwd)
   return args
 }

@@ -11,6 +11,8 @@ export interface SandboxPolicy {
   enabled: boolean
   autoAllow: boolean
   allowUnsandboxedRetry: boolean
+  /** `sandbox.allowUnixSockets` as configured: undefined means refused where the filter can be built. */
+  allowUnixSockets?: boolean
   /** Writable roots: the project (and its git worktree data), a private temp dir, `allowWrite`. */
   writable: string[]
   /** Inside writable roots but read-only: files that would let a command run code outside the sandbox later. */
@@ -153,6 +155,7 @@ export function sandboxPolicy(config: SandboxConfig | undefined, ctx: PolicyCont
     enabled: config?.enabled ?? false,
     autoAllow: config?.autoAllow ?? false,
     allowUnsandboxedRetry: config?.allowUnsandboxedRetry ?? false,
+    ...(config?.allowUnixSockets !== undefined ? { allowUnixSockets: config.allowUnixSockets } : {}),
     writable,
     protectedWrites: unique([...PROTECTED_IN_PROJECT.map((p) => join(root, p)), ...worktree.protectedWrites]),
     denyRead,

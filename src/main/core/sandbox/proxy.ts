@@ -1,15 +1,15 @@
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http'
 import { connect, type Socket } from 'node:net'
-import { rmSync } from 'node:fs'
 import { detached } from '../util/detached'
 
 /** Decides a host that is not on the allowlist (a permission ask where one is possible); false blocks it. */
 export type DomainDecider = (host: string) => Promise<boolean>
 
 export interface DomainProxy {
-  /** The unix socket it listens on (Linux), or the loopback port (macOS). */
-  socketPath?: string
+  /** The loopback port it listens on (macOS). */
   port?: number
+  /** Serves a connection handed over from inside the sandbox (Linux: the relay passes each one out). */
+  accept(socket: Socket): void
   /** Hosts refused so far, in order. */
   readonly blocked: string[]
   close(): Promise<void>
@@ -31,12 +31,13 @@ const REFUSED = 'blocked by the sandbox: this host is not in sandbox.network.all
 
 /**
  * A small HTTP proxy (CONNECT for TLS, absolute-URL requests for plain HTTP) that lets
- * a sandboxed command reach only allowed hosts. On Linux it listens on a unix socket
- * that is bound into the sandbox (whose network namespace has nothing else); on macOS
- * on a loopback port the Seatbelt profile allows.
+ * a sandboxed command reach only allowed hosts. On Linux it listens nowhere: the relay
+ * inside the sandbox (whose network namespace has nothing else) hands each connection
+ * out over its IPC channel to `accept`; on macOS it listens on a loopback port the
+ * Seatbelt profile allows.
  */
 export async function startDomainProxy(options: {
-  listen: { path: string } | { port: 0 }
+  listen?: { port: 0 }
   allowedDomains: readonly string[]
   decide: DomainDecider
 }): Promise<DomainProxy> {
@@ -115,22 +116,31 @@ export async function startDomainProxy(options: {
     sockets.add(socket)
     socket.on('close', () => sockets.delete(socket))
   })
-  const listen = options.listen
-  if ('path' in listen) rmSync(listen.path, { force: true })
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    if ('path' in listen) server.listen(listen.path, resolve)
-    else server.listen(0, '127.0.0.1', resolve)
-  })
+  if (options.listen) {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(0, '127.0.0.1', resolve)
+    })
+  }
   const address = server.address()
+  let closed = false
   return {
-    ...('path' in listen ? { socketPath: listen.path } : {}),
     ...(typeof address === 'object' && address ? { port: address.port } : {}),
     blocked,
+    accept: (socket) => {
+      if (closed) {
+        socket.destroy()
+        return
+      }
+      server.emit('connection', socket)
+      socket.resume()
+    },
     close: () =>
       new Promise<void>((resolve) => {
+        closed = true
         for (const socket of sockets) socket.destroy()
-        server.close(() => resolve())
+        if (server.listening) server.close(() => resolve())
+        else resolve()
       }),
   }
 }

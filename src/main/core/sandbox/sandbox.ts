@@ -1,12 +1,16 @@
-import { randomBytes } from 'node:crypto'
+import type { ChildProcess } from 'node:child_process'
+import { closeSync, existsSync, mkdirSync, openSync, writeFileSync } from 'node:fs'
+import { Socket } from 'node:net'
 import { join } from 'node:path'
 import { HotaruError } from '@shared/errors'
 import { bwrapArgs, unreadableFile } from './bwrap'
 import { scrubEnv } from './env'
 import { FORWARDER_PORT, FORWARDER_SOURCE } from './forwarder'
 import type { SandboxPolicy } from './policy'
+import { guardMissingProtected, type ProtectedGuard } from './protected-guard'
 import { startDomainProxy, type DomainDecider, type DomainProxy } from './proxy'
 import { seatbeltProfile } from './seatbelt'
+import { unixSocketFilter, unixSocketFilterSupported, unixSocketsUnfiltered } from './seccomp'
 import type { SandboxSupport } from './support'
 import { sandboxNotes } from './violations'
 
@@ -29,6 +33,13 @@ export interface SandboxLaunch {
   command: string
   args: string[]
   env: NodeJS.ProcessEnv
+  /**
+   * Entries to append to the spawn's `stdio` after stdin, stdout and stderr (fd 3 on): the
+   * seccomp program's fd, the relay's IPC channel. Pass them, then call `started` at once.
+   */
+  stdio: Array<number | 'ipc'>
+  /** Hands the spawned child over: closes our copy of passed fds and serves the relay's connections. */
+  started(child: ChildProcess): void
   /** Environment variables kept from the command. */
   droppedEnv: string[]
   /**
@@ -38,7 +49,12 @@ export interface SandboxLaunch {
   contained: boolean
   /** Hosts the proxy refused while the command ran. */
   blockedDomains(): string[]
-  /** Stops the proxy, if there is one. Call when the command has exited. */
+  /**
+   * After the command has exited: moves protected paths it created out of the project
+   * (Linux, see `protected-guard.ts`) and returns a note for each. Runs once; `dispose` runs it too.
+   */
+  settle(): Promise<string[]>
+  /** Settles, and stops the proxy if there is one. Call when the command has exited. */
   dispose(): Promise<void>
 }
 
@@ -65,6 +81,8 @@ function proxyEnv(url: string): Record<string, string> {
  * app never depends on how a platform confines a process.
  */
 export class CommandSandbox {
+  private filterFile: string | undefined
+
   constructor(
     readonly policy: SandboxPolicy,
     readonly support: SandboxSupport,
@@ -83,32 +101,56 @@ export class CommandSandbox {
     const env: NodeJS.ProcessEnv = { ...clean, TMPDIR: tmp, TMP: tmp, TEMP: tmp, HOTARU_SANDBOX: '1' }
     for (const name of PROXY_VARS) delete env[name]
     let proxy: DomainProxy | undefined
+    let filterFd: number | undefined
     const decide = options.decideDomain ?? (() => Promise.resolve(false))
     try {
       if (this.support.backend === 'bubblewrap') {
+        const filter = this.unixSocketFilterFile()
+        // Opened per launch: a shared fd would share its read offset between two starting commands.
+        filterFd = filter ? openSync(filter, 'r') : undefined
         const forwarder = this.policy.network.mode === 'proxy' ? this.support.forwarder : undefined
         if (forwarder && this.policy.network.mode === 'proxy') {
-          proxy = await startDomainProxy({
-            listen: { path: join(this.policy.tempDir, `proxy-${randomBytes(6).toString('hex')}.sock`) },
-            allowedDomains: this.policy.network.allowedDomains,
-            decide,
-          })
+          proxy = await startDomainProxy({ allowedDomains: this.policy.network.allowedDomains, decide })
           Object.assign(env, proxyEnv(`http://127.0.0.1:${FORWARDER_PORT}`), forwarder.env)
         }
-        const args = bwrapArgs(this.policy, { cwd: options.cwd, asRoot: process.getuid?.() === 0, ...(proxy?.socketPath ? { proxySocket: proxy.socketPath } : {}) }, unreadableFile(this.policy))
-        const inner = forwarder && proxy?.socketPath ? [forwarder.command, '-e', FORWARDER_SOURCE, proxy.socketPath, String(FORWARDER_PORT), ...argv] : [...argv]
-        return this.launch(this.bwrapPath(), [...args, '--', ...inner], env, dropped, proxy, true)
+        const guard = guardMissingProtected(this.policy)
+        const stdio: Array<number | 'ipc'> = [...(filterFd !== undefined ? [filterFd] : []), ...(proxy ? (['ipc'] as const) : [])]
+        const args = bwrapArgs(this.policy, { cwd: options.cwd, asRoot: process.getuid?.() === 0, ...(filterFd !== undefined ? { seccompFd: 3 } : {}) }, unreadableFile(this.policy))
+        const inner = forwarder && proxy ? [forwarder.command, '-e', FORWARDER_SOURCE, String(FORWARDER_PORT), ...argv] : [...argv]
+        return this.launch({ command: this.bwrapPath(), args: [...args, '--', ...inner], env, dropped, proxy, contained: true, guard, stdio, filterFd })
       }
       if (this.policy.network.mode === 'proxy') {
         proxy = await startDomainProxy({ listen: { port: 0 }, allowedDomains: this.policy.network.allowedDomains, decide })
         Object.assign(env, proxyEnv(`http://127.0.0.1:${proxy.port}`))
       }
       const profile = seatbeltProfile(this.policy, proxy?.port !== undefined ? { proxyPort: proxy.port } : {})
-      return this.launch('/usr/bin/sandbox-exec', ['-p', profile, ...argv], env, dropped, proxy, false)
+      return this.launch({ command: '/usr/bin/sandbox-exec', args: ['-p', profile, ...argv], env, dropped, proxy, contained: false, stdio: [] })
     } catch (error) {
+      if (filterFd !== undefined) closeSync(filterFd)
       await proxy?.close()
       throw error
     }
+  }
+
+  /**
+   * The seccomp program that refuses unix sockets, written once into the private folder
+   * (read-only inside: only its `tmp` is writable); undefined when they stay allowed —
+   * `allowUnixSockets: true`, or a CPU the filter does not know (set `false` to refuse there).
+   */
+  private unixSocketFilterFile(): string | undefined {
+    if (this.policy.allowUnixSockets === true) return undefined
+    if (!unixSocketFilterSupported()) {
+      if (this.policy.allowUnixSockets === false) throw new SandboxUnavailableError({ ...this.support, problem: unixSocketsUnfiltered() })
+      return undefined
+    }
+    // Written again if a temp cleaner removed it since.
+    const file = join(this.policy.tempDir, 'unix-sockets.bpf')
+    if (this.filterFile !== file || !existsSync(file)) {
+      mkdirSync(this.policy.tempDir, { recursive: true, mode: 0o700 })
+      writeFileSync(file, unixSocketFilter(), { mode: 0o644 })
+      this.filterFile = file
+    }
+    return file
   }
 
   /** Short notes on what the sandbox blocked, from the command's output. */
@@ -120,16 +162,51 @@ export class CommandSandbox {
     return this.support.dependencies.find((d) => d.name === 'bubblewrap')?.path ?? 'bwrap'
   }
 
-  private launch(command: string, args: string[], env: NodeJS.ProcessEnv, droppedEnv: string[], proxy: DomainProxy | undefined, contained: boolean): SandboxLaunch {
+  private launch(spec: {
+    command: string
+    args: string[]
+    env: NodeJS.ProcessEnv
+    dropped: string[]
+    proxy: DomainProxy | undefined
+    contained: boolean
+    stdio: Array<number | 'ipc'>
+    guard?: ProtectedGuard
+    filterFd?: number
+  }): SandboxLaunch {
+    const { proxy, guard } = spec
+    let filterFd = spec.filterFd
+    const closeFilter = (): void => {
+      if (filterFd !== undefined) closeSync(filterFd)
+      filterFd = undefined
+    }
+    const settle = (): Promise<string[]> => guard?.settle() ?? Promise.resolve([])
     return {
-      command,
-      args,
-      env,
-      droppedEnv,
-      contained,
+      command: spec.command,
+      args: spec.args,
+      env: spec.env,
+      stdio: spec.stdio,
+      droppedEnv: spec.dropped,
+      contained: spec.contained,
+      started: (child) => {
+        closeFilter()
+        if (!proxy) return
+        child.on('message', (message, handle) => {
+          // Anything else over the channel (the command may reach it too) is dropped.
+          if (handle instanceof Socket) {
+            if (message === 'connection') proxy.accept(handle)
+            else handle.destroy()
+          } else if (handle) handle.close()
+        })
+      },
       blockedDomains: () => [...(proxy?.blocked ?? [])],
+      settle,
       dispose: async () => {
-        await proxy?.close()
+        closeFilter()
+        try {
+          await settle()
+        } finally {
+          await proxy?.close()
+        }
       },
     }
   }

@@ -16,8 +16,8 @@ const WRITABLE_DEVICES = ['(literal "/dev/null")', '(literal "/dev/zero")', '(li
  * The Seatbelt (`sandbox-exec -p`) profile for a policy on macOS. Everything is
  * allowed by default, then: writes only inside the writable roots (later rules win, so
  * the protected files and denied paths come after the writable roots), reads denied
- * for the denied paths, and outbound network — unix sockets of local daemons included
- * — only to the proxy port on loopback, when there is one.
+ * for the denied paths, and outbound network — unix sockets of local daemons included,
+ * unless `allowUnixSockets` — only to the proxy port on loopback, when there is one.
  */
 export function seatbeltProfile(policy: SandboxPolicy, options: { proxyPort?: number } = {}): string {
   const lines = ['(version 1)', '(allow default)', '(deny file-write*)']
@@ -29,5 +29,10 @@ export function seatbeltProfile(policy: SandboxPolicy, options: { proxyPort?: nu
   }
   lines.push('(deny network-outbound)')
   if (options.proxyPort !== undefined) lines.push(`(allow network-outbound (remote ip "localhost:${options.proxyPort}"))`)
+  if (policy.allowUnixSockets === true) {
+    // Daemons' sockets, except those under denied paths (the docker socket, the agent's folder).
+    lines.push('(allow network-outbound (remote unix-socket))')
+    for (const path of policy.denyRead) lines.push(`(deny network-outbound (remote unix-socket (subpath ${sbplString(path)})))`)
+  }
   return `${lines.join('\n')}\n`
 }

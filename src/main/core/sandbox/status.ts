@@ -1,8 +1,9 @@
 import type { SandboxStatus } from '@shared/ipc/sandbox'
 import { globalConfigDir, resolveHomeDir } from '../config/locations'
 import type { SandboxConfig } from '../config/schema'
-import { sandboxPolicy, type PolicyContext } from './policy'
-import { sandboxSupport } from './support'
+import { sandboxPolicy, type PolicyContext, type SandboxPolicy } from './policy'
+import { unixSocketFilterSupported, unixSocketsUnfiltered } from './seccomp'
+import { sandboxSupport, type SandboxDependency } from './support'
 
 /** The sandbox of a project as settings and `hotaru run` show it (the wire type of `sandbox.status`). */
 export type { SandboxStatus }
@@ -19,7 +20,7 @@ export function sandboxStatus(config: SandboxConfig | undefined, ctx: PolicyCont
     available: support.available,
     ...(support.problem ? { problem: support.problem } : {}),
     ...(support.installHint ? { installHint: support.installHint } : {}),
-    dependencies: support.dependencies,
+    dependencies: support.backend === 'bubblewrap' ? [...support.dependencies, unixSocketFilterEntry(policy)] : support.dependencies,
     writable: policy.writable,
     protectedWrites: policy.protectedWrites,
     denyRead: policy.denyRead,
@@ -42,6 +43,7 @@ export function sandboxStatusLine(config: SandboxConfig | undefined, ctx: Policy
     `writes: project + temp${extra > 0 ? ` + ${extra} more` : ''}`,
     `${status.denyRead.length} denied paths`,
     network,
+    ...(status.backend === 'bubblewrap' && !unixSocketsRefused(config) ? [config.allowUnixSockets ? 'unix sockets allowed' : unixSocketsUnfiltered()] : []),
     ...(status.autoAllow ? ['autoAllow'] : []),
   ]
   return parts.join(' · ')
@@ -52,4 +54,18 @@ export function sandboxContext(input: { projectRoot: string; dataDir: string; en
   const env = input.env ?? process.env
   const homeDir = input.homeDir ?? resolveHomeDir(env, process.platform)
   return { projectRoot: input.projectRoot, homeDir, dataDir: input.dataDir, configDir: globalConfigDir({ env, homeDir, platform: process.platform }), env }
+}
+
+function unixSocketsRefused(config: SandboxConfig | undefined): boolean {
+  return config?.allowUnixSockets !== true && unixSocketFilterSupported()
+}
+
+/** The seccomp filter as settings lists it beside bubblewrap. */
+function unixSocketFilterEntry(policy: SandboxPolicy): SandboxDependency {
+  if (policy.allowUnixSockets === true) return { name: 'seccomp filter', found: true, note: 'off: unix sockets allowed (sandbox.allowUnixSockets)' }
+  if (!unixSocketFilterSupported()) {
+    const outcome = policy.allowUnixSockets === false ? 'commands do not run (sandbox.allowUnixSockets is false)' : 'commands may open unix sockets'
+    return { name: 'seccomp filter', found: false, note: `${unixSocketsUnfiltered()}; ${outcome}` }
+  }
+  return { name: 'seccomp filter', found: true, note: 'refuses unix sockets (EPERM)' }
 }

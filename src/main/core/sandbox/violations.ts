@@ -11,12 +11,14 @@ const ERRNO_TEXT: Record<string, string> = {
   EPERM: 'Operation not permitted',
   ENOENT: 'No such file or directory',
 }
+/** Node's refusal by the unix-socket seccomp filter: `connect EPERM /run/x.sock`. */
+const UNIX_SOCKET_ERROR = /\bconnect EPERM (\/[^\s'"]+)/g
 const NETWORK_ERROR = /Could not resolve host|Couldn't connect to server|Failed to connect to|Network is unreachable|Temporary failure in name resolution|getaddrinfo (?:ENOTFOUND|EAI_AGAIN)|Name or service not known|connect ENETUNREACH|ECONNREFUSED/i
 
 /**
  * Short notes on what the sandbox stopped, read from a command's output: writes to
- * paths outside the writable roots, reads of denied paths, network access, and
- * domains the proxy refused. Best effort — only errors that name a path can be tied
+ * paths outside the writable roots, reads of denied paths, network access, unix
+ * sockets the seccomp filter refused, and domains the proxy refused. Best effort — only errors that name a path can be tied
  * to the sandbox; the command's own output is always returned as it is.
  */
 export function sandboxNotes(output: string, policy: SandboxPolicy, cwd: string, blockedDomains: readonly string[] = []): string[] {
@@ -35,6 +37,9 @@ export function sandboxNotes(output: string, policy: SandboxPolicy, cwd: string,
     if (error === 'No such file or directory') continue
     if (policy.protectedWrites.some((p) => isWithin(abs, p))) notes.add(`blocked by the sandbox: protected file: ${abs}`)
     else if (!policy.writable.some((w) => isWithin(abs, w))) notes.add(`blocked by the sandbox: write outside the project: ${abs}`)
+  }
+  if (policy.allowUnixSockets !== true) {
+    for (const match of output.matchAll(UNIX_SOCKET_ERROR)) notes.add(`blocked by the sandbox: unix socket ${match[1] ?? ''} (sandbox.allowUnixSockets is off)`)
   }
   for (const domain of blockedDomains) notes.add(`blocked by the sandbox: network access to ${domain} (not in sandbox.network.allowedDomains)`)
   if (blockedDomains.length === 0 && NETWORK_ERROR.test(output)) {

@@ -181,8 +181,9 @@ async function runForeground(
     cwd: options.cwd,
     env: launch?.env ?? options.env,
     detached: process.platform !== 'win32',
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe', ...(launch?.stdio ?? [])],
   })
+  launch?.started(child)
   const output = new BoundedText({ maxChars: BASH_MAX_CAPTURE_CHARS })
   let lastProgress = 0
   let progressTimer: NodeJS.Timeout | undefined
@@ -237,7 +238,7 @@ async function runForeground(
   if (stopReason === 'timeout') notes.push(`The command timed out after ${options.timeoutMs} ms and was killed with every process it started.`)
   if (stopReason === 'abort') notes.push('The command was aborted by the user and killed.')
   if (left) notes.push(`Some processes the command started could not be ended (${left}).`)
-  const blocked = options.sandbox ? options.sandbox.sandbox.notes(text, options.cwd, options.sandbox.launch) : []
+  const blocked = options.sandbox ? [...options.sandbox.sandbox.notes(text, options.cwd, options.sandbox.launch), ...(await options.sandbox.launch.settle())] : []
   notes.push(...blocked)
   if (blocked.length > 0 && options.sandbox?.sandbox.policy.allowUnsandboxedRetry) {
     notes.push('If this command must run outside the sandbox, call bash again with "unsandboxed": true (the user will be asked).')

@@ -1,6 +1,6 @@
 import { readConfigValue, userConfigFile, writeConfigValue } from '../../core/config/writer'
 import { toErrorData } from '@shared/errors'
-import { secretKeyFor } from '../../core/provider'
+import { probeLocalRuntimes, secretKeyFor } from '../../core/provider'
 import type { DomainHandlers } from '../router'
 
 export const settingsHandlers: DomainHandlers<'settings'> = {
@@ -55,6 +55,7 @@ export const settingsHandlers: DomainHandlers<'settings'> = {
       return { ok: false, latencyMs: Date.now() - started, error: { name: data.name, message: data.data.message } }
     }
   },
+  localModels: (_input, { services }) => probeLocalRuntimes(services.providers.presets(), (id) => services.providers.resolve(id)),
   defaults: () => userDefaults(),
   setDefaults: ({ model, defaultAgent }) => {
     const file = userConfigFile()

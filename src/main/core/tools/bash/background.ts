@@ -2,6 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import type { z } from 'zod'
 import type { BackgroundProcess } from '@shared/ipc/process'
 import { Emitter } from '../../util/emitter'
+import { errorMessage } from '../../extensions/types'
+import type { SandboxLaunch } from '../../sandbox/sandbox'
 import type { Disposable } from '../../util/disposable'
 import { BoundedText } from '../../util/bounded-text'
 import { waitForExit } from '../../process/exit'
@@ -22,7 +24,7 @@ export interface BackgroundStart {
   /** `TREE_VARIABLE`'s value in `env`, so a kill finds every process of the command. Default: a new one. */
   tag?: string
   /** The command wrapped by the OS sandbox; spawned instead of `shell -c command`, disposed when it exits. */
-  launch?: { command: string; args: string[]; env: NodeJS.ProcessEnv; dispose(): Promise<void> }
+  launch?: Pick<SandboxLaunch, 'command' | 'args' | 'env' | 'stdio' | 'started' | 'settle' | 'dispose'>
 }
 
 interface Entry {
@@ -63,8 +65,9 @@ export class BackgroundProcesses implements Disposable {
       cwd: request.cwd,
       env: launch?.env ?? { ...request.env, [TREE_VARIABLE]: tag },
       detached: process.platform !== 'win32',
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe', ...(launch?.stdio ?? [])],
     })
+    launch?.started(child)
     const now = this.options.now ?? Date.now
     const id = `bg_${++this.counter}`
     const info: BackgroundInfo = {
@@ -84,8 +87,10 @@ export class BackgroundProcesses implements Disposable {
     child.stdout?.on('data', (chunk: Buffer) => output.write(chunk, 'stdout'))
     child.stderr?.on('data', (chunk: Buffer) => output.write(chunk, 'stderr'))
     child.on('error', (error) => output.append(`\n[failed to start: ${error.message}]\n`))
-    const exited = waitForExit(child).then(({ code, signal }) => {
+    const exited = waitForExit(child).then(async ({ code, signal }) => {
       output.end()
+      const undone = await launch?.settle().catch((error: unknown) => [`[the sandbox could not check protected paths: ${errorMessage(error)}]`])
+      if (undone?.length) output.append(`\n${undone.join('\n')}\n`)
       if (info.status === 'running') info.status = 'exited'
       info.exitCode = code
       info.signal = signal

@@ -88,6 +88,12 @@ export function Sandbox({ bridge, projectId }: { bridge: HotaruBridge | null; pr
       </ul>
       <PathList title="Writable" paths={status.writable} testId="sandbox-writable" />
       <PathList title="Read-only inside the project" paths={status.protectedWrites} testId="sandbox-protected" />
+      {status.backend === 'bubblewrap' && (
+        <p className="muted">
+          One of these that does not exist yet and that a command creates is moved out of the project when the command ends (a new repository&apos;s hooks
+          and a git config that runs programs, too); the command&apos;s output says where to.
+        </p>
+      )}
       <PathList title="Hidden (no read, no write)" paths={status.denyRead} testId="sandbox-denied" />
     </div>
   )

@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState } from 'react'
 import { existingProjectStore } from '../../stores/project'
-import { workspace } from '../../stores/workspace'
+import { useWorkspace, workspace } from '../../stores/workspace'
 import { openFile } from '../editor'
 import { background } from '../../lib/background'
+import { dropPathRequest } from './drop-suggestion'
 
 const hasFiles = (e: DragEvent): boolean => e.dataTransfer?.types.includes('Files') ?? false
 
@@ -18,7 +19,8 @@ async function openDroppedPaths(paths: string[]): Promise<void> {
 /**
  * Drop a folder anywhere on the window to open it as a project (a file opens in
  * the project that holds it). The desktop app gets real paths from the preload;
- * a browser never reveals where a dropped folder lives, so there we ask for it.
+ * a browser never reveals where a dropped folder lives, so there we ask for it,
+ * offering the recent project of the same name.
  */
 export function DropOverlay() {
   const [dragging, setDragging] = useState(false)
@@ -57,10 +59,7 @@ export function DropOverlay() {
       const item = e.dataTransfer?.items[0]
       const entry = item?.webkitGetAsEntry?.() ?? null
       const name = entry?.name ?? files[0]?.name ?? ''
-      workspace.askForPath({
-        reason: `Browsers do not tell a page where a dropped ${entry?.isDirectory === false ? 'file' : 'folder'} is. Enter the full path of “${name}” to open it.`,
-        initial: '',
-      })
+      workspace.askForPath(dropPathRequest(useWorkspace.getState().recent, name, entry?.isDirectory === false))
     }
     window.addEventListener('dragenter', enter, true)
     window.addEventListener('dragover', over, true)

@@ -120,7 +120,7 @@ export function Composer({ sessionId }: { sessionId: string | null }) {
           onHover={setActive}
         />
       )}
-      <KeyNotice model={model} />
+      <KeyNotice model={model} sessionId={sessionId} />
       <textarea
         ref={input}
         className="composer-input"

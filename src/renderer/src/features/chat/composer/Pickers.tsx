@@ -2,6 +2,7 @@ import { useMemo } from 'react'
 import { useShallow } from 'zustand/react/shallow'
 import { useChat, useChatController } from '../../../stores/chat'
 import { usePreferences } from '../../../stores/preferences'
+import { useLocalModels } from '../../../stores/local-models'
 import { missingKey, useProviderKeys } from '../../../stores/provider-keys'
 
 /** Agent and model of the next prompt: the session's, unless the user picks others here. */
@@ -42,13 +43,20 @@ export function ModelPicker({ sessionId }: { sessionId: string | null }) {
   const chat = useChatController()
   const models = useChat((s) => s.models)
   const providers = useProviderKeys((s) => s.providers)
+  const local = useLocalModels((s) => s.runtimes)
   const { model } = usePicked(sessionId)
   const groups = useMemo(() => {
     const byProvider = new Map<string, { id: string; name: string }[]>()
     for (const m of models) byProvider.set(m.providerId, [...(byProvider.get(m.providerId) ?? []), { id: m.id, name: m.name }])
+    // Models a local runtime said it serves, beside the catalog's.
+    for (const runtime of local) {
+      const listed = byProvider.get(runtime.providerId) ?? []
+      const found = runtime.models.filter((id) => !listed.some((m) => m.id === id)).map((id) => ({ id, name: id }))
+      if (found.length > 0) byProvider.set(runtime.providerId, [...listed, ...found])
+    }
     return [...byProvider.entries()]
-  }, [models])
-  const known = model === '' || models.some((m) => m.id === model)
+  }, [models, local])
+  const known = model === '' || groups.some(([, list]) => list.some((m) => m.id === model))
   return (
     <select className="picker" value={model} onChange={(e) => chat.setChoice(sessionId, { model: e.target.value || undefined })} aria-label="Model" data-testid="model-picker">
       {model === '' && <option value="">Default model</option>}

@@ -21,6 +21,12 @@ export function ChatFooter({ sessionId }: { sessionId: string }) {
   const pending = useChat((s) => s.pending[sessionId])
   const unsent = useChat((s) => s.unsent[sessionId])
   const error = useChat((s) => s.turnErrors[sessionId])
+  // The failed turn's message shows the same error already (with its actions): once is enough.
+  const onMessage = useChat((s) => {
+    const transcript = s.transcripts[sessionId]
+    const last = transcript?.order.at(-1)
+    return error !== undefined && last !== undefined && transcript?.infos[last]?.error?.data.message === error
+  })
   const questions = useChat(
     useShallow((s) => s.questions.filter((q) => q.sessionId === sessionId || s.sessions[q.sessionId]?.parentId === sessionId)),
   )
@@ -50,7 +56,7 @@ export function ChatFooter({ sessionId }: { sessionId: string }) {
       {questions.map((q) => (
         <QuestionPrompt key={q.id} question={q} />
       ))}
-      {error && (
+      {error && !onMessage && (
         <div className="msg-error" role="alert" data-testid="turn-error">
           {error}
         </div>

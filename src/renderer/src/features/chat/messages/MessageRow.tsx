@@ -5,6 +5,7 @@ import { REVIEW_NOTE_END, useChat } from '../../../stores/chat'
 import { TurnChanges } from '../../checkpoints'
 import { formatCost, formatTokens } from '../format'
 import { Markdown } from '../markdown/Markdown'
+import { NoKeyActions } from '../composer/LocalModels'
 import { ToolCard } from '../tools/ToolCard'
 import { Compaction, HookFailures, Reasoning } from './parts'
 import type { TurnSummary } from './turns'
@@ -36,8 +37,17 @@ function renderPart(part: Part, streaming: boolean, root: string, recent: boolea
   }
 }
 
-function MessageError({ error }: { error: NonNullable<Message['error']> }) {
+function MessageError({ error, sessionId }: { error: NonNullable<Message['error']>; sessionId: string }) {
   if (error.name === 'Aborted') return <div className="msg-stopped muted" data-testid="turn-stopped">Stopped</div>
+  // No key: the message says where one goes; the actions add one or switch to a local model.
+  if (error.name === 'ProviderAuth') {
+    return (
+      <div className="msg-error" role="alert" data-testid="message-error">
+        {error.data.message}
+        <NoKeyActions sessionId={sessionId} />
+      </div>
+    )
+  }
   return (
     <div className="msg-error" role="alert" data-testid="message-error">
       {error.name}: {error.data.message}
@@ -115,7 +125,7 @@ export const MessageRow = memo(function MessageRow({ sessionId, messageId, root,
   return (
     <div className="msg msg-assistant" data-testid="assistant-message" data-message-id={messageId} data-complete={!streaming}>
       {parts.map((p) => renderPart(p, streaming, root, recent))}
-      {info.error && <MessageError error={info.error} />}
+      {info.error && <MessageError error={info.error} sessionId={sessionId} />}
       {summary && <TurnFooter sessionId={sessionId} summary={summary} />}
     </div>
   )

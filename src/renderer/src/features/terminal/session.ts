@@ -19,6 +19,8 @@ const ACK_CHARS = 256 * 1024
 const HIDDEN_SLACK_CHARS = 8 * 1024 * 1024
 /** Messages smaller than this are joined before they are handed to xterm. */
 const WRITE_SLICE_CHARS = 64 * 1024
+/** When xterm has less than this left to parse, waiting output is handed over without waiting for the frame. */
+const LOW_WATER_CHARS = 128 * 1024
 
 export interface SessionEvents {
   onTitle(title: string): void
@@ -173,15 +175,17 @@ export class TerminalSession {
     this.pending.push(data)
     if (this.frame !== null || this.timer !== null) return
     if (document.hidden) this.timer = setTimeout(() => this.flush(), 50)
-    // xterm idle: hand it over now (it draws on its next frame anyway); waiting for the frame
-    // would leave it idle for up to 16 ms per burst. While it is busy, output collects and goes
-    // over once per frame.
-    else if (this.handed === this.processed) this.timer = setTimeout(() => this.flush(), 0)
+    // xterm idle (a key echo, a prompt): hand it over now, it draws on its next frame.
+    // While it is busy, output collects and goes over once per frame, or as soon as
+    // xterm runs low, whichever comes first, so it never waits idle for a frame.
+    else if (this.handed === this.processed) this.flush()
     else this.frame = requestAnimationFrame(() => this.flush())
   }
 
   /** One xterm write per frame, however many messages arrived in it. */
   private flush(): void {
+    if (this.frame !== null) cancelAnimationFrame(this.frame)
+    if (this.timer !== null) clearTimeout(this.timer)
     this.frame = null
     this.timer = null
     if (this.disposed || this.pending.length === 0) return
@@ -214,6 +218,7 @@ export class TerminalSession {
       this.term.write(piece, () => {
         this.processed += piece.length
         this.maybeAck()
+        if (this.handed - this.processed < LOW_WATER_CHARS && this.pending.length > 0 && !document.hidden) this.flush()
       })
     }
   }

@@ -1,5 +1,5 @@
 import { spawn, type IPty } from '@lydell/node-pty'
-import type { TerminalInfo } from '@shared/schema/terminal'
+import type { TerminalInfo, TerminalReplay } from '@shared/schema/terminal'
 import { DEFAULT_FLOW_LIMITS, FlowControl, type FlowLimits } from './flow-control'
 import { OutputRing } from './output-ring'
 import { descendantGroups, signalGroups } from './process-tree'
@@ -36,7 +36,7 @@ export interface TerminalOptions {
 export class Terminal {
   private readonly pty: IPty
   private readonly flow: FlowControl
-  private readonly ring = new OutputRing()
+  private readonly ring: OutputRing
   private pending: string[] = []
   private pendingChars = 0
   private timer: NodeJS.Timeout | null = null
@@ -47,6 +47,7 @@ export class Terminal {
   private readonly exited: Promise<void>
 
   constructor(private readonly options: TerminalOptions) {
+    this.ring = new OutputRing({ cols: options.cols, rows: options.rows })
     this.pty = spawn(options.shell.file, options.shell.args, {
       name: 'xterm-256color',
       cols: options.cols,
@@ -109,14 +110,17 @@ export class Terminal {
 
   resize(cols: number, rows: number): void {
     if (!this.isRunning) return
+    // What was read before the resize was written at the old size.
+    this.flush()
     this.pty.resize(cols, rows)
+    this.ring.resized(cols, rows)
   }
 
   ack(chars: number): void {
     this.flow.acknowledged(chars)
   }
 
-  replay(): { data: string; end: number } {
+  replay(): TerminalReplay {
     this.flush()
     this.flow.reset()
     return this.ring.snapshot()

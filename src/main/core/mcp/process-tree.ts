@@ -33,6 +33,22 @@ export function groupMembers(pgid: number): number[] {
     .map((row) => row.pid)
 }
 
+/**
+ * Whether any process (a zombie included) is still in the group: one signal-0
+ * syscall instead of reading the whole process table.
+ */
+function groupExists(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0)
+    return true
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ESRCH') return false
+    if (code === 'EPERM') return true
+    throw error
+  }
+}
+
 /** Whether `pid` runs; a zombie (exited, not yet reaped) counts as gone. */
 export function isAlive(pid: number): boolean {
   try {
@@ -82,7 +98,9 @@ export async function killTree(pid: number, graceMs: number): Promise<void> {
     return
   }
   const known = new Set([pid, ...descendants(pid), ...groupMembers(pid)])
-  const remaining = (): number[] => [...new Set([...known, ...groupMembers(pid)])].filter(isAlive)
+  // Polled every 25 ms: the process table (a read of every /proc entry, on the event loop) is
+  // only scanned while the group still has members.
+  const remaining = (): number[] => [...new Set([...known, ...(groupExists(pid) ? groupMembers(pid) : [])])].filter(isAlive)
   signal(-pid, 'SIGTERM')
   for (const member of known) signal(member, 'SIGTERM')
   const deadline = Date.now() + graceMs

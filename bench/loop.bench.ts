@@ -22,8 +22,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { startFakeLlm, type FakeTurn, type FakeTurnSource } from '../test/fixtures/fake-llm'
-import { makeTaskProject, resetTaskProject } from './support/task-project'
+import { startFakeLlm, type FakeTurn } from '../test/fixtures/fake-llm'
+import { makeTaskProject, resetTaskProject, taskAnswers } from './support/task-project'
 
 const ROOT = join(import.meta.dirname, '..')
 const BIN = join(ROOT, 'bin', 'hotaru.js')
@@ -104,15 +104,8 @@ interface RunResult {
 
 async function runOnce(agent: Agent, project: string, claudeBin: string | null): Promise<RunResult> {
   const work = mkdtempSync(join(tmpdir(), `bench-loop-${agent}-`))
-  const steps = script(agent, project)
-  // Side requests (Claude Code's small-model calls: titles, topic checks) get a short answer and
-  // do not take a step of the task; the task's requests carry tools.
-  const sources: FakeTurnSource[] = Array.from({ length: steps.length + 40 }, () => (request) => {
-    const body = request.body as { tools?: unknown[] } | undefined
-    if (!body?.tools || body.tools.length === 0) return { text: 'ok' }
-    return steps.shift() ?? { text: 'done' }
-  })
-  const server = await startFakeLlm({ turns: sources })
+  // Claude Code's small-model calls (titles, topic checks) are side requests.
+  const server = await startFakeLlm({ turns: taskAnswers(script(agent, project), 40) })
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     HOME: work,

@@ -20,27 +20,16 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { startFakeLlm, type FakeTurn, type FakeTurnSource } from '../test/fixtures/fake-llm'
+import { startFakeLlm, type FakeTurn } from '../test/fixtures/fake-llm'
 import { ROOT, startServe } from '../test/support/cli'
 import { WsClient, type Frame } from '../test/support/ws-client'
-import { makeTaskProject } from './support/task-project'
+import type { TurnLoopReport as LoopReport } from '../src/main/serve/loop-probe'
+import { makeTaskProject, taskAnswers } from './support/task-project'
 
 const FILES = Number(process.env.SERVE_BENCH_FILES ?? 40_000)
 const TURNS = Number(process.env.SERVE_BENCH_TURNS ?? 3)
 const LIMIT_MS = 50
 const log = (message: string): void => void process.stderr.write(`[bench:serve-mainthread] ${message}\n`)
-
-interface LoopReport {
-  sessionId: string
-  status: string
-  turnMs: number
-  maxDelayMs: number
-  p99DelayMs: number
-  meanDelayMs: number
-  maxBusyMs: number
-  busyOver50: number
-  memory: { rss: number; heapUsed: number; external: number; arrayBuffers: number }
-}
 
 /** One turn of the task: the tools that read, search, change files and run commands. */
 function turnScript(n: number): FakeTurn[] {
@@ -69,12 +58,7 @@ async function main(): Promise<void> {
   makeTaskProject(project, FILES)
   // The task edits `return 1` → 2 → 3…: the first turn starts from the fixture's `return 1`.
   const steps: FakeTurn[] = Array.from({ length: TURNS }, (_, i) => turnScript(i + 1)).flat()
-  const sources: FakeTurnSource[] = Array.from({ length: steps.length + 20 }, () => (request) => {
-    const body = request.body as { tools?: unknown[] } | undefined
-    if (!body?.tools || body.tools.length === 0) return { text: 'ok' }
-    return steps.shift() ?? { text: 'done' }
-  })
-  const fake = await startFakeLlm({ turns: sources })
+  const fake = await startFakeLlm({ turns: taskAnswers(steps, 20) })
   const env: NodeJS.ProcessEnv = {
     HOME: work,
     XDG_CONFIG_HOME: join(work, 'config'),

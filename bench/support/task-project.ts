@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import type { FakeTurn, FakeTurnSource } from '../../test/fixtures/fake-llm'
 
 /** The two source files the scripted agent task reads and edits. */
 export const TASK_FIXTURE: Record<string, string> = {
@@ -33,4 +34,18 @@ export function makeTaskProject(dir: string, bulk: number): void {
 export function resetTaskProject(dir: string): void {
   git(dir, 'reset', '-q', '--hard')
   git(dir, 'clean', '-q', '-fd')
+}
+
+/**
+ * Fake LLM answers that play `steps` in order to the task's requests (those that carry tools).
+ * Side requests (titles, topic checks of an agent's small model) get a short answer and do not
+ * take a step. `spare` answers are left for side requests beyond the steps.
+ */
+export function taskAnswers(steps: FakeTurn[], spare: number): FakeTurnSource[] {
+  const queue = [...steps]
+  return Array.from({ length: steps.length + spare }, () => (request) => {
+    const body = request.body as { tools?: unknown[] } | undefined
+    if (!body?.tools || body.tools.length === 0) return { text: 'ok' }
+    return queue.shift() ?? { text: 'done' }
+  })
 }

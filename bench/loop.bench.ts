@@ -18,11 +18,12 @@
  * Needs `npm run build`. Prints one JSON object on stdout; progress goes to stderr.
  */
 import { execFileSync, spawn } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { startFakeLlm, type FakeTurn, type FakeTurnSource } from '../test/fixtures/fake-llm'
+import { startFakeLlm, type FakeTurn } from '../test/fixtures/fake-llm'
+import { makeTaskProject, resetTaskProject, taskAnswers } from './support/task-project'
 
 const ROOT = join(import.meta.dirname, '..')
 const BIN = join(ROOT, 'bin', 'hotaru.js')
@@ -73,37 +74,6 @@ function script(agent: Agent, project: string): FakeTurn[] {
   ]
 }
 
-const FIXTURE: Record<string, string> = {
-  'src/app.ts': 'export function app() {\n  return 1\n}\n',
-  'src/util.ts': 'export function add(a: number, b: number) {\n  return a + b\n}\n',
-}
-
-function writeFile(root: string, path: string, content: string): void {
-  const abs = join(root, path)
-  mkdirSync(join(abs, '..'), { recursive: true })
-  writeFileSync(abs, content)
-}
-
-function git(cwd: string, ...args: string[]): void {
-  execFileSync('git', ['-c', 'user.email=bench@example.com', '-c', 'user.name=bench', ...args], { cwd, stdio: 'ignore' })
-}
-
-/** The small fixture, or the same files inside `bulk` small text files in nested folders; committed to git. */
-function makeProject(dir: string, bulk: number): void {
-  for (const [path, content] of Object.entries(FIXTURE)) writeFile(dir, path, content)
-  for (let i = 0; i < bulk; i++) {
-    writeFile(dir, `pages/p${i % 40}/s${Math.floor(i / 40) % 25}/page${i}.md`, `# Page ${i}\n\nSome text of page ${i}.\n\n- item ${i % 7}\n`)
-  }
-  git(dir, 'init', '-q', '-b', 'main')
-  git(dir, 'add', '-A')
-  git(dir, 'commit', '-q', '-m', 'fixture')
-}
-
-function resetProject(dir: string): void {
-  git(dir, 'reset', '-q', '--hard')
-  git(dir, 'clean', '-q', '-fd')
-}
-
 /** Claude Code from npm in a temporary folder (its platform package carries the binary). */
 function installClaude(dir: string): { bin: string; version: string } | { error: string } {
   if (process.env.CLAUDE_BIN) return { bin: process.env.CLAUDE_BIN, version: claudeVersion(process.env.CLAUDE_BIN) }
@@ -134,15 +104,8 @@ interface RunResult {
 
 async function runOnce(agent: Agent, project: string, claudeBin: string | null): Promise<RunResult> {
   const work = mkdtempSync(join(tmpdir(), `bench-loop-${agent}-`))
-  const steps = script(agent, project)
-  // Side requests (Claude Code's small-model calls: titles, topic checks) get a short answer and
-  // do not take a step of the task; the task's requests carry tools.
-  const sources: FakeTurnSource[] = Array.from({ length: steps.length + 40 }, () => (request) => {
-    const body = request.body as { tools?: unknown[] } | undefined
-    if (!body?.tools || body.tools.length === 0) return { text: 'ok' }
-    return steps.shift() ?? { text: 'done' }
-  })
-  const server = await startFakeLlm({ turns: sources })
+  // Claude Code's small-model calls (titles, topic checks) are side requests.
+  const server = await startFakeLlm({ turns: taskAnswers(script(agent, project), 40) })
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     HOME: work,
@@ -213,14 +176,14 @@ async function benchProject(name: string, bulk: number, claude: { bin: string } 
   const project = mkdtempSync(join(tmpdir(), `bench-loop-${name}-`))
   try {
     let started = performance.now()
-    makeProject(project, bulk)
+    makeTaskProject(project, bulk)
     log(`${name}: project with ${bulk + 2} files committed in ${Math.round(performance.now() - started)} ms`)
     const runs: Record<Agent, RunResult[]> = { hotaru: [], claude: [] }
     const errors: string[] = []
     for (let i = 0; i < RUNS; i++) {
       for (const agent of ['hotaru', 'claude'] as Agent[]) {
         if (agent === 'claude' && !claude) continue
-        resetProject(project)
+        resetTaskProject(project)
         started = performance.now()
         try {
           runs[agent].push(await runOnce(agent, project, claude?.bin ?? null))

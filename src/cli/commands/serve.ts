@@ -7,6 +7,7 @@ import { defaultDataDir } from '../../main/core/config/paths'
 import { createServices } from '../../main/core/services'
 import { createAppRouter } from '../../main/ipc'
 import { startServer } from '../../main/serve/server'
+import { LOOP_PROBE_ENV, startLoopProbe } from '../../main/serve/loop-probe'
 import { parseCommandArgs, stringOption } from '../args'
 import { CliError } from '../errors'
 
@@ -76,6 +77,10 @@ export async function runServe(argv: string[]): Promise<number> {
   }
 
   process.stdout.write(`Hotaru is serving at ${server.url}\n`)
+  // Benchmarks measure the event loop of a real server: one JSON line per turn on stderr.
+  const stopProbe = process.env[LOOP_PROBE_ENV]
+    ? startLoopProbe(services.bus, (turn) => process.stderr.write(`[loop-probe] ${JSON.stringify(turn)}\n`))
+    : () => {}
   const running = server
   await new Promise<void>((resolve) => {
     const stop = (): void => {
@@ -86,6 +91,7 @@ export async function runServe(argv: string[]): Promise<number> {
     process.on('SIGINT', stop)
     process.on('SIGTERM', stop)
   })
+  stopProbe()
   await running.close()
   await services.dispose()
   return 0

@@ -36,5 +36,10 @@ export const TerminalReplay = z.object({
   data: z.string(),
   /** Offset just past `data`: events with a smaller offset are already contained in it. */
   end: z.number().int(),
+  /**
+   * The grid size `data` was written at, from character `at` on (the first entry at 0).
+   * A client replays each stretch at its size and only then fits the terminal to its view.
+   */
+  sizes: z.array(z.object({ at: z.number().int().min(0), cols: z.number().int().min(1), rows: z.number().int().min(1) })).min(1),
 })
 export type TerminalReplay = z.infer<typeof TerminalReplay>

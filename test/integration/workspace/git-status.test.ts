@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs'
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { GitStatus } from '@shared/schema/fs-events'
@@ -48,6 +48,18 @@ describe('git status', () => {
     writeFileSync(join(root, 'pkg/a.txt'), 'changed')
     const status = await readGitStatus(join(root, 'pkg'))
     expect(status.files).toEqual({ 'a.txt': 'modified' })
+    // Later reads reuse where the project sits in the repository (one git process instead of two).
+    expect(status.location).toMatchObject({ prefix: 'pkg/' })
+    writeFileSync(join(root, 'pkg/b.txt'), 'new')
+    const again = await readGitStatus(join(root, 'pkg'), status.location)
+    expect(again.files).toEqual({ 'a.txt': 'modified', 'b.txt': 'untracked' })
+  })
+
+  it('a repository removed under a known location is reported as none', async () => {
+    const root = repo({ 'a.txt': 'a' })
+    const { location } = await readGitStatus(root)
+    rmSync(join(root, '.git'), { recursive: true, force: true })
+    expect(await readGitStatus(root, location)).toEqual({ repo: false, branch: null, files: {} })
   })
 
   it('says "not a repository" without an error for a plain folder', async () => {

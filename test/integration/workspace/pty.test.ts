@@ -65,7 +65,12 @@ describe('terminals (real node-pty)', () => {
         expect(e.payload.offset).toBe(expected)
         expected += (e.payload.data ?? '').length
       }
-      expect(h.get(info.id).replay()).toMatchObject({ end: expected })
+      // The replay says which output was written at which grid size.
+      const replay = h.get(info.id).replay()
+      expect(replay).toMatchObject({ end: expected })
+      expect(replay.sizes.map(({ cols, rows }) => `${cols}x${rows}`)).toEqual(['80x24', '100x30'])
+      expect(replay.data.slice(replay.sizes[1]?.at)).toContain('30 100')
+      expect(replay.data.slice(0, replay.sizes[1]?.at)).toContain('sum=42')
       h.get(info.id).write('exit 3\r')
       await until(() => events.some((e) => e.channel === 'pty:exit'), () => JSON.stringify(events.at(-1)))
       expect(events.find((e) => e.channel === 'pty:exit')?.payload).toMatchObject({ id: 't1', exitCode: 3 })

@@ -23,6 +23,15 @@ describe('git summary for the system prompt', () => {
     expect(await gitSummary(root)).toBe('git repository, branch main, 2 changed file(s)')
   })
 
+  it('says when HEAD is detached, and names the branch of a repository without commits', async () => {
+    const root = repo()
+    execFileSync('git', ['checkout', '-q', '--detach'], { cwd: root, stdio: 'ignore' })
+    expect(await gitSummary(root)).toBe('git repository, detached HEAD, clean')
+    const fresh = writeTree(tempDir(), { 'x.txt': '' })
+    execFileSync('git', ['init', '-q', '-b', 'trunk'], { cwd: fresh, stdio: 'ignore' })
+    expect(await gitSummary(fresh)).toBe('git repository, branch trunk, 1 changed file(s)')
+  })
+
   it('says when the folder is no repository', async () => {
     expect(await gitSummary(tempDir())).toBe('not a git repository (or git is unavailable)')
   })

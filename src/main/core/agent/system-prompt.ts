@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process'
+import { parsePorcelain } from '../project/git-status'
 import type { AgentInfo } from './agents'
 import { findInstructionFiles } from './instructions'
 
@@ -30,7 +31,7 @@ const TIMED_OUT = Symbol('timed out')
 /**
  * A short `git status` summary for the system prompt, or why there is none. Asynchronous (the
  * event loop keeps serving streams and terminals meanwhile) and capped at `timeoutMs`: past it
- * the prompt says the status is unknown and both git processes are killed.
+ * the prompt says the status is unknown and the git process is killed.
  */
 export async function gitSummary(root: string, timeoutMs = GIT_SUMMARY_TIMEOUT_MS): Promise<string> {
   const controller = new AbortController()
@@ -38,10 +39,8 @@ export async function gitSummary(root: string, timeoutMs = GIT_SUMMARY_TIMEOUT_M
   const cap = new Promise<typeof TIMED_OUT>((resolve) => {
     timer = setTimeout(() => resolve(TIMED_OUT), timeoutMs)
   })
-  const work = Promise.all([
-    git(root, ['rev-parse', '--abbrev-ref', 'HEAD'], controller.signal),
-    git(root, ['status', '--porcelain'], controller.signal),
-  ])
+  // One git process (branch and changes together): each one costs a fork of this large process.
+  const work = git(root, ['status', '--porcelain=v1', '-z', '-b'], controller.signal)
   try {
     const result = await Promise.race([work, cap])
     if (result === TIMED_OUT) {
@@ -50,9 +49,9 @@ export async function gitSummary(root: string, timeoutMs = GIT_SUMMARY_TIMEOUT_M
       work.catch(() => undefined)
       return `git repository status unknown (git status took over ${timeoutMs} ms)`
     }
-    const [branch, status] = result
-    const changed = status.split('\n').filter(Boolean).length
-    return `git repository, branch ${branch.trim()}, ${changed === 0 ? 'clean' : `${changed} changed file(s)`}`
+    const { branch, files } = parsePorcelain(result, '')
+    const changed = Object.keys(files).length
+    return `git repository, ${branch ? `branch ${branch}` : 'detached HEAD'}, ${changed === 0 ? 'clean' : `${changed} changed file(s)`}`
   } catch {
     return 'not a git repository (or git is unavailable)'
   } finally {

@@ -170,7 +170,10 @@ export async function killTree(pid: number, options: KillOptions = {}): Promise<
   const send = (id: number, sig: NodeJS.Signals): void => {
     if (signal(id, sig) === 'not-permitted' && id > 0) notPermitted.add(id)
   }
-  const remaining = (): number[] => [...new Set([...known, ...groupMembers(pid)])].filter((p) => !notPermitted.has(p) && isAlive(p))
+  // Polled every POLL_MS: the process table (a read of every /proc entry, on the event loop) is only
+  // scanned while the group still has members.
+  const remaining = (): number[] =>
+    [...new Set([...known, ...(groupAlive(pid) ? groupMembers(pid) : [])])].filter((p) => !notPermitted.has(p) && isAlive(p))
   send(-pid, 'SIGTERM')
   for (const member of known) send(member, 'SIGTERM')
   const graceEnd = Date.now() + (options.graceMs ?? 2_000)

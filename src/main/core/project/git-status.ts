@@ -71,8 +71,24 @@ export function parsePorcelain(output: string, prefix: string): Pick<GitStatus, 
   return { branch, files }
 }
 
-/** One snapshot of the project's git status; never throws (failures are reported in `error`). */
-export async function readGitStatus(root: string): Promise<GitStatus & { gitDir?: string }> {
+/** Where the project sits in its repository: fixed for a project, so asked once. */
+export interface GitLocation {
+  /** The project's path inside the repository (`rev-parse --show-prefix`), `''` at its root. */
+  prefix: string
+  gitDir: string
+}
+
+/**
+ * One snapshot of the project's git status; never throws (failures are reported in `error`).
+ * With a `known` location it runs `git status` alone: each git process costs a fork of this
+ * (large) process, which holds its event loop for as long as that takes.
+ */
+export async function readGitStatus(root: string, known?: GitLocation): Promise<GitStatus & { location?: GitLocation }> {
+  if (known) {
+    const status = await git(root, ['status', '--porcelain=v1', '-z', '-b', '--untracked-files=normal', '--', '.'])
+    // A repository removed or re-created under the project: ask where the project is again.
+    if (!status.error) return { repo: true, ...parsePorcelain(status.stdout, known.prefix), location: known }
+  }
   const where = await git(root, ['rev-parse', '--show-prefix', '--absolute-git-dir'])
   if (where.error) {
     if (where.error.code === 'ENOENT') return { repo: false, branch: null, files: {}, error: 'git is not installed' }
@@ -80,10 +96,11 @@ export async function readGitStatus(root: string): Promise<GitStatus & { gitDir?
     if (/not a git repository/i.test(where.stderr)) return { repo: false, branch: null, files: {} }
     return { repo: false, branch: null, files: {}, error: where.stderr.trim() || where.error.message }
   }
-  const [prefix = '', gitDir] = where.stdout.split('\n')
+  const [prefix = '', gitDir = ''] = where.stdout.split('\n')
+  const location = { prefix, gitDir }
   const status = await git(root, ['status', '--porcelain=v1', '-z', '-b', '--untracked-files=normal', '--', '.'])
-  if (status.error) return { repo: true, branch: null, files: {}, error: status.stderr.trim() || status.error.message, gitDir }
-  return { repo: true, ...parsePorcelain(status.stdout, prefix), gitDir }
+  if (status.error) return { repo: true, branch: null, files: {}, error: status.stderr.trim() || status.error.message, location }
+  return { repo: true, ...parsePorcelain(status.stdout, prefix), location }
 }
 
 /**
@@ -98,6 +115,7 @@ export class GitStatusTracker {
   private again = false
   private timer: NodeJS.Timeout | null = null
   private gitWatcher: FSWatcher | null = null
+  private location: GitLocation | undefined
   private disposed = false
 
   constructor(
@@ -129,8 +147,9 @@ export class GitStatusTracker {
       return this.running
     }
     this.running = (async () => {
-      const { gitDir, ...status } = await readGitStatus(this.root)
-      if (gitDir && !this.gitWatcher && !this.disposed) this.watchGitDir(gitDir)
+      const { location, ...status } = await readGitStatus(this.root, this.location)
+      this.location = location
+      if (location?.gitDir && !this.gitWatcher && !this.disposed) this.watchGitDir(location.gitDir)
       return status
     })()
     return this.running.then((status) => {

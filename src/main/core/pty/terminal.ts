@@ -1,11 +1,16 @@
 import { spawn, type IPty } from '@lydell/node-pty'
-import type { TerminalInfo } from '@shared/schema/terminal'
+import type { TerminalInfo, TerminalReplay } from '@shared/schema/terminal'
 import { DEFAULT_FLOW_LIMITS, FlowControl, type FlowLimits } from './flow-control'
 import { OutputRing } from './output-ring'
 import { descendantGroups, signalGroups } from '../process/tree'
 import type { ShellSpec } from './shell'
 
-/** Output is gathered this long before it is sent: one message per burst, not one per read(). */
+/**
+ * While output streams, it is gathered this long before it is sent: one message
+ * per burst, not one per read(). The first output after a quiet spell (an echoed
+ * key, a prompt) goes at the end of the tick it arrived in, with whatever else
+ * the same tick read.
+ */
 const BATCH_MS = 5
 /** …unless this much has piled up, so single messages stay small enough to parse within a frame. */
 const MAX_BATCH_CHARS = 256 * 1024
@@ -31,14 +36,18 @@ export interface TerminalOptions {
 export class Terminal {
   private readonly pty: IPty
   private readonly flow: FlowControl
-  private readonly ring = new OutputRing()
+  private readonly ring: OutputRing
   private pending: string[] = []
   private pendingChars = 0
   private timer: NodeJS.Timeout | null = null
+  private immediate: NodeJS.Immediate | null = null
+  /** When output was last sent (ms, monotonic): within BATCH_MS of it, output is streaming. */
+  private lastFlush = -Infinity
   private exitInfo: TerminalInfo['exit'] = null
   private readonly exited: Promise<void>
 
   constructor(private readonly options: TerminalOptions) {
+    this.ring = new OutputRing({ cols: options.cols, rows: options.rows })
     this.pty = spawn(options.shell.file, options.shell.args, {
       name: 'xterm-256color',
       cols: options.cols,
@@ -101,14 +110,17 @@ export class Terminal {
 
   resize(cols: number, rows: number): void {
     if (!this.isRunning) return
+    // What was read before the resize was written at the old size.
+    this.flush()
     this.pty.resize(cols, rows)
+    this.ring.resized(cols, rows)
   }
 
   ack(chars: number): void {
     this.flow.acknowledged(chars)
   }
 
-  replay(): { data: string; end: number } {
+  replay(): TerminalReplay {
     this.flush()
     this.flow.reset()
     return this.ring.snapshot()
@@ -118,13 +130,18 @@ export class Terminal {
     this.pending.push(data)
     this.pendingChars += data.length
     if (this.pendingChars >= MAX_BATCH_CHARS) this.flush()
-    else if (!this.timer) this.timer = setTimeout(() => this.flush(), BATCH_MS)
+    else if (this.timer || this.immediate) return
+    else if (performance.now() - this.lastFlush < BATCH_MS) this.timer = setTimeout(() => this.flush(), BATCH_MS)
+    else this.immediate = setImmediate(() => this.flush())
   }
 
   private flush(): void {
     if (this.timer) clearTimeout(this.timer)
+    if (this.immediate) clearImmediate(this.immediate)
     this.timer = null
+    this.immediate = null
     if (this.pendingChars === 0) return
+    this.lastFlush = performance.now()
     const data = this.pending.length === 1 ? (this.pending[0] as string) : this.pending.join('')
     this.pending = []
     this.pendingChars = 0

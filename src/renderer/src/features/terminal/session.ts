@@ -3,6 +3,7 @@ import type { SearchAddon } from '@xterm/addon-search'
 import type { WebglAddon } from '@xterm/addon-webgl'
 import type { Terminal } from '@xterm/xterm'
 import type { HotaruBridge } from '@shared/ipc'
+import type { TerminalReplay } from '@shared/schema/terminal'
 import { isMac, matches } from '../../lib/keys'
 import { onThemeChange } from '../../lib/theme'
 import { hasHardwareWebgl } from './gpu'
@@ -19,6 +20,8 @@ const ACK_CHARS = 256 * 1024
 const HIDDEN_SLACK_CHARS = 8 * 1024 * 1024
 /** Messages smaller than this are joined before they are handed to xterm. */
 const WRITE_SLICE_CHARS = 64 * 1024
+/** When xterm has less than this left to parse, waiting output is handed over without waiting for the frame. */
+const LOW_WATER_CHARS = 128 * 1024
 
 export interface SessionEvents {
   onTitle(title: string): void
@@ -52,6 +55,8 @@ export class TerminalSession {
   private replay: { done: boolean; early: { data: string; offset: number }[]; end: number } = { done: true, early: [], end: 0 }
   private disposed = false
   private lastSize = { cols: 0, rows: 0 }
+  /** Work that must come after the replayed output (an exit notice). */
+  private readonly afterReplay: (() => void)[] = []
   private resizeFrame: number | null = null
 
   constructor(
@@ -132,6 +137,8 @@ export class TerminalSession {
     if (this.resizeFrame !== null || this.disposed) return
     this.resizeFrame = requestAnimationFrame(() => {
       this.resizeFrame = null
+      // A replay sizes the grid itself and fits when it is done.
+      if (!this.replay.done) return
       // A hidden terminal (inactive tab, collapsed panel) has no size to fit to.
       if (!this.opened || this.container.offsetParent === null || this.container.clientHeight === 0) return
       this.fit.fit()
@@ -147,12 +154,40 @@ export class TerminalSession {
     this.replay = { done: false, early: [], end: 0 }
   }
 
-  finishReplay(data: string, end: number): void {
+  /**
+   * Writes the replayed output at the grid size each stretch was written at
+   * (the shell wrapped and redrew its lines for that width), then lets the
+   * terminal fit its view: xterm reflows what it holds, the shell redraws.
+   */
+  finishReplay(replay: TerminalReplay): void {
+    this.replay.end = replay.end
+    this.received += replay.data.length
+    const stretches = replay.sizes.map((size, i) => ({
+      cols: size.cols,
+      rows: size.rows,
+      data: replay.data.slice(size.at, replay.sizes[i + 1]?.at ?? replay.data.length),
+    }))
+    const next = (i: number): void => {
+      if (this.disposed) return
+      const stretch = stretches[i]
+      if (!stretch) return this.replayed()
+      if (stretch.cols !== this.term.cols || stretch.rows !== this.term.rows) this.term.resize(stretch.cols, stretch.rows)
+      this.lastSize = { cols: stretch.cols, rows: stretch.rows }
+      if (!stretch.data) return next(i + 1)
+      this.handed += stretch.data.length
+      this.term.write(stretch.data, () => {
+        this.processed += stretch.data.length
+        next(i + 1)
+      })
+    }
+    next(0)
+  }
+
+  private replayed(): void {
     this.replay.done = true
-    this.replay.end = end
-    this.received += data.length
-    if (data) this.enqueue(data)
     for (const early of this.replay.early.splice(0)) this.receive(early.data, early.offset)
+    for (const run of this.afterReplay.splice(0)) run()
+    this.fitSoon()
   }
 
   receive(data: string, offset: number): void {
@@ -173,15 +208,17 @@ export class TerminalSession {
     this.pending.push(data)
     if (this.frame !== null || this.timer !== null) return
     if (document.hidden) this.timer = setTimeout(() => this.flush(), 50)
-    // xterm idle: hand it over now (it draws on its next frame anyway); waiting for the frame
-    // would leave it idle for up to 16 ms per burst. While it is busy, output collects and goes
-    // over once per frame.
-    else if (this.handed === this.processed) this.timer = setTimeout(() => this.flush(), 0)
+    // xterm idle (a key echo, a prompt): hand it over now, it draws on its next frame.
+    // While it is busy, output collects and goes over once per frame, or as soon as
+    // xterm runs low, whichever comes first, so it never waits idle for a frame.
+    else if (this.handed === this.processed) this.flush()
     else this.frame = requestAnimationFrame(() => this.flush())
   }
 
   /** One xterm write per frame, however many messages arrived in it. */
   private flush(): void {
+    if (this.frame !== null) cancelAnimationFrame(this.frame)
+    if (this.timer !== null) clearTimeout(this.timer)
     this.frame = null
     this.timer = null
     if (this.disposed || this.pending.length === 0) return
@@ -214,6 +251,7 @@ export class TerminalSession {
       this.term.write(piece, () => {
         this.processed += piece.length
         this.maybeAck()
+        if (this.handed - this.processed < LOW_WATER_CHARS && this.pending.length > 0 && !document.hidden) this.flush()
       })
     }
   }
@@ -237,6 +275,8 @@ export class TerminalSession {
   }
 
   private resized(cols: number, rows: number): void {
+    // The sizes a replay passes through are the pty's past, not a request for it.
+    if (!this.replay.done) return
     if (cols === this.lastSize.cols && rows === this.lastSize.rows) return
     this.lastSize = { cols, rows }
     background('bridge.pty.resize', this.bridge.pty.resize({ projectId: this.projectId, id: this.id, cols: Math.max(2, cols), rows: Math.max(1, rows) }).then((result) => {
@@ -274,15 +314,28 @@ export class TerminalSession {
     return true
   }
 
-  /** Text of the buffer (scrollback included), for inspection by tests and benchmarks. */
+  /**
+   * Text of the buffer (scrollback included), for inspection by tests and
+   * benchmarks: one line per logical line, rows the terminal wrapped joined.
+   */
   text(): string {
     const buffer = this.term.buffer.active
     const lines: string[] = []
-    for (let i = 0; i < buffer.length; i++) lines.push(buffer.getLine(i)?.translateToString(true) ?? '')
-    return lines.join('\n').replace(/\n+$/, '')
+    for (let i = 0; i < buffer.length; i++) {
+      const row = buffer.getLine(i)
+      // Untrimmed: a space at the wrap point belongs to the line.
+      const text = row?.translateToString(false) ?? ''
+      if (row?.isWrapped && lines.length > 0) lines[lines.length - 1] += text
+      else lines.push(text)
+    }
+    return lines.map((line) => line.trimEnd()).join('\n').replace(/\n+$/, '')
   }
 
   markExited(exitCode: number): void {
+    if (!this.replay.done) {
+      this.afterReplay.push(() => this.markExited(exitCode))
+      return
+    }
     this.term.write(`\r\n\x1b[2m[process exited with code ${exitCode}]\x1b[0m\r\n`)
     this.term.options.cursorBlink = false
   }

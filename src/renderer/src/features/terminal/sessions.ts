@@ -9,6 +9,8 @@ import { loadXterm } from './xterm'
 import { background } from '../../lib/background'
 
 const sessions = new Map<string, TerminalSession>()
+/** What a terminal without a replay (it failed) continues from. */
+const NO_REPLAY = { data: '', end: 0, sizes: [] }
 const key = (projectId: string, id: string) => `${projectId}/${id}`
 /** Find bar requests from inside a terminal, per project. */
 const findListeners = new Map<string, () => void>()
@@ -107,8 +109,7 @@ export async function restoreTerminals(store: ProjectStore): Promise<void> {
     if (!known) {
       session.beginReplay()
       const replay = await bridge.pty.replay({ projectId, id: info.id })
-      if (replay.ok) session.finishReplay(replay.value.data, replay.value.end)
-      else session.finishReplay('', 0)
+      session.finishReplay(replay.ok ? replay.value : NO_REPLAY)
       if (info.exit) session.markExited(info.exit.exitCode)
     }
     store.getState().addTerminal({
@@ -161,11 +162,11 @@ onResync(() => {
     session.beginReplay()
     background('pty.replay', routedBridge?.pty.replay({ projectId: session.projectId, id: session.id }).then((result) => {
       if (!result.ok) {
-        session.finishReplay('', 0)
+        session.finishReplay(NO_REPLAY)
         return
       }
       session.term.reset()
-      session.finishReplay(result.value.data, result.value.end)
+      session.finishReplay(result.value)
     }))
   }
 })

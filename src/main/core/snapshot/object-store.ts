@@ -78,8 +78,6 @@ export class ObjectStore {
   private packsLoaded = false
   private batch: Map<string, Buffer> | null = null
   private batchBytes = 0
-  /** Files written since the last `syncWritten()`. */
-  private readonly unsynced = new Set<string>()
 
   constructor(readonly dir: string) {}
 
@@ -178,7 +176,6 @@ export class ObjectStore {
     for (const object of this.listLoose()) {
       if (live.has(object.hash)) continue
       unlinkSync(this.loosePath(object.hash))
-      this.unsynced.delete(this.loosePath(object.hash))
       gone.set(object.hash, object.bytes)
     }
     const byPack = new Map<string, { hash: string; location: PackLocation }[]>()
@@ -195,7 +192,6 @@ export class ObjectStore {
       if (alive.length === entries.length || (alive.length > 0 && deadBytes * 4 < size)) continue
       if (alive.length > 0) this.writePackOf(alive.map((e): [string, Buffer] => [e.hash, this.readPacked(e.location)]))
       unlinkSync(join(this.packDir, pack))
-      this.unsynced.delete(join(this.packDir, pack))
       for (const e of entries) if (!live.has(e.hash)) gone.set(e.hash, e.location.length)
     }
     this.reloadPacks()
@@ -205,12 +201,20 @@ export class ObjectStore {
   }
 
   /**
-   * Makes every object written so far durable. Writes skip fsync (a first snapshot would pay
-   * for thousands); this is called before a restore journal starts to depend on them.
+   * Makes the given objects durable, whichever process wrote them. Writes skip fsync (a first
+   * snapshot would pay for thousands); this is called before a restore journal starts to depend
+   * on them. Each file holding one of them (a pack holds many) is synced once, then each
+   * directory it is in.
    */
-  syncWritten(): void {
+  syncObjects(hashes: Iterable<string>): void {
+    this.loadPacks()
+    const files = new Set<string>()
+    for (const hash of hashes) {
+      const location = this.packed.get(hash)
+      files.add(location ? join(this.packDir, location.pack) : this.loosePath(hash))
+    }
     const dirs = new Set<string>()
-    for (const path of this.unsynced) {
+    for (const path of files) {
       const fd = openSync(path, 'r')
       try {
         fsyncSync(fd)
@@ -220,7 +224,6 @@ export class ObjectStore {
       dirs.add(dirname(path))
     }
     for (const dir of dirs) fsyncDir(dir)
-    this.unsynced.clear()
   }
 
   /** Forget what is known about packs (another process may have written or collected some). */
@@ -266,7 +269,6 @@ export class ObjectStore {
     mkdirSync(this.packDir, { recursive: true })
     const name = newPackName()
     const { size, entries } = writePack(join(this.packDir, name), objects)
-    this.unsynced.add(join(this.packDir, name))
     this.packSizes.set(name, size)
     for (const entry of entries) this.packed.set(entry.hash, { pack: name, offset: entry.offset, length: entry.length })
     return size
@@ -279,7 +281,6 @@ export class ObjectStore {
       this.fanouts.add(fanout)
     }
     writeFileAtomic(this.loosePath(hash), encoded)
-    this.unsynced.add(this.loosePath(hash))
   }
 
   private readStored(hash: string): Buffer {

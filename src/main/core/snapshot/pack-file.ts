@@ -23,7 +23,7 @@ export function newPackName(): string {
  * Pack layout: the encoded objects back to back, then an index of `count` entries
  * (32-byte raw sha256, u32 offset, u32 length, big-endian), then a trailer (u32 count,
  * magic `HSP1`). One file per bulk write, written atomically; like loose objects it is
- * fsynced only when something durable (a restore journal) is about to depend on it.
+ * fsynced only when a restore journal is about to depend on an object in it.
  */
 export function writePack(path: string, objects: readonly [string, Buffer][]): { size: number; entries: PackEntry[] } {
   const entries: PackEntry[] = []

@@ -3,11 +3,18 @@ import { readFileSync, unlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { writeFileAtomic } from './atomic-file'
 import { errnoCode, SnapshotErrorNames, snapshotError } from './errors'
-import type { FileEntry, SnapshotId, SymlinkEntry } from './types'
+import type { FileEntry, ManifestEntry, SnapshotId, SymlinkEntry } from './types'
 
 const JOURNAL_FILE = 'restore-journal.json'
 
-export type JournalOp = { op: 'delete'; path: string } | { op: 'write'; path: string; entry: FileEntry | SymlinkEntry }
+/**
+ * `before` is what the path held in the pre-restore snapshot (null: nothing), so a rollback
+ * needs that entry's blob and nothing else from the store. Journals of version 1 lack it; their
+ * recovery looks the path up in the pre-restore snapshot's trees.
+ */
+export type JournalOp =
+  | { op: 'delete'; path: string; before?: ManifestEntry | null }
+  | { op: 'write'; path: string; entry: FileEntry | SymlinkEntry; before?: ManifestEntry | null }
 
 /**
  * Written (durably) before a restore touches the tree, removed when it is done. If the
@@ -15,7 +22,7 @@ export type JournalOp = { op: 'delete'; path: string } | { op: 'write'; path: st
  * the pre-restore snapshot. `nonce` names the restore's temp files so they can be found.
  */
 export interface RestoreJournal {
-  v: 1
+  v: 1 | 2
   nonce: string
   targetId: SnapshotId
   preRestoreId: SnapshotId
@@ -51,7 +58,7 @@ export function readJournal(storeDir: string): RestoreJournal | null {
   }
   const journal = parsed as Partial<RestoreJournal>
   if (
-    journal.v !== 1 ||
+    (journal.v !== 1 && journal.v !== 2) ||
     typeof journal.nonce !== 'string' ||
     typeof journal.targetId !== 'string' ||
     typeof journal.preRestoreId !== 'string' ||

@@ -273,15 +273,17 @@ export class SnapshotEngine {
           actual: preview.currentId,
         })
       }
+      const before = (path: string): ManifestEntry | null => this.reader.lookup(preview.currentId, path) ?? null
       const ops: JournalOp[] = [
-        ...preview.deletes.map((path): JournalOp => ({ op: 'delete', path })),
-        ...preview.writes.map((w): JournalOp => ({ op: 'write', path: w.path, entry: w.entry })),
+        ...preview.deletes.map((path): JournalOp => ({ op: 'delete', path, before: before(path) })),
+        ...preview.writes.map((w): JournalOp => ({ op: 'write', path: w.path, entry: w.entry, before: before(w.path) })),
       ]
-      const journal: RestoreJournal = { v: 1, nonce: newNonce(), targetId, preRestoreId: preview.currentId, ops }
+      const journal: RestoreJournal = { v: 2, nonce: newNonce(), targetId, preRestoreId: preview.currentId, ops }
       if (ops.length > 0) {
-        // The journal names the pre-restore snapshot as the way back: its objects must survive a power cut first.
-        this.blobs.syncWritten()
-        this.trees.syncWritten()
+        // The way back is each op's `before`: those blobs must survive a power cut before the
+        // journal may depend on them. Rolling back needs nothing else (no trees, no target
+        // blobs: a completion that finds one missing rolls back), so only their files are synced.
+        this.blobs.syncObjects(ops.flatMap((op) => (op.before?.kind === 'file' ? [op.before.hash] : [])))
         writeJournal(this.storeDir, journal)
       }
       const applier = new RestoreApplier(this.root, this.blobs, journal.nonce)

@@ -15,7 +15,7 @@ import { dirname, join } from 'node:path'
 import { brotliCompressSync, brotliDecompressSync, constants as zlib } from 'node:zlib'
 import { fsyncDir, writeFileAtomic } from './atomic-file'
 import { errnoCode, SnapshotErrorNames, snapshotError } from './errors'
-import { newPackName, PACK_SUFFIX, readPackIndex, writePack } from './pack-file'
+import { isDeferredPack, newPackName, PACK_SUFFIX, readPackIndex, writePack } from './pack-file'
 
 /** First byte of a stored object: how its payload is encoded. */
 const RAW = 0
@@ -67,9 +67,12 @@ interface PackLocation {
  * least 32 new objects) go into one pack, small increments stay loose.
  *
  * Objects are brotli (quality 1: the fastest codec with a good ratio on source trees here,
- * faster than the deflate level 1 git uses) unless that does not shrink them. Every file is
- * written atomically (temp + rename), so a crash leaves either nothing or a whole file; reads
- * verify the hash, so damage is reported, never used.
+ * faster than the deflate level 1 git uses) unless that does not shrink them. A bulk write
+ * (a pack) defers that: its objects are stored as they are, in a pack marked `.raw`, and
+ * `compressDeferredPack()` rewrites it compressed later, when the store is idle (compression
+ * was a third of a first snapshot's CPU time). Every file is written atomically (temp +
+ * rename), so a crash leaves either nothing or a whole file; reads verify the hash, so damage
+ * is reported, never used.
  */
 export class ObjectStore {
   private readonly fanouts = new Set<string>()
@@ -106,10 +109,40 @@ export class ObjectStore {
     this.batchBytes = 0
     if (!batch || batch.size === 0) return
     if (batch.size < MIN_PACK_OBJECTS) {
-      for (const [hash, encoded] of batch) this.writeLoose(hash, encoded)
+      for (const [hash, stored] of batch) this.writeLoose(hash, encode(stored.subarray(1)))
       return
     }
-    this.writePackOf([...batch])
+    this.writePackOf([...batch], true)
+  }
+
+  /** Packs still marked `.raw`, as far as this process knows. */
+  deferredPacks(): number {
+    this.loadPacks()
+    return [...this.packSizes.keys()].filter(isDeferredPack).length
+  }
+
+  /**
+   * Rewrites the oldest pack still marked `.raw` with its objects compressed, then deletes it.
+   * Objects another pack already holds are left out, so a rewrite cut short (a crash, a worker
+   * ended at exit) is finished by the next call without duplicates. Null when none is left;
+   * otherwise `remaining` counts the deferred packs left and `bytesDelta` the change in stored bytes.
+   */
+  compressDeferredPack(): { remaining: number; bytesDelta: number } | null {
+    this.reloadPacks()
+    const deferred = [...this.packSizes.keys()].filter(isDeferredPack).sort()
+    const pack = deferred[0]
+    if (pack === undefined) return null
+    const objects: [string, Buffer][] = []
+    for (const [hash, location] of this.packed) {
+      if (location.pack !== pack) continue
+      const stored = this.readPacked(location)
+      objects.push([hash, stored[0] === RAW ? encode(stored.subarray(1)) : stored])
+    }
+    const written = objects.length > 0 ? this.writePackOf(objects) : 0
+    const oldSize = this.packSizes.get(pack) ?? 0
+    unlinkSync(join(this.packDir, pack))
+    this.packSizes.delete(pack)
+    return { remaining: deferred.length - 1, bytesDelta: written - oldSize }
   }
 
   /** Drops buffered objects (the snapshot that produced them failed); returns their hashes. */
@@ -123,17 +156,19 @@ export class ObjectStore {
   /** Stores `raw` under `hash` (which the caller computed) unless present; returns the stored size (0 if deduplicated). */
   put(hash: string, raw: Uint8Array): number {
     if (this.has(hash)) return 0
-    const encoded = encode(raw)
     if (this.batch && raw.length < MAX_PACKED_OBJECT_BYTES) {
-      this.batch.set(hash, encoded)
-      this.batchBytes += encoded.length
+      // Kept as is: compressed at flush if it ends up loose, later if it goes into a pack.
+      const stored = Buffer.concat([Buffer.of(RAW), raw])
+      this.batch.set(hash, stored)
+      this.batchBytes += stored.length
       if (this.batchBytes >= MAX_PACK_BYTES) {
         this.flush()
         this.beginBatch()
       }
-    } else {
-      this.writeLoose(hash, encoded)
+      return stored.length
     }
+    const encoded = encode(raw)
+    this.writeLoose(hash, encoded)
     return encoded.length
   }
 
@@ -190,7 +225,7 @@ export class ObjectStore {
       const size = this.packSizes.get(pack) ?? 0
       // Mostly live packs keep their garbage until it reaches a quarter of the pack.
       if (alive.length === entries.length || (alive.length > 0 && deadBytes * 4 < size)) continue
-      if (alive.length > 0) this.writePackOf(alive.map((e): [string, Buffer] => [e.hash, this.readPacked(e.location)]))
+      if (alive.length > 0) this.writePackOf(alive.map((e): [string, Buffer] => [e.hash, this.readPacked(e.location)]), isDeferredPack(pack))
       unlinkSync(join(this.packDir, pack))
       for (const e of entries) if (!live.has(e.hash)) gone.set(e.hash, e.location.length)
     }
@@ -265,9 +300,9 @@ export class ObjectStore {
     }
   }
 
-  private writePackOf(objects: [string, Buffer][]): number {
+  private writePackOf(objects: [string, Buffer][], deferred = false): number {
     mkdirSync(this.packDir, { recursive: true })
-    const name = newPackName()
+    const name = newPackName(deferred)
     const { size, entries } = writePack(join(this.packDir, name), objects)
     this.packSizes.set(name, size)
     for (const entry of entries) this.packed.set(entry.hash, { pack: name, offset: entry.offset, length: entry.length })
@@ -288,17 +323,24 @@ export class ObjectStore {
     if (pending) return pending
     this.loadPacks()
     let location = this.packed.get(hash)
-    if (!location) {
+    if (location) {
+      try {
+        return this.readPacked(location)
+      } catch (error) {
+        // Another process rewrote that pack (compressed or collected it) since we looked.
+        if (errnoCode(error) !== 'ENOENT') throw error
+      }
+    } else {
       try {
         return readFileSync(this.loosePath(hash))
       } catch (error) {
         if (errnoCode(error) !== 'ENOENT') throw error
       }
-      // Maybe in a pack another process wrote since we looked.
-      this.reloadPacks()
-      location = this.packed.get(hash)
-      if (!location) throw snapshotError(SnapshotErrorNames.Corrupt, `object ${hash} is missing from ${this.dir}`, { hash })
     }
+    // Maybe in a pack another process wrote since we looked.
+    this.reloadPacks()
+    location = this.packed.get(hash)
+    if (!location) throw snapshotError(SnapshotErrorNames.Corrupt, `object ${hash} is missing from ${this.dir}`, { hash })
     return this.readPacked(location)
   }
 

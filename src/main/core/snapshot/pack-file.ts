@@ -14,9 +14,16 @@ export interface PackEntry {
   length: number
 }
 
-/** Time-ordered, collision-free pack names. */
-export function newPackName(): string {
-  return `${Date.now().toString(36).padStart(9, '0')}-${randomBytes(4).toString('hex')}${PACK_SUFFIX}`
+/** Names a pack whose objects are stored uncompressed until the store compresses them later. */
+const DEFERRED_MARK = '.raw'
+
+/** Time-ordered, collision-free pack names; `deferred` marks a pack still to be compressed. */
+export function newPackName(deferred = false): string {
+  return `${Date.now().toString(36).padStart(9, '0')}-${randomBytes(4).toString('hex')}${deferred ? DEFERRED_MARK : ''}${PACK_SUFFIX}`
+}
+
+export function isDeferredPack(name: string): boolean {
+  return name.endsWith(`${DEFERRED_MARK}${PACK_SUFFIX}`)
 }
 
 /**

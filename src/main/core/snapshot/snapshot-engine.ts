@@ -405,6 +405,20 @@ export class SnapshotEngine {
 
   // ---- internals ----
 
+  /**
+   * Compresses one pack that a bulk write stored uncompressed (blobs first, then trees) and
+   * returns how many are left; 0 when there is nothing to do. The worker calls it while idle.
+   */
+  compressDeferred(): { remaining: number } {
+    return this.locked(() => {
+      const blobs = this.blobs.compressDeferredPack()
+      const done = blobs ?? this.trees.compressDeferredPack()
+      if (!done) return { remaining: 0 }
+      if (this.usageCounters) (blobs ? this.usageCounters.blobs : this.usageCounters.trees).bytes += done.bytesDelta
+      return { remaining: done.remaining + (blobs ? this.trees.deferredPacks() : 0) }
+    })
+  }
+
   private locked<T>(fn: () => T): T {
     const release = acquireStoreLock(this.ensureStore())
     try {

@@ -79,7 +79,8 @@ export class ObjectStore {
   private packed = new Map<string, PackLocation>()
   private packSizes = new Map<string, number>()
   private packsLoaded = false
-  private batch: Map<string, Buffer> | null = null
+  /** Raw content of objects buffered for a bulk write (see `beginBatch`). */
+  private batch: Map<string, Uint8Array> | null = null
   private batchBytes = 0
 
   constructor(readonly dir: string) {}
@@ -109,10 +110,12 @@ export class ObjectStore {
     this.batchBytes = 0
     if (!batch || batch.size === 0) return
     if (batch.size < MIN_PACK_OBJECTS) {
-      for (const [hash, stored] of batch) this.writeLoose(hash, encode(stored.subarray(1)))
+      for (const [hash, raw] of batch) this.writeLoose(hash, encode(raw))
       return
     }
-    this.writePackOf([...batch], true)
+    // Stored as they are: the encoding byte, then the content, without joining them first.
+    const rawByte = Buffer.of(RAW)
+    this.writePackOf([...batch].map(([hash, raw]): [string, Uint8Array[]] => [hash, [rawByte, raw]]), true)
   }
 
   /** Packs still marked `.raw`, as far as this process knows. */
@@ -157,15 +160,14 @@ export class ObjectStore {
   put(hash: string, raw: Uint8Array): number {
     if (this.has(hash)) return 0
     if (this.batch && raw.length < MAX_PACKED_OBJECT_BYTES) {
-      // Kept as is: compressed at flush if it ends up loose, later if it goes into a pack.
-      const stored = Buffer.concat([Buffer.of(RAW), raw])
-      this.batch.set(hash, stored)
-      this.batchBytes += stored.length
+      // Kept as is (the caller hands over its buffer): compressed at flush if it ends up loose, later if it goes into a pack.
+      this.batch.set(hash, raw)
+      this.batchBytes += raw.length + 1
       if (this.batchBytes >= MAX_PACK_BYTES) {
         this.flush()
         this.beginBatch()
       }
-      return stored.length
+      return raw.length + 1
     }
     const encoded = encode(raw)
     this.writeLoose(hash, encoded)
@@ -300,7 +302,7 @@ export class ObjectStore {
     }
   }
 
-  private writePackOf(objects: [string, Buffer][], deferred = false): number {
+  private writePackOf(objects: [string, Uint8Array | Uint8Array[]][], deferred = false): number {
     mkdirSync(this.packDir, { recursive: true })
     const name = newPackName(deferred)
     const { size, entries } = writePack(join(this.packDir, name), objects)
@@ -320,7 +322,7 @@ export class ObjectStore {
 
   private readStored(hash: string): Buffer {
     const pending = this.batch?.get(hash)
-    if (pending) return pending
+    if (pending) return Buffer.concat([Buffer.of(RAW), pending])
     this.loadPacks()
     let location = this.packed.get(hash)
     if (location) {

@@ -32,12 +32,20 @@ export function isDeferredPack(name: string): boolean {
  * magic `HSP1`). One file per bulk write, written atomically; like loose objects it is
  * fsynced only when a restore journal is about to depend on an object in it.
  */
-export function writePack(path: string, objects: readonly [string, Buffer][]): { size: number; entries: PackEntry[] } {
+export function writePack(path: string, objects: readonly [string, Uint8Array | readonly Uint8Array[]][]): { size: number; entries: PackEntry[] } {
   const entries: PackEntry[] = []
+  const parts: Uint8Array[] = []
   let offset = 0
   for (const [hash, encoded] of objects) {
-    entries.push({ hash, offset, length: encoded.length })
-    offset += encoded.length
+    // An object may come in parts (its encoding byte, then its content), written back to back.
+    const pieces = encoded instanceof Uint8Array ? [encoded] : encoded
+    let length = 0
+    for (const piece of pieces) {
+      parts.push(piece)
+      length += piece.length
+    }
+    entries.push({ hash, offset, length })
+    offset += length
   }
   const index = Buffer.alloc(entries.length * INDEX_ENTRY_BYTES + TRAILER_BYTES)
   entries.forEach((entry, i) => {
@@ -48,9 +56,9 @@ export function writePack(path: string, objects: readonly [string, Buffer][]): {
   })
   index.writeUInt32BE(entries.length, entries.length * INDEX_ENTRY_BYTES)
   MAGIC.copy(index, entries.length * INDEX_ENTRY_BYTES + 4)
-  const data = Buffer.concat([...objects.map(([, encoded]) => encoded), index])
-  writeFileAtomic(path, data)
-  return { size: data.length, entries }
+  parts.push(index)
+  writeFileAtomic(path, parts)
+  return { size: offset + index.length, entries }
 }
 
 export function readPackIndex(path: string): { size: number; entries: PackEntry[] } {

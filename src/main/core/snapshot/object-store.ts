@@ -103,19 +103,28 @@ export class ObjectStore {
     this.batch ??= new Map()
   }
 
-  /** Writes the buffered objects (a pack, or loose files for a few) and ends the batch. */
-  flush(): void {
+  /**
+   * Writes the buffered objects (a pack, or loose files for a few) and ends the batch. Returns
+   * how the stored bytes differ from what `put` reported (loose objects are compressed now).
+   */
+  flush(): number {
     const batch = this.batch
     this.batch = null
     this.batchBytes = 0
-    if (!batch || batch.size === 0) return
+    if (!batch || batch.size === 0) return 0
     if (batch.size < MIN_PACK_OBJECTS) {
-      for (const [hash, raw] of batch) this.writeLoose(hash, encode(raw))
-      return
+      let delta = 0
+      for (const [hash, raw] of batch) {
+        const encoded = encode(raw)
+        this.writeLoose(hash, encoded)
+        delta += encoded.length - (raw.length + 1)
+      }
+      return delta
     }
     // Stored as they are: the encoding byte, then the content, without joining them first.
     const rawByte = Buffer.of(RAW)
     this.writePackOf([...batch].map(([hash, raw]): [string, Uint8Array[]] => [hash, [rawByte, raw]]), true)
+    return 0
   }
 
   /** Packs still marked `.raw`, as far as this process knows. */
@@ -164,6 +173,7 @@ export class ObjectStore {
       this.batch.set(hash, raw)
       this.batchBytes += raw.length + 1
       if (this.batchBytes >= MAX_PACK_BYTES) {
+        // A full batch always becomes a pack (stored as reported): nothing to correct.
         this.flush()
         this.beginBatch()
       }

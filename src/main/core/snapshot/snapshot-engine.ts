@@ -450,9 +450,13 @@ export class SnapshotEngine {
       throw new HotaruError(ErrorNames.NotADirectory, { message: `project root ${this.root} is not a directory`, path: this.root })
     }
     const formatPath = join(this.storeDir, 'FORMAT')
+    // A store created now holds nothing yet: its usage is known without listing it.
+    let created = false
     if (this.epoch === null) {
-      if (!existsSync(formatPath)) writeFileAtomic(formatPath, STORE_FORMAT, true)
-      else if (readFileSync(formatPath, 'utf8') !== STORE_FORMAT) {
+      if (!existsSync(formatPath)) {
+        writeFileAtomic(formatPath, STORE_FORMAT, true)
+        created = true
+      } else if (readFileSync(formatPath, 'utf8') !== STORE_FORMAT) {
         throw new HotaruError(ErrorNames.Unsupported, { message: `snapshot store ${this.storeDir} has an unknown format` })
       }
     }
@@ -467,7 +471,7 @@ export class SnapshotEngine {
     this.blobs.reloadPacks()
     this.trees.reloadPacks()
     this.allDirty = true
-    this.usageCounters = null
+    this.usageCounters = created ? { blobs: { count: 0, bytes: 0 }, trees: { count: 0, bytes: 0 } } : null
     if (!first) this.lastId = null
     this.indexFile.load(this.state, epoch)
   }
@@ -532,8 +536,9 @@ export class SnapshotEngine {
           treeBytes += written
         }
       })
-      this.blobs.flush()
-      this.trees.flush()
+      // A batch written loose is compressed now: its stored sizes change by what flush returns.
+      stats.bytesWritten += this.blobs.flush()
+      treeBytes += this.trees.flush()
     } catch (error) {
       // The index must not name objects that were never written; marks were consumed: walk fully next time.
       const dropped = this.blobs.discardBatch()

@@ -381,6 +381,20 @@ describe('crash safety', () => {
     expect(readTree(box.root)).toEqual(targetTree)
   })
 
+  it('rolls back small files from the content the journal carries, with the store’s trees and blobs both lost', () => {
+    const { preRestoreTree } = interruptedRestore()
+    const journal = JSON.parse(readFileSync(join(box.store, 'restore-journal.json'), 'utf8')) as { saved?: Record<string, string> }
+    expect(Object.keys(journal.saved ?? {}).length).toBeGreaterThan(0)
+    rmSync(join(box.store, 'trees'), { recursive: true, force: true })
+    rmSync(join(box.store, 'blobs'), { recursive: true, force: true })
+
+    // Completing needs the target's blobs, which are gone: the recovery rolls back instead.
+    const result = box.engine().recover()
+
+    expect(result.action).toBe('rolled-back')
+    expect(readTree(box.root)).toEqual(preRestoreTree)
+  })
+
   it('recovers a journal of the earlier format, which names no pre-restore entries', () => {
     const { preRestoreTree } = interruptedRestore()
     const path = join(box.store, 'restore-journal.json')

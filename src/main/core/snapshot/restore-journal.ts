@@ -3,6 +3,7 @@ import { readFileSync, unlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { writeFileAtomic } from './atomic-file'
 import { errnoCode, SnapshotErrorNames, snapshotError } from './errors'
+import { sha256 } from './object-store'
 import type { FileEntry, ManifestEntry, SnapshotId, SymlinkEntry } from './types'
 
 const JOURNAL_FILE = 'restore-journal.json'
@@ -23,10 +24,37 @@ export type JournalOp =
  */
 export interface RestoreJournal {
   v: 1 | 2
+  /**
+   * The content (base64) of small `before` blobs, by hash: a rollback finds them here, so
+   * their store files need not be synced before the journal (a one-file restore then costs
+   * the journal's own two fsyncs). Larger ones are synced in the store instead.
+   */
+  saved?: Record<string, string>
   nonce: string
   targetId: SnapshotId
   preRestoreId: SnapshotId
   ops: JournalOp[]
+}
+
+/** How much `before` content a journal carries itself (see `saved`). */
+export const MAX_SAVED_BYTES = 256 * 1024
+
+/** Where a restore's applier reads blobs: the journal's saved content first (checked against its hash), then the store. */
+export function journalBlobs(journal: RestoreJournal, store: BlobSource): BlobSource {
+  const saved = journal.saved ?? {}
+  return {
+    get(hash) {
+      const text = saved[hash]
+      if (text === undefined) return store.get(hash)
+      const data = Buffer.from(text, 'base64')
+      if (sha256(data) !== hash) throw snapshotError(SnapshotErrorNames.Corrupt, `saved content of ${hash} in the restore journal does not match its hash`, { hash })
+      return data
+    },
+  }
+}
+
+export interface BlobSource {
+  get(hash: string): Buffer
 }
 
 export function newNonce(): string {
@@ -62,7 +90,8 @@ export function readJournal(storeDir: string): RestoreJournal | null {
     typeof journal.nonce !== 'string' ||
     typeof journal.targetId !== 'string' ||
     typeof journal.preRestoreId !== 'string' ||
-    !Array.isArray(journal.ops)
+    !Array.isArray(journal.ops) ||
+    (journal.saved !== undefined && (typeof journal.saved !== 'object' || journal.saved === null || !Object.values(journal.saved).every((v) => typeof v === 'string')))
   ) {
     throw snapshotError(SnapshotErrorNames.Corrupt, `restore journal ${journalPath(storeDir)} is malformed`)
   }

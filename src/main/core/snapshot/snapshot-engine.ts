@@ -11,7 +11,7 @@ import { IgnoreCache } from './ignore-cache'
 import { sideFromDisk, sideFromStore } from './file-versions'
 import { ObjectStore } from './object-store'
 import { RestoreApplier } from './restore-apply'
-import { type JournalOp, newNonce, readJournal, removeJournal, type RestoreJournal, writeJournal } from './restore-journal'
+import { journalBlobs, type JournalOp, MAX_SAVED_BYTES, newNonce, readJournal, removeJournal, type RestoreJournal, writeJournal } from './restore-journal'
 import { recoverRestore } from './restore-recovery'
 import { planRestore, scopeMatcher } from './restore-plan'
 import { RestoreTransaction } from './restore-transaction'
@@ -280,13 +280,15 @@ export class SnapshotEngine {
       ]
       const journal: RestoreJournal = { v: 2, nonce: newNonce(), targetId, preRestoreId: preview.currentId, ops }
       if (ops.length > 0) {
-        // The way back is each op's `before`: those blobs must survive a power cut before the
-        // journal may depend on them. Rolling back needs nothing else (no trees, no target
-        // blobs: a completion that finds one missing rolls back), so only their files are synced.
-        this.blobs.syncObjects(ops.flatMap((op) => (op.before?.kind === 'file' ? [op.before.hash] : [])))
+        // The way back is each op's `before`: that content must survive a power cut before the
+        // journal may depend on it. Rolling back needs nothing else (no trees, no target blobs: a
+        // completion that finds one missing rolls back). Small content travels in the journal;
+        // only the store files of the rest are synced.
+        const unsaved = this.saveBefores(journal)
+        this.blobs.syncObjects(unsaved)
         writeJournal(this.storeDir, journal)
       }
-      const applier = new RestoreApplier(this.root, this.blobs, journal.nonce)
+      const applier = new RestoreApplier(this.root, journalBlobs(journal, this.blobs), journal.nonce)
       let finished = false
       const finish = (): void => {
         if (finished) return
@@ -628,13 +630,32 @@ export class SnapshotEngine {
     this.racy.add(path)
   }
 
+  /** Puts small `before` contents into the journal (up to `MAX_SAVED_BYTES`); returns the hashes left to the store. */
+  private saveBefores(journal: RestoreJournal): string[] {
+    const saved: Record<string, string> = {}
+    const unsaved: string[] = []
+    let budget = MAX_SAVED_BYTES
+    for (const op of journal.ops) {
+      const before = op.before
+      if (before?.kind !== 'file' || saved[before.hash] !== undefined) continue
+      if (before.size > budget) {
+        unsaved.push(before.hash)
+        continue
+      }
+      saved[before.hash] = this.blobs.get(before.hash).toString('base64')
+      budget -= before.size
+    }
+    if (Object.keys(saved).length > 0) journal.saved = saved
+    return unsaved
+  }
+
   private recoverLocked(prefer: 'complete' | 'rollback'): RecoverResult {
     const journal = readJournal(this.storeDir)
     if (!journal) return { action: 'none', unrecoverable: [] }
     // The tree is changing outside the normal flow: the next snapshot walks it all.
     this.allDirty = true
     this.rules.invalidate()
-    return recoverRestore(this.storeDir, journal, new RestoreApplier(this.root, this.blobs, journal.nonce), this.reader, prefer)
+    return recoverRestore(this.storeDir, journal, new RestoreApplier(this.root, journalBlobs(journal, this.blobs), journal.nonce), this.reader, prefer)
   }
 
   private countUsage(): UsageCounters {

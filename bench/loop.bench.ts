@@ -14,6 +14,7 @@
  *   LOOP_BENCH_RUNS=5 LOOP_BENCH_FILES=40000 npm run bench:loop
  *   LOOP_BENCH_SKIP_LARGE=1 npm run bench:loop  # small fixture only
  *   CLAUDE_BIN=/path/to/claude npm run bench:loop   # use an installed Claude Code
+ *   LOOP_BENCH_LSP=1 npm run bench:loop         # keep our language servers on (Claude Code has none)
  *
  * Needs `npm run build`. Prints one JSON object on stdout; progress goes to stderr.
  */
@@ -23,12 +24,13 @@ import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { startFakeLlm, type FakeTurn } from '../test/fixtures/fake-llm'
-import { makeTaskProject, resetTaskProject, taskAnswers } from './support/task-project'
+import { makeTaskProject, resetTaskProject, taskAnswers, writeFile } from './support/task-project'
 
 const ROOT = join(import.meta.dirname, '..')
 const BIN = join(ROOT, 'bin', 'hotaru.js')
 const RUNS = Number(process.env.LOOP_BENCH_RUNS ?? 3)
 const LARGE_FILES = Number(process.env.LOOP_BENCH_FILES ?? 40_000)
+const LSP = process.env.LOOP_BENCH_LSP === '1'
 
 function log(message: string): void {
   process.stderr.write(`[bench] ${message}\n`)
@@ -120,7 +122,12 @@ async function runOnce(agent: Agent, project: string, claudeBin: string | null):
           claudeBin as string,
           ['-p', 'improve the project', '--model', 'claude-sonnet-4-5', '--allowedTools', 'Read', 'Edit', 'Write', 'Bash', 'Grep', 'Glob', '--output-format', 'text'],
         ]
-  if (agent === 'hotaru') env.HOTARU_DATA_DIR = join(work, 'data')
+  if (agent === 'hotaru') {
+    env.HOTARU_DATA_DIR = join(work, 'data')
+    // Claude Code runs no language server: ours is off too, so both do the same work (the
+    // TypeScript server's first diagnostics after an edit take seconds).
+    if (!LSP) writeFile(join(work, 'config', 'hotaru'), 'hotaru.json', JSON.stringify({ lsp: false }))
+  }
   else Object.assign(env, { DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1', DISABLE_ERROR_REPORTING: '1' })
   const started = performance.timeOrigin + performance.now()
   const child = spawn(command, args, { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -225,6 +232,7 @@ try {
       loadAverage: loadavg().map((v) => Math.round(v * 100) / 100),
     },
     runsPerAgent: RUNS,
+    languageServers: LSP ? 'on (ours)' : 'off (as Claude Code)',
     claudeCode: claude ? { version: claude.version } : { unavailable: 'error' in installed ? installed.error : 'unknown' },
     small,
     large,

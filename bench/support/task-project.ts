@@ -9,7 +9,7 @@ export const TASK_FIXTURE: Record<string, string> = {
   'src/util.ts': 'export function add(a: number, b: number) {\n  return a + b\n}\n',
 }
 
-function writeFile(root: string, path: string, content: string): void {
+export function writeFile(root: string, path: string, content: string): void {
   const abs = join(root, path)
   mkdirSync(join(abs, '..'), { recursive: true })
   writeFileSync(abs, content)

@@ -10,7 +10,13 @@ afterEach(async () => {
   for (const s of servers.splice(0)) await s.close()
 })
 
-async function turn(turns: FakeTurn[], files: Record<string, string>, options: { holdSnapshotsUntilFirstRequest?: boolean } = {}) {
+type Engine = ReturnType<ReturnType<typeof testServices>['checkpoints']['engine']>
+
+async function turn(
+  turns: FakeTurn[],
+  files: Record<string, string>,
+  options: { holdSnapshotsUntilFirstRequest?: boolean; onEngine?: (engine: Engine) => void } = {},
+) {
   let firstRequest = (): void => undefined
   const requested = new Promise<void>((resolve) => {
     firstRequest = resolve
@@ -24,6 +30,7 @@ async function turn(turns: FakeTurn[], files: Record<string, string>, options: {
   const project = services.projects.openFolder(writeTree(tempDir(), files))
   const session = services.sessions.create({ projectId: project.id, agent: 'build', model: 'anthropic/claude-sonnet-4-6' })
   const held = { requestsSeen: -1 }
+  options.onEngine?.(services.checkpoints.engine(project))
   if (options.holdSnapshotsUntilFirstRequest) {
     // The engine answers only once the model has been asked: the request must not wait for it.
     const engine = services.checkpoints.engine(project)
@@ -83,5 +90,27 @@ describe('checkpoints of a turn', () => {
       { path: 'deep/er/made.txt', status: 'added' },
       { path: 'gone.txt', status: 'deleted' },
     ])
+  })
+
+  it('takes no snapshot after a shell step that provably writes nothing, and one after a step that may', async () => {
+    const snapshotsAfter = async (command: string): Promise<number> => {
+      let calls = 0
+      const { result } = await turn([{ toolCalls: [{ name: 'bash', args: { command, description: 'shell' } }] }, { text: 'Done.' }], { 'a.txt': 'one\n' }, {
+        onEngine: (engine) => {
+          const snapshot = engine.snapshot
+          Object.defineProperty(engine, 'snapshot', {
+            value: (...args: Parameters<typeof snapshot>) => {
+              calls++
+              return snapshot(...args)
+            },
+          })
+        },
+      })
+      expect(result.status).toBe('completed')
+      return calls
+    }
+    // The message checkpoint only: no walk of the tree after `ls`/`cat`.
+    expect(await snapshotsAfter('ls && wc -l a.txt | cat > /dev/null')).toBe(1)
+    expect(await snapshotsAfter('ls > listing.txt')).toBe(2)
   })
 })

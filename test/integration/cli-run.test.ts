@@ -181,6 +181,29 @@ describe('hotaru run', () => {
     expect(resumed.stdout).toContain('Resumed.')
   })
 
+  it('exits as soon as the answer is out, with the answer, the checkpoints and an intact database on disk', async () => {
+    // bash loads the shell grammar (WebAssembly) and takes a step checkpoint: the work a run leaves behind at exit.
+    const server = await fake([
+      { toolCalls: [{ name: 'bash', args: { command: 'echo done > out.txt', description: 'write a file' } }] },
+      { text: 'Wrote out.txt, the last words.' },
+    ])
+    const dataDir = tempDir()
+    const project = tempDir()
+    const result = await hotaru(['run', '--dir', project, '--yes', 'write a file'], envFor(server, dataDir))
+    expect(result.code).toBe(0)
+    expect(result.stdout).toContain('the last words.')
+    const db = new Database(join(dataDir, 'hotaru.db'), { readonly: true })
+    try {
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
+      const texts = db.prepare('SELECT data FROM parts').all() as { data: string }[]
+      expect(texts.some((row) => row.data.includes('the last words.'))).toBe(true)
+      const triggers = (db.prepare('SELECT trigger FROM checkpoints').all() as { trigger: string }[]).map((row) => row.trigger)
+      expect(triggers).toEqual(expect.arrayContaining(['message', 'step']))
+    } finally {
+      db.close()
+    }
+  })
+
   it('rejects a bad --format and a missing message', async () => {
     const env = { ...process.env, HOTARU_DATA_DIR: tempDir() }
     expect((await hotaru(['run', '--format', 'xml', 'hi'], env)).stderr).toContain('--format must be text or json')

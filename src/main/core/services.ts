@@ -95,11 +95,15 @@ export interface Services {
 }
 
 export function createServices(options: ServicesOptions): Services {
+  // Set once dispose has swept our processes: the exit hook then has nothing left to do.
+  let swept = false
   if (options.ownProcesses) {
     installProcessMarker()
     endOrphanedProcesses()
     // Last resort on any exit path (a signal handler's process.exit included): synchronous, so it runs.
-    process.once('exit', () => endOwnProcesses())
+    process.once('exit', () => {
+      if (!swept) endOwnProcesses()
+    })
   }
   // The desktop app may start from a launcher without the user's PATH: read the login shell's
   // environment once, now, in the background. The CLI and serve run in a shell that set it up.
@@ -289,7 +293,10 @@ export function createServices(options: ServicesOptions): Services {
         notices.dispose()
         storage.close()
         // What graceful shutdown did not reach (a grandchild that left our process group with setsid).
-        if (options.ownProcesses) endOwnProcesses()
+        if (options.ownProcesses) {
+          endOwnProcesses()
+          swept = true
+        }
       }
     },
   }

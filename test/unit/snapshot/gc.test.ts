@@ -16,6 +16,24 @@ afterEach(async () => {
 })
 
 describe('storage', () => {
+  it('counts a new store’s usage from what it writes, the same as listing it would, also after deferred compression', () => {
+    for (let i = 0; i < 40; i++) write(box.root, `src/f${i}.ts`, `export const value${i} = ${i}\n`.repeat(60))
+    write(box.root, 'big.bin', Buffer.alloc(2 * 1024 * 1024, 7))
+    const engine = box.engine()
+    engine.snapshot()
+    const counted = engine.usage()
+    expect(counted.blobs.count).toBe(41)
+    expect(engine.usage({ exact: true })).toEqual(counted)
+
+    while (engine.compressDeferred().remaining > 0) {
+      // one pack per call
+    }
+
+    const compressed = engine.usage()
+    expect(compressed.totalBytes).toBeLessThan(counted.totalBytes)
+    expect(engine.usage({ exact: true })).toEqual(compressed)
+  })
+
   it('reports usage and keeps every blob a live snapshot references', () => {
     write(box.root, 'shared.txt', 'in every snapshot\n')
     write(box.root, 'one.txt', 'only in s1 '.repeat(100))

@@ -360,6 +360,55 @@ describe('crash safety', () => {
     expect(read(box.root, 'h.txt')).toBe('the user wrote this')
   })
 
+  it('rolls back from the journal alone when the store lost its trees (a power cut before they reached the disk)', () => {
+    const { preRestoreTree } = interruptedRestore()
+    // Only the blobs of what each path held before are synced ahead of the journal; trees are not.
+    rmSync(join(box.store, 'trees'), { recursive: true, force: true })
+
+    const result = box.engine().recover({ prefer: 'rollback' })
+
+    expect(result.action).toBe('rolled-back')
+    expect(readTree(box.root)).toEqual(preRestoreTree)
+  })
+
+  it('completes from the journal alone when the store lost its trees', () => {
+    const { targetTree } = interruptedRestore()
+    rmSync(join(box.store, 'trees'), { recursive: true, force: true })
+
+    const result = box.engine().recover()
+
+    expect(result.action).toBe('completed')
+    expect(readTree(box.root)).toEqual(targetTree)
+  })
+
+  it('rolls back small files from the content the journal carries, with the store’s trees and blobs both lost', () => {
+    const { preRestoreTree } = interruptedRestore()
+    const journal = JSON.parse(readFileSync(join(box.store, 'restore-journal.json'), 'utf8')) as { saved?: Record<string, string> }
+    expect(Object.keys(journal.saved ?? {}).length).toBeGreaterThan(0)
+    rmSync(join(box.store, 'trees'), { recursive: true, force: true })
+    rmSync(join(box.store, 'blobs'), { recursive: true, force: true })
+
+    // Completing needs the target's blobs, which are gone: the recovery rolls back instead.
+    const result = box.engine().recover()
+
+    expect(result.action).toBe('rolled-back')
+    expect(readTree(box.root)).toEqual(preRestoreTree)
+  })
+
+  it('recovers a journal of the earlier format, which names no pre-restore entries', () => {
+    const { preRestoreTree } = interruptedRestore()
+    const path = join(box.store, 'restore-journal.json')
+    const journal = JSON.parse(readFileSync(path, 'utf8')) as { v: number; ops: { before?: unknown }[] }
+    journal.v = 1
+    for (const op of journal.ops) delete op.before
+    writeFileSync(path, JSON.stringify(journal))
+
+    const result = box.engine().recover({ prefer: 'rollback' })
+
+    expect(result.action).toBe('rolled-back')
+    expect(readTree(box.root)).toEqual(preRestoreTree)
+  })
+
   it('removes temp files a crash left next to the restored files', () => {
     interruptedRestore()
     const journal = JSON.parse(readFileSync(join(box.store, 'restore-journal.json'), 'utf8')) as { nonce: string }

@@ -1,7 +1,8 @@
-import { readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { SnapshotClient, SnapshotErrorNames } from '../../../src/main/core/snapshot'
+import { until } from '../../support/until'
 import { sandbox, settle, write, type Sandbox } from './helpers'
 
 let box: Sandbox
@@ -23,6 +24,20 @@ function client(): SnapshotClient {
 }
 
 describe('snapshot engine in a worker thread', () => {
+  it('compresses what a bulk snapshot stored raw once it has been idle, and reads it the same after', async () => {
+    for (let i = 0; i < 40; i++) write(box.root, `src/f${i}.ts`, `export const value${i} = ${i}\n`.repeat(60))
+    const engine = client()
+    const first = await engine.snapshot()
+    const packDir = join(box.store, 'blobs', 'packs')
+    const rawPacks = (): string[] => (existsSync(packDir) ? readdirSync(packDir).filter((name) => name.endsWith('.raw.pack')) : [])
+    expect(rawPacks()).toHaveLength(1)
+
+    await until(() => rawPacks().length === 0, 'the raw pack is compressed')
+
+    const versions = await engine.fileVersions('src/f5.ts', first.id, first.id)
+    expect(versions.old?.text).toBe('export const value5 = 5\n'.repeat(60))
+  })
+
   it('snapshots, diffs and restores through the worker with the engine’s results', async () => {
     write(box.root, 'a.txt', 'one\n')
     write(box.root, 'src/b.ts', 'export const b = 1\n')

@@ -15,7 +15,7 @@ import { dirname, join } from 'node:path'
 import { brotliCompressSync, brotliDecompressSync, constants as zlib } from 'node:zlib'
 import { fsyncDir, writeFileAtomic } from './atomic-file'
 import { errnoCode, SnapshotErrorNames, snapshotError } from './errors'
-import { newPackName, PACK_SUFFIX, readPackIndex, writePack } from './pack-file'
+import { isDeferredPack, newPackName, PACK_SUFFIX, readPackIndex, writePack } from './pack-file'
 
 /** First byte of a stored object: how its payload is encoded. */
 const RAW = 0
@@ -67,19 +67,21 @@ interface PackLocation {
  * least 32 new objects) go into one pack, small increments stay loose.
  *
  * Objects are brotli (quality 1: the fastest codec with a good ratio on source trees here,
- * faster than the deflate level 1 git uses) unless that does not shrink them. Every file is
- * written atomically (temp + rename), so a crash leaves either nothing or a whole file; reads
- * verify the hash, so damage is reported, never used.
+ * faster than the deflate level 1 git uses) unless that does not shrink them. A bulk write
+ * (a pack) defers that: its objects are stored as they are, in a pack marked `.raw`, and
+ * `compressDeferredPack()` rewrites it compressed later, when the store is idle (compression
+ * was a third of a first snapshot's CPU time). Every file is written atomically (temp +
+ * rename), so a crash leaves either nothing or a whole file; reads verify the hash, so damage
+ * is reported, never used.
  */
 export class ObjectStore {
   private readonly fanouts = new Set<string>()
   private packed = new Map<string, PackLocation>()
   private packSizes = new Map<string, number>()
   private packsLoaded = false
-  private batch: Map<string, Buffer> | null = null
+  /** Raw content of objects buffered for a bulk write (see `beginBatch`). */
+  private batch: Map<string, Uint8Array> | null = null
   private batchBytes = 0
-  /** Files written since the last `syncWritten()`. */
-  private readonly unsynced = new Set<string>()
 
   constructor(readonly dir: string) {}
 
@@ -101,17 +103,58 @@ export class ObjectStore {
     this.batch ??= new Map()
   }
 
-  /** Writes the buffered objects (a pack, or loose files for a few) and ends the batch. */
-  flush(): void {
+  /**
+   * Writes the buffered objects (a pack, or loose files for a few) and ends the batch. Returns
+   * how the stored bytes differ from what `put` reported (loose objects are compressed now).
+   */
+  flush(): number {
     const batch = this.batch
     this.batch = null
     this.batchBytes = 0
-    if (!batch || batch.size === 0) return
+    if (!batch || batch.size === 0) return 0
     if (batch.size < MIN_PACK_OBJECTS) {
-      for (const [hash, encoded] of batch) this.writeLoose(hash, encoded)
-      return
+      let delta = 0
+      for (const [hash, raw] of batch) {
+        const encoded = encode(raw)
+        this.writeLoose(hash, encoded)
+        delta += encoded.length - (raw.length + 1)
+      }
+      return delta
     }
-    this.writePackOf([...batch])
+    // Stored as they are: the encoding byte, then the content, without joining them first.
+    const rawByte = Buffer.of(RAW)
+    this.writePackOf([...batch].map(([hash, raw]): [string, Uint8Array[]] => [hash, [rawByte, raw]]), true)
+    return 0
+  }
+
+  /** Packs still marked `.raw`, as far as this process knows. */
+  deferredPacks(): number {
+    this.loadPacks()
+    return [...this.packSizes.keys()].filter(isDeferredPack).length
+  }
+
+  /**
+   * Rewrites the oldest pack still marked `.raw` with its objects compressed, then deletes it.
+   * Objects another pack already holds are left out, so a rewrite cut short (a crash, a worker
+   * ended at exit) is finished by the next call without duplicates. Null when none is left;
+   * otherwise `remaining` counts the deferred packs left and `bytesDelta` the change in stored bytes.
+   */
+  compressDeferredPack(): { remaining: number; bytesDelta: number } | null {
+    this.reloadPacks()
+    const deferred = [...this.packSizes.keys()].filter(isDeferredPack).sort()
+    const pack = deferred[0]
+    if (pack === undefined) return null
+    const objects: [string, Buffer][] = []
+    for (const [hash, location] of this.packed) {
+      if (location.pack !== pack) continue
+      const stored = this.readPacked(location)
+      objects.push([hash, stored[0] === RAW ? encode(stored.subarray(1)) : stored])
+    }
+    const written = objects.length > 0 ? this.writePackOf(objects) : 0
+    const oldSize = this.packSizes.get(pack) ?? 0
+    unlinkSync(join(this.packDir, pack))
+    this.packSizes.delete(pack)
+    return { remaining: deferred.length - 1, bytesDelta: written - oldSize }
   }
 
   /** Drops buffered objects (the snapshot that produced them failed); returns their hashes. */
@@ -125,17 +168,19 @@ export class ObjectStore {
   /** Stores `raw` under `hash` (which the caller computed) unless present; returns the stored size (0 if deduplicated). */
   put(hash: string, raw: Uint8Array): number {
     if (this.has(hash)) return 0
-    const encoded = encode(raw)
     if (this.batch && raw.length < MAX_PACKED_OBJECT_BYTES) {
-      this.batch.set(hash, encoded)
-      this.batchBytes += encoded.length
+      // Kept as is (the caller hands over its buffer): compressed at flush if it ends up loose, later if it goes into a pack.
+      this.batch.set(hash, raw)
+      this.batchBytes += raw.length + 1
       if (this.batchBytes >= MAX_PACK_BYTES) {
+        // A full batch always becomes a pack (stored as reported): nothing to correct.
         this.flush()
         this.beginBatch()
       }
-    } else {
-      this.writeLoose(hash, encoded)
+      return raw.length + 1
     }
+    const encoded = encode(raw)
+    this.writeLoose(hash, encoded)
     return encoded.length
   }
 
@@ -178,7 +223,6 @@ export class ObjectStore {
     for (const object of this.listLoose()) {
       if (live.has(object.hash)) continue
       unlinkSync(this.loosePath(object.hash))
-      this.unsynced.delete(this.loosePath(object.hash))
       gone.set(object.hash, object.bytes)
     }
     const byPack = new Map<string, { hash: string; location: PackLocation }[]>()
@@ -193,9 +237,8 @@ export class ObjectStore {
       const size = this.packSizes.get(pack) ?? 0
       // Mostly live packs keep their garbage until it reaches a quarter of the pack.
       if (alive.length === entries.length || (alive.length > 0 && deadBytes * 4 < size)) continue
-      if (alive.length > 0) this.writePackOf(alive.map((e): [string, Buffer] => [e.hash, this.readPacked(e.location)]))
+      if (alive.length > 0) this.writePackOf(alive.map((e): [string, Buffer] => [e.hash, this.readPacked(e.location)]), isDeferredPack(pack))
       unlinkSync(join(this.packDir, pack))
-      this.unsynced.delete(join(this.packDir, pack))
       for (const e of entries) if (!live.has(e.hash)) gone.set(e.hash, e.location.length)
     }
     this.reloadPacks()
@@ -205,12 +248,20 @@ export class ObjectStore {
   }
 
   /**
-   * Makes every object written so far durable. Writes skip fsync (a first snapshot would pay
-   * for thousands); this is called before a restore journal starts to depend on them.
+   * Makes the given objects durable, whichever process wrote them. Writes skip fsync (a first
+   * snapshot would pay for thousands); this is called before a restore journal starts to depend
+   * on them. Each file holding one of them (a pack holds many) is synced once, then each
+   * directory it is in.
    */
-  syncWritten(): void {
+  syncObjects(hashes: Iterable<string>): void {
+    this.loadPacks()
+    const files = new Set<string>()
+    for (const hash of hashes) {
+      const location = this.packed.get(hash)
+      files.add(location ? join(this.packDir, location.pack) : this.loosePath(hash))
+    }
     const dirs = new Set<string>()
-    for (const path of this.unsynced) {
+    for (const path of files) {
       const fd = openSync(path, 'r')
       try {
         fsyncSync(fd)
@@ -220,7 +271,6 @@ export class ObjectStore {
       dirs.add(dirname(path))
     }
     for (const dir of dirs) fsyncDir(dir)
-    this.unsynced.clear()
   }
 
   /** Forget what is known about packs (another process may have written or collected some). */
@@ -262,11 +312,10 @@ export class ObjectStore {
     }
   }
 
-  private writePackOf(objects: [string, Buffer][]): number {
+  private writePackOf(objects: [string, Uint8Array | Uint8Array[]][], deferred = false): number {
     mkdirSync(this.packDir, { recursive: true })
-    const name = newPackName()
+    const name = newPackName(deferred)
     const { size, entries } = writePack(join(this.packDir, name), objects)
-    this.unsynced.add(join(this.packDir, name))
     this.packSizes.set(name, size)
     for (const entry of entries) this.packed.set(entry.hash, { pack: name, offset: entry.offset, length: entry.length })
     return size
@@ -279,25 +328,31 @@ export class ObjectStore {
       this.fanouts.add(fanout)
     }
     writeFileAtomic(this.loosePath(hash), encoded)
-    this.unsynced.add(this.loosePath(hash))
   }
 
   private readStored(hash: string): Buffer {
     const pending = this.batch?.get(hash)
-    if (pending) return pending
+    if (pending) return Buffer.concat([Buffer.of(RAW), pending])
     this.loadPacks()
     let location = this.packed.get(hash)
-    if (!location) {
+    if (location) {
+      try {
+        return this.readPacked(location)
+      } catch (error) {
+        // Another process rewrote that pack (compressed or collected it) since we looked.
+        if (errnoCode(error) !== 'ENOENT') throw error
+      }
+    } else {
       try {
         return readFileSync(this.loosePath(hash))
       } catch (error) {
         if (errnoCode(error) !== 'ENOENT') throw error
       }
-      // Maybe in a pack another process wrote since we looked.
-      this.reloadPacks()
-      location = this.packed.get(hash)
-      if (!location) throw snapshotError(SnapshotErrorNames.Corrupt, `object ${hash} is missing from ${this.dir}`, { hash })
     }
+    // Maybe in a pack another process wrote since we looked.
+    this.reloadPacks()
+    location = this.packed.get(hash)
+    if (!location) throw snapshotError(SnapshotErrorNames.Corrupt, `object ${hash} is missing from ${this.dir}`, { hash })
     return this.readPacked(location)
   }
 

@@ -14,23 +14,38 @@ export interface PackEntry {
   length: number
 }
 
-/** Time-ordered, collision-free pack names. */
-export function newPackName(): string {
-  return `${Date.now().toString(36).padStart(9, '0')}-${randomBytes(4).toString('hex')}${PACK_SUFFIX}`
+/** Names a pack whose objects are stored uncompressed until the store compresses them later. */
+const DEFERRED_MARK = '.raw'
+
+/** Time-ordered, collision-free pack names; `deferred` marks a pack still to be compressed. */
+export function newPackName(deferred = false): string {
+  return `${Date.now().toString(36).padStart(9, '0')}-${randomBytes(4).toString('hex')}${deferred ? DEFERRED_MARK : ''}${PACK_SUFFIX}`
+}
+
+export function isDeferredPack(name: string): boolean {
+  return name.endsWith(`${DEFERRED_MARK}${PACK_SUFFIX}`)
 }
 
 /**
  * Pack layout: the encoded objects back to back, then an index of `count` entries
  * (32-byte raw sha256, u32 offset, u32 length, big-endian), then a trailer (u32 count,
  * magic `HSP1`). One file per bulk write, written atomically; like loose objects it is
- * fsynced only when something durable (a restore journal) is about to depend on it.
+ * fsynced only when a restore journal is about to depend on an object in it.
  */
-export function writePack(path: string, objects: readonly [string, Buffer][]): { size: number; entries: PackEntry[] } {
+export function writePack(path: string, objects: readonly [string, Uint8Array | readonly Uint8Array[]][]): { size: number; entries: PackEntry[] } {
   const entries: PackEntry[] = []
+  const parts: Uint8Array[] = []
   let offset = 0
   for (const [hash, encoded] of objects) {
-    entries.push({ hash, offset, length: encoded.length })
-    offset += encoded.length
+    // An object may come in parts (its encoding byte, then its content), written back to back.
+    const pieces = encoded instanceof Uint8Array ? [encoded] : encoded
+    let length = 0
+    for (const piece of pieces) {
+      parts.push(piece)
+      length += piece.length
+    }
+    entries.push({ hash, offset, length })
+    offset += length
   }
   const index = Buffer.alloc(entries.length * INDEX_ENTRY_BYTES + TRAILER_BYTES)
   entries.forEach((entry, i) => {
@@ -41,9 +56,9 @@ export function writePack(path: string, objects: readonly [string, Buffer][]): {
   })
   index.writeUInt32BE(entries.length, entries.length * INDEX_ENTRY_BYTES)
   MAGIC.copy(index, entries.length * INDEX_ENTRY_BYTES + 4)
-  const data = Buffer.concat([...objects.map(([, encoded]) => encoded), index])
-  writeFileAtomic(path, data)
-  return { size: data.length, entries }
+  parts.push(index)
+  writeFileAtomic(path, parts)
+  return { size: offset + index.length, entries }
 }
 
 export function readPackIndex(path: string): { size: number; entries: PackEntry[] } {

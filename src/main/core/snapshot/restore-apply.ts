@@ -20,7 +20,8 @@ import {
 import { join } from 'node:path'
 import { removeQuietly } from './atomic-file'
 import { errnoCode, SnapshotErrorNames, snapshotError } from './errors'
-import { type ObjectStore, sha256 } from './object-store'
+import { sha256 } from './object-store'
+import type { BlobSource } from './restore-journal'
 import { isSafeName } from './tree-codec'
 import { parentOf } from './tree-state'
 import type { FileEntry, SymlinkEntry } from './types'
@@ -37,7 +38,7 @@ export class RestoreApplier {
 
   constructor(
     private readonly root: string,
-    private readonly blobs: ObjectStore,
+    private readonly blobs: BlobSource,
     private readonly nonce: string,
   ) {}
 

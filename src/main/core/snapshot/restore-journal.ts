@@ -3,11 +3,19 @@ import { readFileSync, unlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { writeFileAtomic } from './atomic-file'
 import { errnoCode, SnapshotErrorNames, snapshotError } from './errors'
-import type { FileEntry, SnapshotId, SymlinkEntry } from './types'
+import { sha256 } from './object-store'
+import type { FileEntry, ManifestEntry, SnapshotId, SymlinkEntry } from './types'
 
 const JOURNAL_FILE = 'restore-journal.json'
 
-export type JournalOp = { op: 'delete'; path: string } | { op: 'write'; path: string; entry: FileEntry | SymlinkEntry }
+/**
+ * `before` is what the path held in the pre-restore snapshot (null: nothing), so a rollback
+ * needs that entry's blob and nothing else from the store. Journals of version 1 lack it; their
+ * recovery looks the path up in the pre-restore snapshot's trees.
+ */
+export type JournalOp =
+  | { op: 'delete'; path: string; before?: ManifestEntry | null }
+  | { op: 'write'; path: string; entry: FileEntry | SymlinkEntry; before?: ManifestEntry | null }
 
 /**
  * Written (durably) before a restore touches the tree, removed when it is done. If the
@@ -15,11 +23,38 @@ export type JournalOp = { op: 'delete'; path: string } | { op: 'write'; path: st
  * the pre-restore snapshot. `nonce` names the restore's temp files so they can be found.
  */
 export interface RestoreJournal {
-  v: 1
+  v: 1 | 2
+  /**
+   * The content (base64) of small `before` blobs, by hash: a rollback finds them here, so
+   * their store files need not be synced before the journal (a one-file restore then costs
+   * the journal's own two fsyncs). Larger ones are synced in the store instead.
+   */
+  saved?: Record<string, string>
   nonce: string
   targetId: SnapshotId
   preRestoreId: SnapshotId
   ops: JournalOp[]
+}
+
+/** How much `before` content a journal carries itself (see `saved`). */
+export const MAX_SAVED_BYTES = 256 * 1024
+
+/** Where a restore's applier reads blobs: the journal's saved content first (checked against its hash), then the store. */
+export function journalBlobs(journal: RestoreJournal, store: BlobSource): BlobSource {
+  const saved = journal.saved ?? {}
+  return {
+    get(hash) {
+      const text = saved[hash]
+      if (text === undefined) return store.get(hash)
+      const data = Buffer.from(text, 'base64')
+      if (sha256(data) !== hash) throw snapshotError(SnapshotErrorNames.Corrupt, `saved content of ${hash} in the restore journal does not match its hash`, { hash })
+      return data
+    },
+  }
+}
+
+export interface BlobSource {
+  get(hash: string): Buffer
 }
 
 export function newNonce(): string {
@@ -51,11 +86,12 @@ export function readJournal(storeDir: string): RestoreJournal | null {
   }
   const journal = parsed as Partial<RestoreJournal>
   if (
-    journal.v !== 1 ||
+    (journal.v !== 1 && journal.v !== 2) ||
     typeof journal.nonce !== 'string' ||
     typeof journal.targetId !== 'string' ||
     typeof journal.preRestoreId !== 'string' ||
-    !Array.isArray(journal.ops)
+    !Array.isArray(journal.ops) ||
+    (journal.saved !== undefined && (typeof journal.saved !== 'object' || journal.saved === null || !Object.values(journal.saved).every((v) => typeof v === 'string')))
   ) {
     throw snapshotError(SnapshotErrorNames.Corrupt, `restore journal ${journalPath(storeDir)} is malformed`)
   }

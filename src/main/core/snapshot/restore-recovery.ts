@@ -1,7 +1,14 @@
 import { assertSafePath, type RestoreApplier } from './restore-apply'
-import { removeJournal, type RestoreJournal } from './restore-journal'
+import { type JournalOp, removeJournal, type RestoreJournal } from './restore-journal'
 import type { RecoverResult } from './restore-types'
 import type { TreeReader } from './tree-reader'
+import type { ManifestEntry } from './types'
+
+/** What `op.path` held before the restore: from the op itself, or (version 1 journals) from the pre-restore trees. */
+function beforeOf(journal: RestoreJournal, reader: TreeReader, op: JournalOp): ManifestEntry | undefined {
+  if (op.before !== undefined) return op.before ?? undefined
+  return reader.lookup(journal.preRestoreId, op.path)
+}
 
 /**
  * Finishes a restore whose journal survived a crash (or a failed step). Completing re-applies
@@ -29,7 +36,7 @@ export function recoverRestore(
         const target = op.op === 'delete' ? null : op.entry
         if (applier.matches(op.path, target)) return
         // Not reached by the interrupted restore, and changed since by the user: theirs, as in a restore.
-        if (!startedFrom(journal, applier, reader, op.path)) {
+        if (!startedFrom(journal, applier, reader, op)) {
           kept.push(op.path)
           return
         }
@@ -64,12 +71,12 @@ export function recoverRestore(
 }
 
 /** True when `path` still holds what the restore started from (the pre-restore snapshot; absent if it had none). */
-function startedFrom(journal: RestoreJournal, applier: RestoreApplier, reader: TreeReader, path: string): boolean {
-  const before = reader.lookup(journal.preRestoreId, path)
-  if (before === undefined) return applier.matches(path, null)
+function startedFrom(journal: RestoreJournal, applier: RestoreApplier, reader: TreeReader, op: JournalOp): boolean {
+  const before = beforeOf(journal, reader, op)
+  if (before === undefined) return applier.matches(op.path, null)
   // Content never stored: it cannot be compared, and the restore had planned to replace it.
   if (before.kind !== 'file' && before.kind !== 'symlink') return true
-  return applier.matches(path, before)
+  return applier.matches(op.path, before)
 }
 
 /**
@@ -80,7 +87,7 @@ function rollBack(journal: RestoreJournal, applier: RestoreApplier, reader: Tree
   const unrecoverable: string[] = []
   const wanted = journal.ops.map((op) => ({
     path: op.path,
-    want: reader.lookup(journal.preRestoreId, op.path),
+    want: beforeOf(journal, reader, op),
     ours: applier.matches(op.path, op.op === 'delete' ? null : op.entry),
   }))
   // Removals first, so a path that was a file and became a directory (or back) has room.

@@ -11,7 +11,7 @@ import { IgnoreCache } from './ignore-cache'
 import { sideFromDisk, sideFromStore } from './file-versions'
 import { ObjectStore } from './object-store'
 import { RestoreApplier } from './restore-apply'
-import { type JournalOp, newNonce, readJournal, removeJournal, type RestoreJournal, writeJournal } from './restore-journal'
+import { journalBlobs, type JournalOp, MAX_SAVED_BYTES, newNonce, readJournal, removeJournal, type RestoreJournal, writeJournal } from './restore-journal'
 import { recoverRestore } from './restore-recovery'
 import { planRestore, scopeMatcher } from './restore-plan'
 import { RestoreTransaction } from './restore-transaction'
@@ -273,18 +273,22 @@ export class SnapshotEngine {
           actual: preview.currentId,
         })
       }
+      const before = (path: string): ManifestEntry | null => this.reader.lookup(preview.currentId, path) ?? null
       const ops: JournalOp[] = [
-        ...preview.deletes.map((path): JournalOp => ({ op: 'delete', path })),
-        ...preview.writes.map((w): JournalOp => ({ op: 'write', path: w.path, entry: w.entry })),
+        ...preview.deletes.map((path): JournalOp => ({ op: 'delete', path, before: before(path) })),
+        ...preview.writes.map((w): JournalOp => ({ op: 'write', path: w.path, entry: w.entry, before: before(w.path) })),
       ]
-      const journal: RestoreJournal = { v: 1, nonce: newNonce(), targetId, preRestoreId: preview.currentId, ops }
+      const journal: RestoreJournal = { v: 2, nonce: newNonce(), targetId, preRestoreId: preview.currentId, ops }
       if (ops.length > 0) {
-        // The journal names the pre-restore snapshot as the way back: its objects must survive a power cut first.
-        this.blobs.syncWritten()
-        this.trees.syncWritten()
+        // The way back is each op's `before`: that content must survive a power cut before the
+        // journal may depend on it. Rolling back needs nothing else (no trees, no target blobs: a
+        // completion that finds one missing rolls back). Small content travels in the journal;
+        // only the store files of the rest are synced.
+        const unsaved = this.saveBefores(journal)
+        this.blobs.syncObjects(unsaved)
         writeJournal(this.storeDir, journal)
       }
-      const applier = new RestoreApplier(this.root, this.blobs, journal.nonce)
+      const applier = new RestoreApplier(this.root, journalBlobs(journal, this.blobs), journal.nonce)
       let finished = false
       const finish = (): void => {
         if (finished) return
@@ -403,6 +407,20 @@ export class SnapshotEngine {
 
   // ---- internals ----
 
+  /**
+   * Compresses one pack that a bulk write stored uncompressed (blobs first, then trees) and
+   * returns how many are left; 0 when there is nothing to do. The worker calls it while idle.
+   */
+  compressDeferred(): { remaining: number } {
+    return this.locked(() => {
+      const blobs = this.blobs.compressDeferredPack()
+      const done = blobs ?? this.trees.compressDeferredPack()
+      if (!done) return { remaining: 0 }
+      if (this.usageCounters) (blobs ? this.usageCounters.blobs : this.usageCounters.trees).bytes += done.bytesDelta
+      return { remaining: done.remaining + (blobs ? this.trees.deferredPacks() : 0) }
+    })
+  }
+
   private locked<T>(fn: () => T): T {
     const release = acquireStoreLock(this.ensureStore())
     try {
@@ -434,9 +452,13 @@ export class SnapshotEngine {
       throw new HotaruError(ErrorNames.NotADirectory, { message: `project root ${this.root} is not a directory`, path: this.root })
     }
     const formatPath = join(this.storeDir, 'FORMAT')
+    // A store created now holds nothing yet: its usage is known without listing it.
+    let created = false
     if (this.epoch === null) {
-      if (!existsSync(formatPath)) writeFileAtomic(formatPath, STORE_FORMAT, true)
-      else if (readFileSync(formatPath, 'utf8') !== STORE_FORMAT) {
+      if (!existsSync(formatPath)) {
+        writeFileAtomic(formatPath, STORE_FORMAT, true)
+        created = true
+      } else if (readFileSync(formatPath, 'utf8') !== STORE_FORMAT) {
         throw new HotaruError(ErrorNames.Unsupported, { message: `snapshot store ${this.storeDir} has an unknown format` })
       }
     }
@@ -451,7 +473,7 @@ export class SnapshotEngine {
     this.blobs.reloadPacks()
     this.trees.reloadPacks()
     this.allDirty = true
-    this.usageCounters = null
+    this.usageCounters = created ? { blobs: { count: 0, bytes: 0 }, trees: { count: 0, bytes: 0 } } : null
     if (!first) this.lastId = null
     this.indexFile.load(this.state, epoch)
   }
@@ -516,8 +538,9 @@ export class SnapshotEngine {
           treeBytes += written
         }
       })
-      this.blobs.flush()
-      this.trees.flush()
+      // A batch written loose is compressed now: its stored sizes change by what flush returns.
+      stats.bytesWritten += this.blobs.flush()
+      treeBytes += this.trees.flush()
     } catch (error) {
       // The index must not name objects that were never written; marks were consumed: walk fully next time.
       const dropped = this.blobs.discardBatch()
@@ -607,13 +630,32 @@ export class SnapshotEngine {
     this.racy.add(path)
   }
 
+  /** Puts small `before` contents into the journal (up to `MAX_SAVED_BYTES`); returns the hashes left to the store. */
+  private saveBefores(journal: RestoreJournal): string[] {
+    const saved: Record<string, string> = {}
+    const unsaved: string[] = []
+    let budget = MAX_SAVED_BYTES
+    for (const op of journal.ops) {
+      const before = op.before
+      if (before?.kind !== 'file' || saved[before.hash] !== undefined) continue
+      if (before.size > budget) {
+        unsaved.push(before.hash)
+        continue
+      }
+      saved[before.hash] = this.blobs.get(before.hash).toString('base64')
+      budget -= before.size
+    }
+    if (Object.keys(saved).length > 0) journal.saved = saved
+    return unsaved
+  }
+
   private recoverLocked(prefer: 'complete' | 'rollback'): RecoverResult {
     const journal = readJournal(this.storeDir)
     if (!journal) return { action: 'none', unrecoverable: [] }
     // The tree is changing outside the normal flow: the next snapshot walks it all.
     this.allDirty = true
     this.rules.invalidate()
-    return recoverRestore(this.storeDir, journal, new RestoreApplier(this.root, this.blobs, journal.nonce), this.reader, prefer)
+    return recoverRestore(this.storeDir, journal, new RestoreApplier(this.root, journalBlobs(journal, this.blobs), journal.nonce), this.reader, prefer)
   }
 
   private countUsage(): UsageCounters {

@@ -5,6 +5,7 @@
  */
 import { HotaruError } from '@shared/errors'
 import { parentPort, workerData } from 'node:worker_threads'
+import { SnapshotErrorNames } from './errors'
 import { SnapshotEngine, type WatchHandle } from './snapshot-engine'
 import type { SnapshotEngineOptions } from './types'
 import type { SerializedError, SnapshotOps, SnapshotRequest, SnapshotWorkerMessage } from './worker-protocol'
@@ -71,15 +72,50 @@ async function answer(request: SnapshotRequest): Promise<void> {
   }
 }
 
+/** Quiet time after the last request before the worker compresses what bulk writes stored raw. */
+const IDLE_COMPRESS_MS = 1_000
+let inFlight = 0
+let idleTimer: NodeJS.Timeout | null = null
+
+/** One deferred pack per quiet period, so a request never waits for more than one pack's compression. */
+function compressWhenIdle(): void {
+  if (idleTimer || inFlight > 0) return
+  idleTimer = setTimeout(() => {
+    idleTimer = null
+    if (inFlight > 0) return
+    try {
+      if (engine.compressDeferred().remaining > 0) compressWhenIdle()
+    } catch (error) {
+      // Another process holding the store is no failure: its own worker compresses, or we try after the next request.
+      const busy = error instanceof HotaruError && error.name === SnapshotErrorNames.Busy
+      post({ type: 'log', level: busy ? 'debug' : 'warn', message: `compressing stored objects: ${(error as Error).message}` })
+    }
+  }, IDLE_COMPRESS_MS)
+}
+
+async function tracked(request: SnapshotRequest): Promise<void> {
+  try {
+    await answer(request)
+  } finally {
+    inFlight--
+    compressWhenIdle()
+  }
+}
+
 // Requests run in arrival order; a feed settle must not be overtaken by the snapshot that follows it.
 let queue: Promise<void> = Promise.resolve()
 
 port.on('message', (request: SnapshotRequest) => {
+  inFlight++
+  if (idleTimer) {
+    clearTimeout(idleTimer)
+    idleTimer = null
+  }
   // Starting the feed takes as long as the watcher's first crawl: snapshots go on meanwhile (they
   // walk the tree until the feed is live), so `watch` does not hold up the queue.
   if (request.op === 'watch') {
-    detached('snapshot worker watch', answer(request))
+    detached('snapshot worker watch', tracked(request))
     return
   }
-  queue = queue.then(() => answer(request))
+  queue = queue.then(() => tracked(request))
 })

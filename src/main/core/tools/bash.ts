@@ -5,6 +5,7 @@ import { isPermissionError } from '../permission/errors'
 import { Permission } from '../permission/names'
 import type { PermissionAsk } from '../permission/service'
 import { bashPermissionAsks } from '../permission/shell/bash-asks'
+import { isReadOnlyCommand } from '../permission/shell/read-only'
 import { SandboxUnavailableError, type CommandSandbox, type SandboxLaunch } from '../sandbox/sandbox'
 import { BoundedText } from '../util/bounded-text'
 import { waitForExit } from '../process/exit'
@@ -104,7 +105,8 @@ export const bashTool = defineTool({
     }
     // Fail closed: with the sandbox on but unable to run, nothing runs unsandboxed instead.
     if (sandbox && !sandbox.support.available) throw new ToolError(new SandboxUnavailableError(sandbox.support).message)
-    await askForCommand(await bashPermissionAsks(args.command, ctx.root, cwd), ctx, sandbox?.policy.autoAllow === true)
+    const [asks, readOnly] = await Promise.all([bashPermissionAsks(args.command, ctx.root, cwd), isReadOnlyCommand(args.command, cwd)])
+    await askForCommand(asks, ctx, sandbox?.policy.autoAllow === true)
     if (args.unsandboxed && ctx.sandbox?.enabled) {
       await ctx.ask({
         permission: SandboxPermission.Unsandboxed,
@@ -152,7 +154,9 @@ export const bashTool = defineTool({
     }
     const launch = sandbox ? await sandbox.wrap([shell, '-c', args.command], { cwd, env, decideDomain: domainDecider(ctx, args.command) }) : undefined
     try {
-      return await runForeground(args.command, { cwd, env, tag, shell, timeoutMs: args.timeout ?? BASH_DEFAULT_TIMEOUT_MS, ctx, title, envNote, ...(sandbox && launch ? { sandbox: { sandbox, launch } } : {}) })
+      const result = await runForeground(args.command, { cwd, env, tag, shell, timeoutMs: args.timeout ?? BASH_DEFAULT_TIMEOUT_MS, ctx, title, envNote, ...(sandbox && launch ? { sandbox: { sandbox, launch } } : {}) })
+      // A line that provably writes nothing lists no changes: its step needs no checkpoint work.
+      return readOnly ? { ...result, changedPaths: [] } : result
     } finally {
       await launch?.dispose()
     }

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
+import { setFlagsFromString } from 'node:v8'
 import { Language, Parser, type Node, type Tree } from 'web-tree-sitter'
 
 export type { Node as SyntaxNode }
@@ -13,7 +14,20 @@ export type { Node as SyntaxNode }
  */
 let loading: Promise<Parser> | undefined
 
+/**
+ * WebAssembly in this process stays on V8's baseline compiler (both flags are needed; set before
+ * the grammar compiles). Left to tier up, V8 hands the grammar's hot functions (its lexer is one
+ * huge switch) to its optimizing compiler in the background: about 500 MB and 1–3 s of a core,
+ * which a one-shot `hotaru run` then waited for at exit. Baseline code parses a command line in
+ * about 30 µs, faster than the tiering run (which pays for the compile).
+ */
+function baselineWasmOnly(): void {
+  setFlagsFromString('--no-wasm-tier-up')
+  setFlagsFromString('--no-wasm-dynamic-tiering')
+}
+
 async function load(): Promise<Parser> {
+  baselineWasmOnly()
   const require = createRequire(import.meta.url)
   const [runtime, grammar] = await Promise.all([
     readFile(require.resolve('web-tree-sitter/tree-sitter.wasm')),

@@ -196,6 +196,10 @@ export class WorktreeService {
       if (options.overwriteConflicts) writes.push({ path: conflict.path, remove: worktreeStatus.get(conflict.path) === 'deleted' })
       else skipped.push(conflict.path)
     }
+    if (writes.length === 0) {
+      this.deps.storage.worktrees.markMerged(row.projectId, fingerprint)
+      return { preview, written: 0, deleted: 0, skipped, undoCheckpointId: null, branch: row.branch }
+    }
     let written = 0
     let deleted = 0
     const { undoCheckpointId } = await this.deps.checkpoints.aroundMerge(parent.id, async () => {

@@ -67,6 +67,7 @@ function sha256(data: Buffer | null): string {
  */
 export class WorktreeService {
   private readonly timers = new Map<string, NodeJS.Timeout>()
+  private readonly prefixes = new Map<string, string>()
   private readonly unsubscribe: () => void
 
   constructor(private readonly deps: WorktreeDeps) {
@@ -285,8 +286,16 @@ export class WorktreeService {
 
   private async trees(parent: ProjectInstance, row: WorktreeRow): Promise<MergeTrees> {
     if (row.kind === 'copy') return copyTrees(row, this.deps.checkpoints.engine(parent), this.cacheFile(row))
-    const repo = await gitRepoOf(parent.root)
-    return gitTrees(row, parent.root, repo?.prefix ?? '')
+    return gitTrees(row, parent.root, await this.prefixOf(parent))
+  }
+
+  /** The project's folder inside its repository ('' at the top); it does not change while the project is open. */
+  private async prefixOf(parent: ProjectInstance): Promise<string> {
+    const known = this.prefixes.get(parent.root)
+    if (known !== undefined) return known
+    const prefix = (await gitRepoOf(parent.root))?.prefix ?? ''
+    this.prefixes.set(parent.root, prefix)
+    return prefix
   }
 
   private async changes(parent: ProjectInstance, row: WorktreeRow): Promise<Changes> {

@@ -45,14 +45,10 @@ async function withProject<T>(dir: string | undefined, fn: (services: Services, 
   }
 }
 
-/** The project whose worktrees are meant: `--dir` itself, or the main project when `--dir` is inside a worktree. */
+/** The project whose worktrees are meant: `--dir` itself, or its main project when `--dir` is a worktree. */
 export function mainProject(services: Services, dir: string | undefined): ProjectInstance {
   const project = openProject(services, dir)
-  const row = services.worktrees.byProject(project.id)
-  if (!row) return project
-  const parent = services.storage.projects.byId(row.parentId)
-  if (!parent) throw new CliError(`the project of worktree "${row.name}" is gone`, 1)
-  return openProject(services, parent.root)
+  return project.worktreeOf ?? project
 }
 
 function nameOf(positionals: string[]): string {

@@ -78,12 +78,17 @@ export async function runRun(rawArgv: string[]): Promise<number> {
   const onSignal = (): void => controller.abort()
   process.once('SIGINT', onSignal)
   process.once('SIGTERM', onSignal)
+  let releaseWorktree: (() => void) | undefined
   try {
     const dir = stringOption(values, 'dir')
     const inWorktree = worktree === undefined ? undefined : await openWorktree(services, dir, worktree === true ? undefined : worktree)
     const project = inWorktree?.project ?? openProject(services, dir)
     // Before anything else is printed, so a script can find the folder the turn works in.
-    if (inWorktree) process.stderr.write(`worktree ${inWorktree.worktree.name}: ${inWorktree.worktree.path}\n`)
+    if (inWorktree) {
+      process.stderr.write(`worktree ${inWorktree.worktree.name}: ${inWorktree.worktree.path}\n`)
+      // Other processes (`hotaru worktrees list`, the app) see it running until this run ends.
+      releaseWorktree = services.worktrees.markRunning(project.id)
+    }
     let snapshot
     try {
       snapshot = await services.configs.of(project).load()
@@ -144,6 +149,7 @@ export async function runRun(rawArgv: string[]): Promise<number> {
     if (inWorktree) process.stderr.write(`merge back with: hotaru worktrees merge ${inWorktree.worktree.name} --dir ${JSON.stringify(inWorktree.parent.root)}\n`)
     return 0
   } finally {
+    releaseWorktree?.()
     process.off('SIGINT', onSignal)
     process.off('SIGTERM', onSignal)
     await services.dispose()

@@ -196,4 +196,26 @@ describe('hotaru run --worktree and hotaru worktrees', () => {
     expect(removed.code, removed.stderr).toBe(0)
     expect(existsSync(path)).toBe(false)
   })
+
+  it('lists a worktree whose turn runs in another process as running, and will not remove it under that turn', async () => {
+    const dataDir = tempDir()
+    const sync = tempDir('hotaru-sync-')
+    const root = gitRepo({ 'a.txt': 'a\n' })
+    const server = await fake([
+      { toolCalls: [{ name: 'bash', args: { command: `touch ${sync}/started && timeout 30 sh -c 'until [ -f ${sync}/go ]; do sleep 0.1; done'`, description: 'wait' } }] },
+      { text: 'done' },
+    ])
+    const env = fakeProviderEnv(server, dataDir)
+    const running = runHotaru(['run', '--dir', root, '-w', 'slow', '--yes', 'take your time'], env)
+    for (let i = 0; i < 300 && !existsSync(join(sync, 'started')); i++) await new Promise((r) => setTimeout(r, 100))
+    const listed = JSON.parse((await runHotaru(['worktrees', 'list', '--dir', root, '--json'], env)).stdout) as Array<{ name: string; status: string }>
+    expect(listed).toEqual([expect.objectContaining({ name: 'slow', status: 'running' })])
+    const refused = await runHotaru(['worktrees', 'remove', 'slow', '--dir', root], env)
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(/a turn runs in worktree "slow"/)
+    writeFileSync(join(sync, 'go'), '')
+    expect((await running).code).toBe(0)
+    const after = JSON.parse((await runHotaru(['worktrees', 'list', '--dir', root, '--json'], env)).stdout) as Array<{ status: string }>
+    expect(after[0]?.status).toBe('idle')
+  })
 })

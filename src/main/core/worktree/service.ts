@@ -9,6 +9,7 @@ import type { AgentService } from '../agent/service'
 import type { EventBus } from '../bus/bus'
 import type { CheckpointService } from '../checkpoint/service'
 import type { ProjectConfigs } from '../config/project-configs'
+import { isAlive } from '../mcp/process-tree'
 import type { ProjectInstance } from '../project/instance'
 import type { ProjectManager } from '../project/manager'
 import type { SessionStore } from '../session/store'
@@ -443,15 +444,5 @@ async function rmdirIfEmpty(dir: string): Promise<void> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     if (code !== 'ENOTEMPTY' && code !== 'EEXIST' && code !== 'ENOENT') throw error
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
 }

@@ -1,10 +1,10 @@
-import { createInterface } from 'node:readline/promises'
 import { HotaruError } from '@shared/errors'
 import type { MergePreview, MergeResult, Worktree, WorktreeDiff, WorktreeFileChange } from '@shared/schema/worktree'
 import type { ProjectInstance } from '../../main/core/project/instance'
 import type { Services } from '../../main/core/services'
 import { parseCommandArgs, stringOption } from '../args'
 import { cliServices, formatTime, openProject } from '../context'
+import { confirmApply } from '../confirm'
 import { CliError } from '../errors'
 
 const USAGE = `Usage:
@@ -178,17 +178,8 @@ async function merge(argv: string[]): Promise<number> {
     }
     if (values['dry-run']) return 0
     if (!values.yes) {
-      if (!process.stdin.isTTY) {
-        process.stderr.write('hotaru worktrees merge: not applied; run again with --yes to apply this preview\n')
-        return 3
-      }
-      const rl = createInterface({ input: process.stdin, output: process.stderr })
-      const answer = (await rl.question('Apply this merge? [y/N] ')).trim().toLowerCase()
-      rl.close()
-      if (answer !== 'y' && answer !== 'yes') {
-        process.stderr.write('Not applied.\n')
-        return 1
-      }
+      const refused = await confirmApply('hotaru worktrees merge', 'Apply this merge?')
+      if (refused !== null) return refused
     }
     const result = await services.worktrees.merge(project, name, { skipConflicts })
     if (values.json) json({ ...result, applied: true })

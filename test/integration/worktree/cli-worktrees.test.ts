@@ -1,21 +1,13 @@
 import { existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { startFakeLlm, type FakeLlm, type FakeTurn } from '../../fixtures/fake-llm'
+import { describe, expect, it } from 'vitest'
+import type { FakeTurn } from '../../fixtures/fake-llm'
+import { fakeLlm } from '../../support/fake-llms'
 import { fakeProviderEnv, runHotaru } from '../../support/cli'
 import { gitRepo, runGit } from '../../support/git-repo'
 import { tempDir, writeTree } from '../../support/temp'
 
-const servers: FakeLlm[] = []
-afterEach(async () => {
-  for (const s of servers.splice(0)) await s.close()
-})
-
-async function fake(turns: FakeTurn[]): Promise<FakeLlm> {
-  const server = await startFakeLlm({ turns })
-  servers.push(server)
-  return server
-}
+const fake = fakeLlm
 
 /** Turns that write one file of the project (reading it first when it exists, as the write tool requires). */
 function writes(filePath: string, content: string, existing = false): FakeTurn[] {

@@ -205,6 +205,9 @@ describe('hotaru run --worktree and hotaru worktrees', () => {
     const refused = await runHotaru(['worktrees', 'remove', 'slow', '--dir', root], env)
     expect(refused.code).toBe(1)
     expect(refused.stderr).toMatch(/a turn runs in worktree "slow"/)
+    const early = await runHotaru(['worktrees', 'merge', 'slow', '--dir', root, '--yes'], env)
+    expect(early.code).toBe(1)
+    expect(early.stderr).toMatch(/merge it when the turn has ended/)
     writeFileSync(join(sync, 'go'), '')
     expect((await running).code).toBe(0)
     const after = JSON.parse((await runHotaru(['worktrees', 'list', '--dir', root, '--json'], env)).stdout) as Array<{ status: string }>

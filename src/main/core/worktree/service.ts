@@ -186,6 +186,10 @@ export class WorktreeService {
    */
   async merge(parent: ProjectInstance, name: string, options: MergeOptions = {}): Promise<MergeResult> {
     const row = this.get(parent, name)
+    // A turn still changing the worktree would be merged half done.
+    if (await this.running(row)) {
+      throw new HotaruError('WorktreeRunning', { message: `a turn runs in worktree "${name}"; merge it when the turn has ended`, name })
+    }
     const { preview, fingerprint, worktreeStatus } = await this.preview(parent, row)
     if (preview.conflicts.length > 0 && !options.skipConflicts && !options.overwriteConflicts) {
       throw new HotaruError('WorktreeConflicts', {
@@ -288,9 +292,9 @@ export class WorktreeService {
   }
 
   private async describe(parent: ProjectInstance, row: WorktreeRow, known?: Changes): Promise<Worktree> {
-    const { sessions, agents, projects } = this.deps
+    const { sessions, projects } = this.deps
     const roots = sessions.list(row.projectId, { roots: true })
-    const running = sessions.list(row.projectId).some((s) => agents.isBusy(s.id)) || (await this.runningElsewhere(row.projectId)) !== null
+    const running = await this.running(row)
     const changes = known ?? (existsSync(row.path) ? await this.changes(parent, row) : null)
     const merged = changes !== null && row.mergedState !== null && row.mergedState === changes.fingerprint
     return {
@@ -308,6 +312,12 @@ export class WorktreeService {
       status: running ? 'running' : merged ? 'merged' : 'idle',
       open: projects.find(row.projectId) !== undefined,
     }
+  }
+
+  /** A turn runs in the worktree, in this process or another. */
+  private async running(row: WorktreeRow): Promise<boolean> {
+    const { sessions, agents } = this.deps
+    return sessions.list(row.projectId).some((s) => agents.isBusy(s.id)) || (await this.runningElsewhere(row.projectId)) !== null
   }
 
   private async trees(parent: ProjectInstance, row: WorktreeRow): Promise<MergeTrees> {

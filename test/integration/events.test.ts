@@ -97,6 +97,11 @@ describe('bus events', () => {
     await call('checkpoint.restore', { checkpointId: beforeSecond.id, mode: 'conversation' })
     await call('session.rename', { sessionId: session.id, title: 'walked' })
     await call('session.delete', { sessionId: session.id })
+    // A worktree of the project, made and removed.
+    await call('worktree.create', { projectId, name: 'walk' })
+    await next('worktree:changed', (p) => p.name === 'walk' && p.worktree !== null)
+    await call('worktree.remove', { projectId, name: 'walk', force: true })
+    await next('worktree:changed', (p) => p.name === 'walk' && p.worktree === null)
     await call('project.close', { projectId })
     await until(() => published.some((e) => e.channel === 'project:closed'), 'project:closed')
 

@@ -7,6 +7,7 @@ import type { PendingQuestion } from '@shared/ipc/question'
 import type { Session, SessionStatus } from '@shared/schema/session'
 import { applyBatch, type SeqEvent, type Transcript } from './chat-model'
 import { onResync } from './resync'
+import { foldActivity, runningRoots, type SessionActivity } from './session-activity'
 import { workspace, type ProjectStatus } from './workspace'
 
 export type Todo = EventPayload<'session', 'todos'>['todos'][number]
@@ -25,6 +26,8 @@ export interface ChatState {
   listState: 'loading' | 'ready' | 'error'
   transcripts: Record<string, Transcript>
   statuses: Record<string, SessionStatus>
+  /** What each running session does now (latest part), for sessions on screen or not. */
+  activity: Record<string, SessionActivity>
   todos: Record<string, Todo[]>
   /** The last failed turn of a session, until the next one starts. */
   turnErrors: Record<string, string>
@@ -56,6 +59,7 @@ export function initialChatState(projectId: string): ChatState {
     listState: 'loading',
     transcripts: {},
     statuses: {},
+    activity: {},
     todos: {},
     turnErrors: {},
     activeSessionId: null,
@@ -89,6 +93,8 @@ export class EventQueue {
   private queue: SeqEvent[] = []
   private frame: number | null = null
   private timer: ReturnType<typeof setTimeout> | null = null
+  /** Ids of user messages seen in events: their parts tell nothing about what the agent does. */
+  private readonly userMessages = new Set<string>()
 
   constructor(private readonly store: ChatStore, private readonly resync: (sessionId: string) => void, private readonly onUserText: (sessionId: string, text: string) => void) {}
 
@@ -108,8 +114,9 @@ export class EventQueue {
     this.queue = []
     const s = this.store.getState()
     const result = applyBatch({ sessions: s.sessions, transcripts: s.transcripts }, events)
-    if (result.sessions !== s.sessions || result.transcripts !== s.transcripts) {
-      this.store.setState({ sessions: result.sessions, transcripts: result.transcripts })
+    const activity = foldActivity(s.activity, events, this.userMessages)
+    if (result.sessions !== s.sessions || result.transcripts !== s.transcripts || activity !== s.activity) {
+      this.store.setState({ sessions: result.sessions, transcripts: result.transcripts, activity })
     }
     for (const { sessionId, text } of result.userTexts) this.onUserText(sessionId, text)
     for (const sessionId of new Set(result.resync)) this.resync(sessionId)
@@ -147,6 +154,8 @@ export function wireChatEvents(
     bridge.session.onTruncated(seq('truncated')),
     bridge.session.onStatus((e) => {
       if (!mine(e)) return
+      // Parts queued before the status belong before it (an idle session keeps no activity).
+      queue.flush()
       const { sessionId, status } = e.payload
       set((s) => {
         const statuses = { ...s.statuses }
@@ -154,7 +163,9 @@ export function wireChatEvents(
         else statuses[sessionId] = status
         const turnErrors = { ...s.turnErrors }
         if (status.type === 'busy') delete turnErrors[sessionId]
-        return { statuses, turnErrors }
+        if (status.type !== 'idle' || !s.activity[sessionId]) return { statuses, turnErrors }
+        const { [sessionId]: _done, ...activity } = s.activity
+        return { statuses, turnErrors, activity }
       })
     }),
     bridge.session.onTodos((e) => {
@@ -194,6 +205,6 @@ export function wireChatEvents(
       })
     }),
     onResync(hooks.onResync),
-    store.subscribe((s) => workspace.setProjectStatus(projectId, projectStatusOf(s))),
+    store.subscribe((s) => workspace.setProjectStatus(projectId, projectStatusOf(s), runningRoots(s).length)),
   ]
 }

@@ -1,8 +1,8 @@
 import { useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import fuzzysort from 'fuzzysort'
 import type { Session } from '@shared/schema/session'
-import { StatusGlyph } from '../../components/StatusGlyph'
 import { useChat, useChatController } from '../../stores/chat'
+import { SessionBadgeMark } from './SessionBadgeMark'
 import { confirmDeleteSession, renameSessionDialog } from './actions'
 import { background } from '../../lib/background'
 
@@ -22,7 +22,6 @@ function ago(ms: number): string {
 export function SessionList() {
   const chat = useChatController()
   const sessions = useChat((s) => s.sessions)
-  const statuses = useChat((s) => s.statuses)
   const activeId = useChat((s) => s.activeSessionId)
   const listState = useChat((s) => s.listState)
   const [query, setQuery] = useState('')
@@ -73,7 +72,6 @@ export function SessionList() {
       {listState === 'error' && <div className="error pad">The sessions could not be listed.</div>}
       <ul ref={list} className="session-items" role="listbox" aria-label="Sessions">
         {shown.map((s, i) => {
-          const busy = (statuses[s.id]?.type ?? 'idle') !== 'idle'
           const runs = children.get(s.id)?.length ?? 0
           return (
             <li
@@ -86,7 +84,7 @@ export function SessionList() {
               data-testid="session-item"
               data-session-id={s.id}
             >
-              {busy ? <StatusGlyph state="running" /> : <span className="session-dot" aria-hidden />}
+              <SessionBadgeMark sessionId={s.id} />
               <span className="session-title">{s.title}</span>
               {runs > 0 && (
                 <span className="muted session-runs" title={`${runs} subagent run${runs === 1 ? '' : 's'}`}>

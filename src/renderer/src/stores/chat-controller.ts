@@ -54,7 +54,7 @@ export class ChatController {
   }
 
   private async start(): Promise<void> {
-    await Promise.all([this.refreshSessions(), this.refreshPending(), this.loadCatalog(), this.refreshMcp()])
+    await Promise.all([this.refreshSessions(), this.refreshPending(), this.loadCatalog(), this.refreshMcp(), this.refreshRunning()])
     const saved = localStorage.getItem(ACTIVE_KEY(this.projectId))
     const roots = this.rootSessions()
     const initial = (saved && this.state.sessions[saved] ? saved : null) ?? roots[0]?.id ?? null
@@ -81,6 +81,20 @@ export class ChatController {
       console.warn('[chat] sessions not listed:', errorMessage(error))
       this.set({ listState: 'error' })
     }
+  }
+
+  /** Which sessions have a turn running now (a page opened mid-turn, or back after a lost connection). */
+  async refreshRunning(): Promise<void> {
+    const result = await this.bridge.session.running({ projectId: this.projectId })
+    if (!result.ok) {
+      console.warn('[chat] running sessions not listed:', result.error.data.message)
+      return
+    }
+    this.set((s) => {
+      const statuses = { ...s.statuses }
+      for (const { sessionId, status } of result.value) statuses[sessionId] ??= status
+      return { statuses }
+    })
   }
 
   async refreshPending(): Promise<void> {
@@ -130,9 +144,9 @@ export class ChatController {
 
   /** After a reconnect: everything shown is fetched again (events may have been missed). */
   private async resync(): Promise<void> {
-    await Promise.all([this.refreshSessions(), this.refreshPending(), this.refreshMcp()])
-    const shown = Object.entries(this.state.transcripts).filter(([, t]) => t.status === 'ready').map(([id]) => id)
     this.set({ statuses: {} })
+    await Promise.all([this.refreshSessions(), this.refreshPending(), this.refreshMcp(), this.refreshRunning()])
+    const shown = Object.entries(this.state.transcripts).filter(([, t]) => t.status === 'ready').map(([id]) => id)
     await Promise.all(shown.map((id) => this.loadTranscript(id)))
   }
 

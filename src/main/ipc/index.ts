@@ -17,6 +17,7 @@ import { searchHandlers } from './handlers/search'
 import { sessionHandlers } from './handlers/session'
 import { settingsHandlers } from './handlers/settings'
 import { trustHandlers } from './handlers/trust'
+import { worktreeHandlers } from './handlers/worktree'
 import { createRouter, type Handlers, type Router } from './router'
 
 export const handlers: Handlers = {
@@ -38,6 +39,7 @@ export const handlers: Handlers = {
   trust: trustHandlers,
   review: reviewHandlers,
   search: searchHandlers,
+  worktree: worktreeHandlers,
 }
 
 export function createAppRouter(services: Services): Router {

@@ -34,6 +34,7 @@ export const channels = {
   sandbox: { methods: ['status'], events: [] },
   lsp: { methods: ['status', 'diagnostics', 'open', 'restart', 'install'], events: ['status', 'diagnostics'] },
   trust: { methods: ['status', 'decide', 'list', 'revoke'], events: ['changed'] },
+  worktree: { methods: ['list', 'create', 'open', 'diff', 'file', 'previewMerge', 'merge', 'remove'], events: ['changed'] },
 } as const
 
 export type Channels = typeof channels

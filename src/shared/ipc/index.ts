@@ -17,6 +17,7 @@ import { searchContract } from './search'
 import { sessionContract } from './session'
 import { settingsContract } from './settings'
 import { trustContract } from './trust'
+import { worktreeContract } from './worktree'
 import type { Channels, Domain } from './channels'
 import type { EventEnvelope, IpcResult } from './define'
 
@@ -39,6 +40,7 @@ export const contracts = {
   trust: trustContract,
   review: reviewContract,
   search: searchContract,
+  worktree: worktreeContract,
 } as const satisfies { [D in Domain]: unknown }
 
 export type Contracts = typeof contracts

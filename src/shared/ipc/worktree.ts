@@ -1,0 +1,65 @@
+import { z } from 'zod'
+import { FileVersions } from '../schema/checkpoint'
+import { RelativePath } from '../schema/fs'
+import { ProjectId } from '../schema/project'
+import { MergePreview, MergeResult, Worktree, WorktreeBase, WorktreeDiff, WorktreeName } from '../schema/worktree'
+import type { DomainContract } from './define'
+
+/** `projectId` is always the main project's id (the tab); `name` picks its worktree. */
+const Target = { projectId: ProjectId, name: WorktreeName }
+
+export const worktreeContract = {
+  methods: {
+    /** The project's worktrees, oldest first, with live status and changed-file counts. */
+    list: { input: z.object({ projectId: ProjectId }).strict(), output: z.array(Worktree) },
+    /**
+     * Creates a worktree (a name is generated when omitted; an existing name is an error) and opens its
+     * project, so sessions can be created in it with `session.create({projectId: worktree.projectId})`.
+     * Its project's events reach this client from then on.
+     */
+    create: {
+      input: z.object({ projectId: ProjectId, name: WorktreeName.optional(), base: WorktreeBase.optional() }).strict(),
+      output: Worktree,
+    },
+    /** Opens an existing worktree's project (after a restart) so its sessions can run; this client gets its events. */
+    open: { input: z.object(Target).strict(), output: Worktree },
+    /** The worktree's changes against its base, committed and uncommitted. */
+    diff: { input: z.object(Target).strict(), output: WorktreeDiff },
+    /**
+     * Old and new text of one file for the diff editor: `worktree` = base → worktree (default),
+     * `main` = base → main tree (the other side of a conflict).
+     */
+    file: {
+      input: z.object({ ...Target, path: RelativePath, side: z.enum(['worktree', 'main']).optional() }).strict(),
+      output: FileVersions,
+    },
+    /** What a merge would write, three-way against the main tree; conflicts first-class. Nothing is written. */
+    previewMerge: { input: z.object(Target).strict(), output: MergePreview },
+    /**
+     * Applies the worktree's changes to the main tree after a checkpoint of it (`undoCheckpointId`).
+     * With conflicts and without `skipConflicts` nothing is written and it fails with `WorktreeConflicts`
+     * (`data.conflicts`: the paths). `skipConflicts` leaves those files as the main tree has them.
+     * A git worktree keeps its branch.
+     */
+    merge: {
+      input: z.object({ ...Target, skipConflicts: z.boolean().optional() }).strict(),
+      output: MergeResult,
+    },
+    /**
+     * Deletes the worktree folder (and for git the `git worktree` entry and its branch, unless `keepBranch`).
+     * Refuses with `WorktreeUnmerged` (`data.changedFiles`) while it has changes not merged back, unless `force`.
+     * Running turns in it are stopped first.
+     */
+    remove: {
+      input: z.object({ ...Target, force: z.boolean().optional(), keepBranch: z.boolean().optional() }).strict(),
+      output: z.object({ removed: z.boolean(), branchKept: z.boolean() }),
+    },
+  },
+  events: {
+    /**
+     * A worktree of the project was created, changed status (a session started or ended, files changed,
+     * merged) or was removed (`worktree: null`). Published in the main project's scope.
+     */
+    changed: z.object({ projectId: ProjectId, name: WorktreeName, worktree: Worktree.nullable() }),
+  },
+} satisfies DomainContract<'worktree'>

@@ -1,0 +1,98 @@
+import { z } from 'zod'
+import { ProjectId } from './project'
+
+/**
+ * A worktree's name: also its folder name and, for git, the branch `hotaru/<name>`.
+ * Letters, digits, `.`, `_`, `-`; no `..`, no `.lock` ending (git refuses those as branch names).
+ */
+export const WorktreeName = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'letters, digits, ".", "_" and "-" only, starting with a letter or digit')
+  .refine((n) => !n.includes('..') && !n.endsWith('.lock'), 'must not contain ".." or end with ".lock"')
+export type WorktreeName = z.infer<typeof WorktreeName>
+
+/** `git`: a `git worktree` on branch `hotaru/<name>`; `copy`: a non-git folder copied from a checkpoint snapshot. */
+export const WorktreeKind = z.enum(['git', 'copy'])
+export type WorktreeKind = z.infer<typeof WorktreeKind>
+
+/** `running`: a session in it is busy; `merged`: merged back and unchanged since; `idle`: anything else. */
+export const WorktreeStatus = z.enum(['running', 'idle', 'merged'])
+export type WorktreeStatus = z.infer<typeof WorktreeStatus>
+
+/** Where a new git worktree branches from: the current HEAD of the main tree, or the default branch. */
+export const WorktreeBase = z.enum(['head', 'default'])
+export type WorktreeBase = z.infer<typeof WorktreeBase>
+
+export const Worktree = z.object({
+  name: WorktreeName,
+  kind: WorktreeKind,
+  /** `hotaru/<name>` for git; null for a copy. */
+  branch: z.string().nullable(),
+  /** Absolute path of the worktree folder. */
+  path: z.string(),
+  /** What its changes are measured against: a commit sha (git) or a snapshot id (copy). */
+  base: z.string(),
+  /** The project the worktree belongs to (its main tree). */
+  parentProjectId: ProjectId,
+  /** The worktree's own project: its sessions, checkpoints, terminals and tools live under this id. */
+  projectId: ProjectId,
+  createdAt: z.number(),
+  /** When it was last merged back; null if never. */
+  mergedAt: z.number().nullable(),
+  /** Root sessions of the worktree's project. */
+  sessions: z.number(),
+  /** Files that differ from the base (committed and uncommitted); -1 while not computed. */
+  changedFiles: z.number(),
+  status: WorktreeStatus,
+  /** Its project is open in this process (sessions can run there now). */
+  open: z.boolean(),
+})
+export type Worktree = z.infer<typeof Worktree>
+
+export const WorktreeFileStatus = z.enum(['added', 'modified', 'deleted'])
+export type WorktreeFileStatus = z.infer<typeof WorktreeFileStatus>
+
+/** One file changed on one side since the base, with its unified diff (empty for binary files). */
+export const WorktreeFileChange = z.object({
+  path: z.string(),
+  status: WorktreeFileStatus,
+  binary: z.boolean(),
+  additions: z.number(),
+  deletions: z.number(),
+  diff: z.string(),
+})
+export type WorktreeFileChange = z.infer<typeof WorktreeFileChange>
+
+/** The worktree's changes against its base. */
+export const WorktreeDiff = z.object({ name: WorktreeName, base: z.string(), files: z.array(WorktreeFileChange) })
+export type WorktreeDiff = z.infer<typeof WorktreeDiff>
+
+/** A file both the worktree and the main tree changed since the base (differently): both diffs against the base. */
+export const MergeConflict = z.object({ path: z.string(), worktree: WorktreeFileChange, main: WorktreeFileChange })
+export type MergeConflict = z.infer<typeof MergeConflict>
+
+/** What a merge would write into the main tree; nothing is touched by computing it. */
+export const MergePreview = z.object({
+  name: WorktreeName,
+  base: z.string(),
+  /** Worktree changes the main tree did not touch: applied by every merge. */
+  apply: z.array(z.object({ path: z.string(), action: z.enum(['create', 'update', 'delete']), change: WorktreeFileChange })),
+  /** Changed on both sides: written only by a merge without `skipConflicts` (the worktree's version wins). */
+  conflicts: z.array(MergeConflict),
+  /** Changed the same way on both sides: nothing to write. */
+  same: z.array(z.string()),
+})
+export type MergePreview = z.infer<typeof MergePreview>
+
+export const MergeResult = z.object({
+  preview: MergePreview,
+  written: z.number(),
+  deleted: z.number(),
+  /** Conflicting files left as the main tree has them (`skipConflicts`). */
+  skipped: z.array(z.string()),
+  /** A checkpoint of the main tree taken before anything was written: restoring it undoes the merge. */
+  undoCheckpointId: z.string().nullable(),
+  /** The git branch, kept for a normal git merge or pull request; null for a copy. */
+  branch: z.string().nullable(),
+})
+export type MergeResult = z.infer<typeof MergeResult>

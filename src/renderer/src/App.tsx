@@ -1,5 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react'
 import { ChatPanel, installChatCommands } from './features/chat'
+import { ActivityButton, ActivityView, AskNotices, installActivityCommands } from './features/activity'
 import { SettingsDialog } from './features/settings'
 import { ProjectTabs } from './features/tabs'
 import { TrustPrompt } from './features/trust'
@@ -58,6 +59,7 @@ function StatusBar() {
       <span data-testid="connection-state">{connection === 'open' ? 'Connected' : (detail ?? connection)}</span>
       {activeId && bridge && <ProblemCounts key={activeId} bridge={bridge} projectId={activeId} onShow={() => showProblems(activeId)} />}
       <TerminalToggle />
+      <ActivityButton />
       {info && (
         <span className="muted right">
           {info.name} {info.version}
@@ -138,6 +140,7 @@ function ErrorBanner() {
 
 export function App() {
   useEffect(() => installChatCommands(), [])
+  useEffect(() => installActivityCommands(), [])
   useWindowTitle()
   return (
     <div className="app">
@@ -149,6 +152,8 @@ export function App() {
       <StatusBar />
       <SettingsDialog />
       <TrustPrompt />
+      <ActivityView />
+      <AskNotices />
       <ConnectionBlocker />
     </div>
   )

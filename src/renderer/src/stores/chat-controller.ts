@@ -5,7 +5,10 @@ import { loadingTranscript, transcriptFrom, EMPTY_TRANSCRIPT } from './chat-mode
 import { CheckpointsController } from './checkpoints'
 import { usePreferences } from './preferences'
 import { EventQueue, initialChatState, wireChatEvents, type ChatState, type ChatStore, type PendingPrompt } from './project-chat'
-import { workspace } from './workspace'
+import { useWorkspace, workspace } from './workspace'
+import { activity, askNotice } from './activity'
+import { shownChatProject } from './chat-scope'
+import { existingProjectStore } from './project'
 import { background } from '../lib/background'
 
 /** once / always (with its scope) / reject (with optional feedback to the model). */
@@ -41,6 +44,9 @@ export class ChatController {
     this.unsubscribers = wireChatEvents(bridge, this.store, this.queue, {
       onTurnEnded: (payload) => this.turnEnded(payload),
       onResync: () => background('resync', this.resync()),
+      onAsked: (id, sessionId, what) => {
+        if (!this.onScreen()) activity.notify(askNotice(this.state, id, sessionId, what))
+      },
     })
     background('start', this.start())
   }
@@ -59,6 +65,17 @@ export class ChatController {
     const roots = this.rootSessions()
     const initial = (saved && this.state.sessions[saved] ? saved : null) ?? roots[0]?.id ?? null
     if (initial && this.state.activeSessionId === null) this.selectSession(initial)
+  }
+
+  /**
+   * Whether this chat's asks are in front of the user now: the page is visible, its tab is the active one,
+   * it shows this chat (main folder or worktree) and the agent panel is open (the dock shows every ask of it).
+   */
+  private onScreen(): boolean {
+    if (document.visibilityState !== 'visible') return false
+    const { activeId } = useWorkspace.getState()
+    if (!activeId || shownChatProject(activeId) !== this.projectId) return false
+    return existingProjectStore(activeId)?.getState().view.right ?? false
   }
 
   dispose(): void {
@@ -104,6 +121,7 @@ export class ChatController {
     ])
     if (permissions.ok) this.set({ permissions: permissions.value })
     if (questions.ok) this.set({ questions: questions.value })
+    if (permissions.ok && questions.ok) activity.keepOnly(this.projectId, new Set([...permissions.value, ...questions.value].map((a) => a.id)))
   }
 
   async loadCatalog(): Promise<void> {

@@ -5,7 +5,9 @@ import { existingProjectClient, projectClient } from './project-client'
 import { useProject } from './project'
 import type { CheckpointState } from './checkpoints'
 import type { ChatState } from './project-chat'
-import { useWorkspace } from './workspace'
+import { useWorkspace, workspace } from './workspace'
+import { chatScope, tabOf, worktreeOfProject } from './chat-scope'
+import { existingProjectStore } from './project'
 
 /** The chat of a project, created on first use; it ends with the tab's ProjectClient. */
 export function chatFor(bridge: HotaruBridge, projectId: string): ChatController {
@@ -36,6 +38,20 @@ export function useCheckpoints<T>(selector: (state: CheckpointState) => T): T {
 export function activeChat(): ChatController | undefined {
   const { activeId, bridge } = useWorkspace.getState()
   return activeId && bridge ? chatFor(bridge, activeId) : undefined
+}
+
+/**
+ * Brings a session in front of the user from anywhere (Activity view, a notification): its tab, the tab's
+ * chat switched to its worktree (or main folder), the agent panel open, the session selected.
+ */
+export function openSession(projectId: string, sessionId: string): void {
+  const { bridge } = useWorkspace.getState()
+  if (!bridge) return
+  const main = tabOf(projectId)
+  workspace.activate(main)
+  chatScope.show(main, worktreeOfProject(projectId)?.name)
+  existingProjectStore(main)?.getState().setView({ right: true })
+  chatFor(bridge, projectId).selectSession(sessionId)
 }
 
 export type { ChatController, PermissionReply } from './chat-controller'

@@ -6,6 +6,7 @@ import type { PendingPermission } from '@shared/ipc/permission'
 import type { PendingQuestion } from '@shared/ipc/question'
 import type { Session, SessionStatus } from '@shared/schema/session'
 import { applyBatch, type SeqEvent, type Transcript } from './chat-model'
+import { activity, activityRows } from './activity'
 import { onResync } from './resync'
 import { foldActivity, runningRoots, type SessionActivity } from './session-activity'
 import { workspace, type ProjectStatus } from './workspace'
@@ -134,7 +135,12 @@ export function wireChatEvents(
   bridge: HotaruBridge,
   store: ChatStore,
   queue: EventQueue,
-  hooks: { onTurnEnded(payload: EventPayload<'agent', 'turnEnded'>): void; onResync(): void },
+  hooks: {
+    onTurnEnded(payload: EventPayload<'agent', 'turnEnded'>): void
+    onResync(): void
+    /** A permission ask or question arrived (its notice is up to the controller). */
+    onAsked(id: string, sessionId: string, what: string): void
+  },
 ): (() => void)[] {
   const { projectId } = store.getState()
   const mine = (envelope: { projectId?: string }): boolean => envelope.projectId === projectId
@@ -180,18 +186,26 @@ export function wireChatEvents(
     bridge.permission.onAsked((e) => {
       if (!mine(e)) return
       const request = e.payload.request
-      set((s) => (s.permissions.some((p) => p.id === request.id) ? s : { permissions: [...s.permissions, request] }))
+      if (store.getState().permissions.some((p) => p.id === request.id)) return
+      set((s) => ({ permissions: [...s.permissions, request] }))
+      hooks.onAsked(request.id, request.sessionId, `asks permission: ${request.title}`)
     }),
     bridge.permission.onReplied((e) => {
-      if (mine(e)) set((s) => ({ permissions: s.permissions.filter((p) => p.id !== e.payload.id) }))
+      if (!mine(e)) return
+      set((s) => ({ permissions: s.permissions.filter((p) => p.id !== e.payload.id) }))
+      activity.resolved(e.payload.id)
     }),
     bridge.question.onAsked((e) => {
       if (!mine(e)) return
       const question = e.payload.question
-      set((s) => (s.questions.some((q) => q.id === question.id) ? s : { questions: [...s.questions, question] }))
+      if (store.getState().questions.some((q) => q.id === question.id)) return
+      set((s) => ({ questions: [...s.questions, question] }))
+      hooks.onAsked(question.id, question.sessionId, `asks: ${question.questions[0]?.question ?? 'a question'}`)
     }),
     bridge.question.onAnswered((e) => {
-      if (mine(e)) set((s) => ({ questions: s.questions.filter((q) => q.id !== e.payload.id) }))
+      if (!mine(e)) return
+      set((s) => ({ questions: s.questions.filter((q) => q.id !== e.payload.id) }))
+      activity.resolved(e.payload.id)
     }),
     bridge.mcp.onStatus((e) => {
       if (!mine(e)) return
@@ -205,6 +219,10 @@ export function wireChatEvents(
       })
     }),
     onResync(hooks.onResync),
-    store.subscribe((s) => workspace.setProjectStatus(projectId, projectStatusOf(s), runningRoots(s).length)),
+    store.subscribe((s) => {
+      workspace.setProjectStatus(projectId, projectStatusOf(s), runningRoots(s).length)
+      activity.report(projectId, activityRows(s))
+    }),
+    () => activity.forget(projectId),
   ]
 }

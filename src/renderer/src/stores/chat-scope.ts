@@ -1,0 +1,62 @@
+import { create } from 'zustand'
+import type { Worktree } from '@shared/schema/worktree'
+
+/**
+ * Which chat a project tab shows: the main folder's, or one of its worktrees' (each worktree is a project
+ * of its own, with its own sessions). Kept apart from the worktree list so the activity and notification
+ * code can ask "which tab does this project belong to" without loading anything.
+ */
+export interface ChatScopeState {
+  /** The worktrees of each tab (main project id), as last listed. */
+  worktrees: Record<string, Worktree[]>
+  /** The worktree (by name) whose sessions a tab shows; absent: the main folder. */
+  shown: Record<string, string | undefined>
+}
+
+export const useChatScope = create<ChatScopeState>(() => ({ worktrees: {}, shown: {} }))
+
+/** The tab (main project id) a project belongs to: itself, or the project a worktree was made from. */
+export function tabOf(projectId: string, s: ChatScopeState = useChatScope.getState()): string {
+  for (const [main, list] of Object.entries(s.worktrees)) if (list.some((w) => w.projectId === projectId)) return main
+  return projectId
+}
+
+export function worktreeOfProject(projectId: string, s: ChatScopeState = useChatScope.getState()): Worktree | undefined {
+  for (const list of Object.values(s.worktrees)) {
+    const found = list.find((w) => w.projectId === projectId)
+    if (found) return found
+  }
+  return undefined
+}
+
+/** The project whose chat the tab `mainId` shows now. */
+export function shownChatProject(mainId: string, s: ChatScopeState = useChatScope.getState()): string {
+  const name = s.shown[mainId]
+  return (name ? s.worktrees[mainId]?.find((w) => w.name === name)?.projectId : undefined) ?? mainId
+}
+
+/** Every project of a tab whose sessions it lists: the main folder first, then its worktrees. */
+export function projectsOfTab(mainId: string, s: ChatScopeState = useChatScope.getState()): string[] {
+  return [mainId, ...(s.worktrees[mainId] ?? []).map((w) => w.projectId)]
+}
+
+export const chatScope = {
+  /** Shows the chat of a tab's worktree (`name`), or of the main folder (undefined). */
+  show(mainId: string, name: string | undefined): void {
+    useChatScope.setState((s) => (s.shown[mainId] === name ? s : { shown: { ...s.shown, [mainId]: name } }))
+  },
+  setWorktrees(mainId: string, list: Worktree[]): void {
+    useChatScope.setState((s) => {
+      const shown = s.shown[mainId]
+      const keep = shown === undefined || list.some((w) => w.name === shown)
+      return { worktrees: { ...s.worktrees, [mainId]: list }, ...(keep ? {} : { shown: { ...s.shown, [mainId]: undefined } }) }
+    })
+  },
+  drop(mainId: string): void {
+    useChatScope.setState((s) => {
+      const { [mainId]: _list, ...worktrees } = s.worktrees
+      const { [mainId]: _shown, ...shown } = s.shown
+      return { worktrees, shown }
+    })
+  },
+}

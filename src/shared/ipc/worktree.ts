@@ -42,7 +42,14 @@ export const worktreeContract = {
      * A git worktree keeps its branch.
      */
     merge: {
-      input: z.object({ ...Target, skipConflicts: z.boolean().optional() }).strict(),
+      input: z
+        .object({
+          ...Target,
+          skipConflicts: z.boolean().optional(),
+          /** Conflicting files take the worktree's version (the UI's "apply all"); the checkpoint still undoes it. */
+          overwriteConflicts: z.boolean().optional(),
+        })
+        .strict(),
       output: MergeResult,
     },
     /**

@@ -192,6 +192,7 @@ describe('agent UI in Chromium (hotaru serve + fake LLM)', () => {
 
       // 6. The session list shows the session (newest first), searchable; a new one can be deleted.
       await chat(page).getByTestId('new-session').click()
+      await page.getByRole('menuitem', { name: 'New session in this folder' }).click()
       await chat(page).getByTestId('chat-empty').waitFor()
       await chat(page).getByTestId('sessions-toggle').click()
       const items = chat(page).getByTestId('session-item')

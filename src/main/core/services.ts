@@ -21,6 +21,7 @@ import { ProjectConfigs } from './config/project-configs'
 import { TrustService } from './trust/trust-service'
 import { isInside } from './trust/paths'
 import { ReviewService } from './review/service'
+import { WorktreeService } from './worktree/service'
 import { SearchService } from './search/service'
 import { log } from './util/log'
 import { detached } from './util/detached'
@@ -83,6 +84,8 @@ export interface Services {
   readonly lsp: LspService
   readonly reviews: ReviewService
   readonly search: SearchService
+  /** Worktrees of projects: sessions in their own copy, merged back with a preview. */
+  readonly worktrees: WorktreeService
   readonly secrets: SecretStore
   readonly secretsProtection: string
   readonly secretsEncrypted: boolean
@@ -146,10 +149,9 @@ export function createServices(options: ServicesOptions): Services {
   })
   const lspTool = createLspTool((projectId) => lsp.for(projects.get(projectId)))
   // Asks and questions of a project end with it (their turns are cancelled first; this catches the rest).
-  bus.subscribe((event) => {
-    if (event.channel !== 'project:opened') return
-    const { id } = event.envelope.payload as { id: string }
-    projects.find(id)?.track({
+  projects.onOpened((project) => {
+    const { id } = project
+    project.track({
       cancel: (reason) => {
         permissions.cancelProject(id, reason)
         questions.cancelProject(id, reason)
@@ -157,14 +159,12 @@ export function createServices(options: ServicesOptions): Services {
     })
   })
   // MCP servers start when a project opens, in the background; a turn waits for them to settle.
-  bus.subscribe((event) => {
-    if (event.channel !== 'project:opened') return
-    const { id } = event.envelope.payload as { id: string }
-    detached('mcp start', startMcp(id))
-  })
+  projects.onOpened((project) => detached('mcp start', startMcp(project.id)))
   const startMcp = async (projectId: string): Promise<void> => {
     try {
       const project = projects.get(projectId)
+      // A worktree's sessions get the servers only where the main project asks for that (`worktree.mcp`).
+      if (project.worktreeOf && (await configs.of(project.worktreeOf).load()).config.worktree?.mcp !== true) return
       await mcp.ensure(project, await configs.of(project).load())
     } catch (error) {
       // An invalid config is reported when a turn starts; MCP just stays off meanwhile.
@@ -196,18 +196,19 @@ export function createServices(options: ServicesOptions): Services {
     storage.kv,
     (project) => configs.of(project).last?.config,
     // One-shot CLI commands end before a tree-wide watcher would pay off.
-    { changeFeed: options.transport !== 'cli' },
+    {
+      changeFeed: options.transport !== 'cli',
+      keep: (projectId) => storage.worktrees.list(projectId).filter((w) => w.kind === 'copy').map((w) => w.base),
+    },
   )
   if (options.transport === 'electron') {
     // The desktop app keeps a change feed per open tab from the start (in the snapshot worker), so
     // the watcher's start-up crawl runs in the background before the first message, not during it.
-    bus.subscribe((event) => {
-      if (event.channel !== 'project:opened') return
-      const { id } = event.envelope.payload as { id: string }
+    projects.onOpened((project) => {
       try {
-        checkpoints.engine(projects.get(id))
+        checkpoints.engine(project)
       } catch (error) {
-        log.warn(`[checkpoint] change feed of project ${id} not started: ${(error as Error).message}`)
+        log.warn(`[checkpoint] change feed of project ${project.id} not started: ${(error as Error).message}`)
       }
     })
   }
@@ -222,18 +223,20 @@ export function createServices(options: ServicesOptions): Services {
     checkpoints,
     (projectId) => projects.find(projectId),
   )
+  const worktrees = new WorktreeService({ storage, projects, configs, checkpoints, agents, sessions, bus, dataDir: options.dataDir })
   // A new decision applies at once to the open projects below the folder: their config is
   // re-read and their MCP servers restarted (started now, or stopped when trust is taken back).
   trust.onChange((change) => {
-    const affected = projects.list().filter((info) => isInside(change.path, info.root))
-    bus.publish('trust:changed', { ...change, projectIds: affected.map((info) => info.id) } satisfies TrustChanged)
-    for (const info of affected) {
-      const project = projects.get(info.id)
+    // A worktree's project follows the decision of its main project.
+    const affected = projects.instances().filter((project) => isInside(change.path, project.trustRoot))
+    const tabs = affected.filter((project) => !project.worktreeOf)
+    bus.publish('trust:changed', { ...change, projectIds: tabs.map((project) => project.id) } satisfies TrustChanged)
+    for (const project of affected) {
       configs.of(project).reset()
       mcp
         .stop(project)
-        .then(() => startMcp(info.id))
-        .catch((error: unknown) => log.warn(`[mcp] servers of project ${info.id} did not stop: ${(error as Error).message}`))
+        .then(() => startMcp(project.id))
+        .catch((error: unknown) => log.warn(`[mcp] servers of project ${project.id} did not stop: ${(error as Error).message}`))
     }
   })
   // Editing the folder's own config or extension files changes what restricted mode withholds:
@@ -270,6 +273,7 @@ export function createServices(options: ServicesOptions): Services {
     lsp,
     reviews,
     search,
+    worktrees,
     secrets,
     secretsProtection: options.secretsProtection ?? PLAIN_CODEC.protection,
     secretsEncrypted: options.secretsEncrypted ?? PLAIN_CODEC.encrypted ?? false,
@@ -288,6 +292,7 @@ export function createServices(options: ServicesOptions): Services {
       if (disposed) return
       disposed = true
       try {
+        worktrees.dispose()
         await agents.abortAll()
         await projects.dispose()
       } finally {

@@ -29,6 +29,11 @@ export class Connection {
     // A client that hears of a newly opened project shows it (it becomes a tab there).
     if (event.channel === 'project:opened') this.show((event.envelope.payload as { id: string }).id)
     if (event.channel === 'project:closed') this.hide((event.envelope.payload as { projectId: string }).projectId)
+    // A client showing a project follows its open worktrees (their sessions are that project's work too).
+    if (event.channel === 'worktree:changed') {
+      const { projectId, worktree } = event.envelope.payload as { projectId: string; worktree: { projectId: string; open: boolean } | null }
+      if (worktree?.open && this.shown.has(projectId)) this.show(worktree.projectId)
+    }
     const { projectId } = event.envelope
     if (projectId !== undefined && !this.shown.has(projectId)) return
     this.deliver(event)

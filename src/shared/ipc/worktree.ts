@@ -37,19 +37,12 @@ export const worktreeContract = {
     previewMerge: { input: z.object(Target).strict(), output: MergePreview },
     /**
      * Applies the worktree's changes to the main tree after a checkpoint of it (`undoCheckpointId`).
-     * With conflicts and without `skipConflicts` nothing is written and it fails with `WorktreeConflicts`
-     * (`data.conflicts`: the paths). `skipConflicts` leaves those files as the main tree has them.
-     * A git worktree keeps its branch.
+     * With conflicts and neither option nothing is written and it fails with `WorktreeConflicts`
+     * (`data.conflicts`: the paths). `skipConflicts` leaves those files as the main tree has them;
+     * `overwriteConflicts` writes the worktree's version. A git worktree keeps its branch.
      */
     merge: {
-      input: z
-        .object({
-          ...Target,
-          skipConflicts: z.boolean().optional(),
-          /** Conflicting files take the worktree's version (the UI's "apply all"); the checkpoint still undoes it. */
-          overwriteConflicts: z.boolean().optional(),
-        })
-        .strict(),
+      input: z.object({ ...Target, skipConflicts: z.boolean().optional(), overwriteConflicts: z.boolean().optional() }).strict(),
       output: MergeResult,
     },
     /**

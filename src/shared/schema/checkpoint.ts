@@ -1,6 +1,7 @@
 import { z } from 'zod'
 
-export const CheckpointTrigger = z.enum(['message', 'step', 'restore', 'fork', 'review'])
+/** `merge`: the main tree before a worktree was merged into it (restoring it undoes the merge). */
+export const CheckpointTrigger = z.enum(['message', 'step', 'restore', 'fork', 'review', 'merge'])
 
 export const ChangeSummary = z.object({
   added: z.number(),

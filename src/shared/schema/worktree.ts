@@ -77,7 +77,7 @@ export const MergePreview = z.object({
   base: z.string(),
   /** Worktree changes the main tree did not touch: applied by every merge. */
   apply: z.array(z.object({ path: z.string(), action: z.enum(['create', 'update', 'delete']), change: WorktreeFileChange })),
-  /** Changed on both sides: written only by a merge without `skipConflicts` (the worktree's version wins). */
+  /** Changed on both sides, differently: a merge needs `skipConflicts` (keep the main tree's) or `overwriteConflicts`. */
   conflicts: z.array(MergeConflict),
   /** Changed the same way on both sides: nothing to write. */
   same: z.array(z.string()),

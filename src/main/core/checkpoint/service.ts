@@ -56,6 +56,9 @@ export interface RestoreOutcome {
   messagesRemoved: number
 }
 
+/** Whose checkpoint: a session's, or the project's own (`id` null: a merge). */
+type CheckpointOwner = Pick<Session, 'projectId'> & { id: string | null }
+
 const EMPTY_SUMMARY: ChangeSummary = { added: 0, modified: 0, deleted: 0, additions: 0, deletions: 0, files: [], untracked: [] }
 
 /**
@@ -82,7 +85,11 @@ export class CheckpointService {
      * CLI command does not: a tree-wide watcher costs seconds and hundreds of MB on a large repo and
      * would be thrown away before it paid off (its snapshots walk the tree or visit marked paths).
      */
-    private readonly options: { changeFeed: boolean } = { changeFeed: true },
+    private readonly options: {
+      changeFeed: boolean
+      /** Snapshots others still need (the bases of the project's worktree copies): never collected. */
+      keep?: (projectId: string) => string[]
+    } = { changeFeed: true },
   ) {}
 
   /** Checkpoint work queued per project (see `enqueue`). */
@@ -231,15 +238,27 @@ export class CheckpointService {
    * ours, not the user's, so a later restore does not keep it as a user edit.
    */
   aroundReview<T>(session: Session, apply: () => Promise<T>): Promise<{ result: T; undoCheckpointId: string | null }> {
-    return this.enqueue(session.projectId, async () => {
-      const before = await this.capture(session, null, 'review', undefined, 'walk')
+    return this.around(session, 'review', apply)
+  }
+
+  /**
+   * A worktree merged into the project's main tree: the state before becomes a `merge` checkpoint
+   * (restoring it undoes the merge) and the merged files count as ours, like a review change.
+   */
+  aroundMerge<T>(projectId: string, apply: () => Promise<T>): Promise<{ result: T; undoCheckpointId: string | null }> {
+    return this.around({ projectId, id: null }, 'merge', apply)
+  }
+
+  private around<T>(owner: CheckpointOwner, trigger: 'review' | 'merge', apply: () => Promise<T>): Promise<{ result: T; undoCheckpointId: string | null }> {
+    return this.enqueue(owner.projectId, async () => {
+      const before = await this.capture(owner, null, trigger, undefined, 'walk')
       const result = await apply()
       try {
-        const engine = this.engine(this.projects.get(session.projectId))
+        const engine = this.engine(this.projects.get(owner.projectId))
         await engine.markAllDirty()
-        this.setBaseline(session.projectId, (await engine.snapshot()).id)
+        this.setBaseline(owner.projectId, (await engine.snapshot()).id)
       } catch (error) {
-        log.warn(`[checkpoint] snapshot after a review change failed: ${(error as Error).message}`)
+        log.warn(`[checkpoint] snapshot after a ${trigger} change failed: ${(error as Error).message}`)
       }
       return { result, undoCheckpointId: before?.id ?? null }
     })
@@ -337,7 +356,7 @@ export class CheckpointService {
 
   private async collectGarbageNow(projectId: string): Promise<{ removedBytes: number }> {
     const engine = this.engine(this.projects.get(projectId))
-    const live = [...this.repo.snapshotIds(projectId), ...this.baselineIds(projectId)]
+    const live = [...this.repo.snapshotIds(projectId), ...this.baselineIds(projectId), ...(this.options.keep?.(projectId) ?? [])]
     const result = await engine.gc(live)
     return { removedBytes: result.bytesFreed }
   }
@@ -364,7 +383,7 @@ export class CheckpointService {
    * whole tree without one.
    */
   private async capture(
-    session: Session,
+    session: CheckpointOwner,
     messageId: string | null,
     trigger: Checkpoint['trigger'],
     config: Config | undefined,

@@ -38,6 +38,8 @@ export interface ProjectConfigSnapshot {
 
 export interface ProjectConfigOptions {
   trust: TrustService
+  /** The folder whose trust decision applies (a worktree follows its main project); default: the root. */
+  trustRoot?: string
   /** The environment of the app (tests pass their own); the only source of `{env:…}` and provider keys. */
   env: ConfigEnv
   homeDir?: string
@@ -70,7 +72,7 @@ export class ProjectConfig implements Disposable {
     const { env, trust } = this.options
     const platform = this.options.platform ?? process.platform
     const homeDir = this.options.homeDir ?? resolveHomeDir(env, platform)
-    const state = trust.state(this.root)
+    const state = trust.state(this.options.trustRoot ?? this.root)
     const loaded = await loadConfig({ projectDir: this.root, env, homeDir, platform, trusted: state.trusted })
     const withheld = state.trusted ? [] : [...loaded.withheld, ...(await folderInventory(this.root))]
     const snapshot: ProjectConfigSnapshot = {

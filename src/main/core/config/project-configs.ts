@@ -21,6 +21,7 @@ export class ProjectConfigs {
       () =>
         new ProjectConfig(project.root, {
           trust: this.options.trust,
+          trustRoot: project.trustRoot,
           env: this.options.env,
           homeDir: this.options.homeDir,
           notify: (level, message) => this.options.bus?.publish('project:notice', { projectId: project.id, level, message }, project.id),

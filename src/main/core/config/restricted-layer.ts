@@ -44,6 +44,8 @@ export const RESTRICTED_LAYER_POLICY = {
   sandbox: 'keep',
   // A configured server is a command line the folder would run.
   lsp: 'withhold',
+  // Places folders outside the project and may start its MCP servers in them.
+  worktree: 'withhold',
 } as const satisfies Record<keyof ConfigLayer, Policy>
 
 export interface RestrictedLayer {

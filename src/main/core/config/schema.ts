@@ -119,6 +119,16 @@ export const SnapshotConfigSchema = z.strictObject({
   quotaBytes: positiveInt.optional(),
 })
 
+/** Sessions in worktrees: where new ones branch from, where they are placed, and whether MCP servers start in them. */
+export const WorktreeConfigSchema = z.strictObject({
+  /** `head` (default): the main tree's current commit; `default`: the default branch (origin/HEAD, main, master). */
+  base: z.enum(['head', 'default']).optional(),
+  /** Folder that holds the worktrees (`~` and paths relative to the project allowed); default: under the data dir. */
+  dir: z.string().min(1).optional(),
+  /** Start the project's MCP servers for a worktree's sessions too (default: off). */
+  mcp: z.boolean().optional(),
+})
+
 export const CompactionConfigSchema = z.strictObject({
   auto: z.boolean().optional(),
   prune: z.boolean().optional(),
@@ -195,6 +205,7 @@ export const ConfigSchema = z.strictObject({
   maxTurns: positiveInt.optional(),
   sandbox: SandboxConfigSchema.optional(),
   lsp: LspConfigSchema.optional(),
+  worktree: WorktreeConfigSchema.optional(),
   /**
    * How long a model response may stay silent (no bytes, before or during the stream) before the attempt is
    * given up and retried, in ms. Default 60 000.

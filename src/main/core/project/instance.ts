@@ -37,8 +37,15 @@ export class ProjectInstance {
     readonly info: ProjectInfo,
     /** Where project events go (absent in tests that only need the file operations). */
     private readonly bus?: EventBus,
+    /** For a worktree's project: the project whose main tree it was made from (trust and ownership follow it). */
+    readonly worktreeOf?: ProjectInstance,
   ) {
     this.ignore = new IgnoreRules(info.root)
+  }
+
+  /** The folder whose trust decision applies: the main project's for a worktree. */
+  get trustRoot(): string {
+    return this.worktreeOf?.trustRoot ?? this.root
   }
 
   get id(): string {

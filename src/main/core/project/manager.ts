@@ -9,10 +9,13 @@ import { ProjectInstance } from './instance'
 
 const OPEN_TABS_KEY = 'workspace.openProjects'
 
+export type ProjectOpenedListener = (instance: ProjectInstance) => void
+
 /** Creates, tracks and disposes the ProjectInstance of every open folder. */
 export class ProjectManager {
   private readonly open = new Map<string, ProjectInstance>()
   private readonly untabbed = new Set<string>()
+  private readonly openedListeners = new Set<ProjectOpenedListener>()
 
   constructor(
     private readonly storage: Storage,
@@ -22,23 +25,39 @@ export class ProjectManager {
   /**
    * Opens `path` (or returns the instance already open for it). `tab: false` opens
    * it without making it part of the restored workspace (the CLI does this).
+   * `worktreeOf`: the folder is a worktree of that open project. It never becomes a tab,
+   * is not announced as `project:opened`, inherits the project's trust and closes with it.
    */
-  openFolder(path: string, options: { tab?: boolean } = {}): ProjectInstance {
+  openFolder(path: string, options: { tab?: boolean; worktreeOf?: ProjectInstance } = {}): ProjectInstance {
     const root = canonicalFolder(path)
     for (const instance of this.open.values()) if (instance.root === root) return this.touch(instance)
     const known = this.storage.projects.byRoot(root)
+    const parent = options.worktreeOf
     const row = this.storage.projects.touch({
       id: known?.id ?? randomBytes(8).toString('hex'),
       root,
-      name: basename(root) || root,
+      name: parent ? `${parent.info.name} (${basename(root)})` : basename(root) || root,
     })
-    const instance = new ProjectInstance({ id: row.id, root: row.root, name: row.name }, this.bus)
+    const instance = new ProjectInstance({ id: row.id, root: row.root, name: row.name }, this.bus, parent)
     this.open.set(instance.id, instance)
-    if (options.tab === false) this.untabbed.add(instance.id)
+    if (options.tab === false || parent) this.untabbed.add(instance.id)
     this.persistTabs()
+    if (parent) {
+      // The worktree's sessions belong to the project: closing it closes them too.
+      parent.disposables.addFn(async () => {
+        await this.close(instance.id)
+      })
+    }
+    for (const listener of [...this.openedListeners]) listener(instance)
     // Workspace-wide news (app scope): every client learns of the new tab.
-    this.bus.publish('project:opened', instance.info)
+    if (!parent) this.bus.publish('project:opened', instance.info)
     return instance
+  }
+
+  /** Called for every project opened from now on, worktrees' included (services that start per project). */
+  onOpened(listener: ProjectOpenedListener): () => void {
+    this.openedListeners.add(listener)
+    return () => this.openedListeners.delete(listener)
   }
 
   async close(projectId: string): Promise<boolean> {
@@ -84,8 +103,14 @@ export class ProjectManager {
     return this.list()
   }
 
+  /** The open projects (tabs), without the worktrees' own projects. */
   list(): ProjectInfo[] {
-    return [...this.open.values()].map((p) => p.info)
+    return [...this.open.values()].filter((p) => !p.worktreeOf).map((p) => p.info)
+  }
+
+  /** Every open project, worktrees' included. */
+  instances(): ProjectInstance[] {
+    return [...this.open.values()]
   }
 
   recent(limit = 20): RecentProject[] {
@@ -135,7 +160,7 @@ export class ProjectManager {
   private persistTabs(): void {
     this.storage.kv.set(
       OPEN_TABS_KEY,
-      [...this.open.values()].filter((p) => !this.untabbed.has(p.id)).map((p) => p.root),
+      [...this.open.values()].filter((p) => !this.untabbed.has(p.id) && !p.worktreeOf).map((p) => p.root),
     )
   }
 }

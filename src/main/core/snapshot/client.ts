@@ -60,6 +60,8 @@ export class SnapshotClient {
   readonly recover: Call<'recover'> = (...args) => this.call('recover', ...args)
   readonly usage: Call<'usage'> = (...args) => this.call('usage', ...args)
   readonly gc: Call<'gc'> = (...args) => this.call('gc', ...args)
+  readonly materialize: Call<'materialize'> = (...args) => this.call('materialize', ...args)
+  readonly compareDir: Call<'compareDir'> = (...args) => this.call('compareDir', ...args)
 
   /**
    * Starts the change feed inside the worker (the watcher's crawl never touches this thread);

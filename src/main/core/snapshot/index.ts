@@ -7,6 +7,8 @@ export {
   SnapshotEngine,
   type RestoreRunOptions,
   type SnapshotOptions,
+  type StatCache,
+  type TreeChange,
   type WatchHandle,
 } from './snapshot-engine'
 export type * from './types'

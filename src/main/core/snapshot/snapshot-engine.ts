@@ -1,6 +1,7 @@
 import { ErrorNames, HotaruError } from '@shared/errors'
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs'
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
+import { compareTree, materializeTree, type StatCache, type TreeChange } from './tree-copy'
 import { IgnoreRules } from '../project/ignore-rules'
 import { writeFileAtomic } from './atomic-file'
 import { ChangeFeed } from './change-feed'
@@ -36,6 +37,8 @@ import type {
   SnapshotResult,
   UsageReport,
 } from './types'
+
+export type { StatCache, TreeChange } from './tree-copy'
 
 export const DEFAULT_MAX_FILE_BYTES = 20 * 1024 * 1024
 const STORE_FORMAT = 'hotaru-snapshot-store 1\n'
@@ -88,6 +91,7 @@ export class SnapshotEngine {
   lastScan: ScanStats | null = null
 
   private readonly maxFileBytes: number
+  private readonly extraExcludes: readonly string[]
   private readonly quotaBytes: number | null
   private readonly rules: IgnoreCache
   private readonly blobs: ObjectStore
@@ -112,7 +116,8 @@ export class SnapshotEngine {
     this.storeDir = resolve(options.storeDir)
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES
     this.quotaBytes = options.quotaBytes ?? null
-    this.rules = new IgnoreCache(new IgnoreRules(this.root, options.extraExcludes ?? []))
+    this.extraExcludes = options.extraExcludes ?? []
+    this.rules = new IgnoreCache(new IgnoreRules(this.root, this.extraExcludes))
     this.blobs = new ObjectStore(join(this.storeDir, 'blobs'))
     this.trees = new ObjectStore(join(this.storeDir, 'trees'))
     this.reader = new TreeReader(this.trees)
@@ -230,6 +235,18 @@ export class SnapshotEngine {
     const to = toId ?? this.snapshot().id
     this.reader.assertExists(to)
     return describeChanges(this.blobs, diffTrees(this.reader, fromId, to), options.lineCounts ?? true)
+  }
+
+  /** Writes snapshot `id` into the empty folder `target` (a copy of the project); returns the stat cache of what it wrote. */
+  materialize(id: SnapshotId, target: string): StatCache {
+    this.reader.assertExists(id)
+    return materializeTree(this.blobs, this.reader.manifest(id), resolve(target), this.root)
+  }
+
+  /** Files of another folder (a copy made by `materialize`) that differ from snapshot `id`, with the updated stat cache. */
+  compareDir(id: SnapshotId, dir: string, cache: StatCache): { changes: TreeChange[]; cache: StatCache } {
+    this.reader.assertExists(id)
+    return compareTree(this.reader.manifest(id), resolve(dir), cache, this.extraExcludes)
   }
 
   /** Old and new content of one path for a diff viewer; `toId` omitted = the working tree as it is now. */

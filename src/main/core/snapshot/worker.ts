@@ -53,6 +53,8 @@ const handlers: Handlers = {
   recover: (options) => engine.recover(options),
   usage: (options) => engine.usage(options),
   gc: (liveIds) => engine.gc(liveIds),
+  materialize: (id, target) => engine.materialize(id, target),
+  compareDir: (id, dir, cache) => engine.compareDir(id, dir, cache),
 }
 
 function serialize(error: unknown): SerializedError {

@@ -6,6 +6,7 @@ import { KvRepo } from './kv-repo'
 import { ProjectsRepo } from './projects-repo'
 import { SessionsRepo } from './sessions-repo'
 import { TrustRepo } from './trust-repo'
+import { WorktreesRepo } from './worktrees-repo'
 
 /** The only module that speaks SQL; everything else goes through these repos. */
 export class Storage {
@@ -15,6 +16,7 @@ export class Storage {
   readonly approvals: ApprovalsRepo
   readonly checkpoints: CheckpointsRepo
   readonly trust: TrustRepo
+  readonly worktrees: WorktreesRepo
 
   constructor(readonly db: Db) {
     this.projects = new ProjectsRepo(db)
@@ -23,6 +25,7 @@ export class Storage {
     this.approvals = new ApprovalsRepo(db)
     this.checkpoints = new CheckpointsRepo(db)
     this.trust = new TrustRepo(db)
+    this.worktrees = new WorktreesRepo(db)
   }
 
   static open(dataDir: string): Storage {
@@ -38,3 +41,4 @@ export { openDatabase, schemaVersion } from './database'
 export type { Db } from './database'
 export type { ProjectRow } from './projects-repo'
 export type { TrustRow } from './trust-repo'
+export type { WorktreeRow } from './worktrees-repo'

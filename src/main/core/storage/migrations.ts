@@ -77,4 +77,19 @@ export const migrations: readonly string[] = [
     decided_at  INTEGER NOT NULL
   );
   `,
+  /* 5: worktrees of a project: each is a project of its own (project_id) made from its main project (parent_id) */ `
+  CREATE TABLE worktrees (
+    project_id    TEXT PRIMARY KEY REFERENCES projects(id) ON DELETE CASCADE,
+    parent_id     TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+    name          TEXT NOT NULL,
+    kind          TEXT NOT NULL,
+    branch        TEXT,
+    path          TEXT NOT NULL,
+    base          TEXT NOT NULL,
+    created_at    INTEGER NOT NULL,
+    merged_at     INTEGER,
+    merged_state  TEXT,
+    UNIQUE(parent_id, name)
+  );
+  `,
 ]

@@ -48,9 +48,10 @@ export class ProjectsRepo {
     return this.byRoot(candidate.root) as ProjectRow
   }
 
+  /** Recently opened folders, without the worktrees' own projects (they are reached through their project). */
   recent(limit: number): ProjectRow[] {
     const rows = this.db
-      .prepare('SELECT * FROM projects ORDER BY last_opened_at DESC LIMIT ?')
+      .prepare('SELECT * FROM projects WHERE id NOT IN (SELECT project_id FROM worktrees) ORDER BY last_opened_at DESC LIMIT ?')
       .all(limit) as RawProjectRow[]
     return rows.map(fromRaw)
   }

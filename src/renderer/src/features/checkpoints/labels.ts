@@ -6,6 +6,7 @@ const TRIGGER: Record<Checkpoint['trigger'], string> = {
   restore: 'Before restore',
   fork: 'Fork',
   review: 'Before review',
+  merge: 'Before merge',
 }
 
 export function triggerLabel(trigger: Checkpoint['trigger']): string {

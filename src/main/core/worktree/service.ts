@@ -1,0 +1,384 @@
+import { createHash } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { mkdir, rm, rmdir, writeFile } from 'node:fs/promises'
+import { dirname, join, relative } from 'node:path'
+import { ErrorNames, HotaruError } from '@shared/errors'
+import type { FileVersions, StatCache } from '../snapshot'
+import type { MergePreview, MergeResult, Worktree, WorktreeBase, WorktreeDiff } from '@shared/schema/worktree'
+import type { AgentService } from '../agent/service'
+import type { EventBus } from '../bus/bus'
+import type { CheckpointService } from '../checkpoint/service'
+import type { ProjectConfigs } from '../config/project-configs'
+import type { ProjectInstance } from '../project/instance'
+import type { ProjectManager } from '../project/manager'
+import type { SessionStore } from '../session/store'
+
+import type { Storage, WorktreeRow } from '../storage'
+import { detached } from '../util/detached'
+import { log } from '../util/log'
+import { copyInto, deleteFrom, readSide, sameContent } from './disk'
+import { fileChange } from './file-change'
+import { defaultBranchCommit, git, gitRepoOf } from './git'
+import { copyIncluded } from './include'
+import { branchName, generateName, worktreesFolder } from './names'
+import { changesFingerprint, classifyThreeWay, type SideChange } from './three-way'
+import { copyTrees, gitTrees, type MergeTrees } from './trees'
+
+export interface WorktreeDeps {
+  storage: Storage
+  projects: ProjectManager
+  configs: ProjectConfigs
+  checkpoints: CheckpointService
+  agents: AgentService
+  sessions: SessionStore
+  bus: EventBus
+  dataDir: string
+}
+
+export interface MergeOptions {
+  /** Leave files both sides changed as the main tree has them. */
+  skipConflicts?: boolean
+  /** Write the worktree's version of files both sides changed. */
+  overwriteConflicts?: boolean
+}
+
+/** Worktree changes since the base with a fingerprint of their content (merged = unchanged since the merge). */
+interface Changes {
+  files: SideChange[]
+  fingerprint: string
+}
+
+/** Status refreshes of a worktree are batched: a streaming turn publishes many session events. */
+const CHANGED_DEBOUNCE_MS = 250
+
+function notFound(name: string): HotaruError {
+  return new HotaruError(ErrorNames.NotFound, { message: `no worktree "${name}" in this project`, name })
+}
+
+function sha256(data: Buffer | null): string {
+  return data === null ? '-' : createHash('sha256').update(data).digest('hex')
+}
+
+/**
+ * Worktrees of projects: each is a folder of its own (a git worktree on `hotaru/<name>`, or a copy
+ * of a non-git folder made from a checkpoint snapshot) opened as a project of its own, so its
+ * sessions, checkpoints, terminals and tool boundary are separate from the main tree's. Merging
+ * back is a three-way comparison against the base, previewed before anything is written.
+ */
+export class WorktreeService {
+  private readonly timers = new Map<string, NodeJS.Timeout>()
+  private readonly unsubscribe: () => void
+
+  constructor(private readonly deps: WorktreeDeps) {
+    // A worktree's sessions starting, ending and changing files change its status.
+    this.unsubscribe = deps.bus.subscribe((event) => {
+      const projectId = event.envelope.projectId
+      if (projectId === undefined) return
+      if (event.channel !== 'session:status' && event.channel !== 'checkpoint:created') return
+      if (!deps.projects.find(projectId)?.worktreeOf) return
+      this.scheduleChanged(projectId)
+    })
+  }
+
+  list(parent: ProjectInstance): Promise<Worktree[]> {
+    return Promise.all(this.deps.storage.worktrees.list(parent.id).map((row) => this.describe(parent, row)))
+  }
+
+  /** The worktree a project is, if it is one (the CLI resolves `--dir` of a worktree with it). */
+  byProject(projectId: string): WorktreeRow | undefined {
+    return this.deps.storage.worktrees.byProject(projectId)
+  }
+
+  get(parent: ProjectInstance, name: string): WorktreeRow {
+    const row = this.deps.storage.worktrees.get(parent.id, name)
+    if (!row) throw notFound(name)
+    return row
+  }
+
+  async create(parent: ProjectInstance, input: { name?: string; base?: WorktreeBase }): Promise<{ worktree: Worktree; project: ProjectInstance }> {
+    const { storage, projects, configs, checkpoints, dataDir } = this.deps
+    if (parent.worktreeOf) throw new HotaruError(ErrorNames.InvalidPayload, { message: 'a worktree cannot have worktrees of its own; use its project' })
+    const settings = (await configs.of(parent).load()).config.worktree ?? {}
+    const taken = new Set(storage.worktrees.list(parent.id).map((row) => row.name))
+    const name = input.name ?? generateName(taken)
+    if (taken.has(name)) throw new HotaruError('WorktreeExists', { message: `worktree "${name}" already exists`, name })
+    const folder = worktreesFolder({ dataDir, projectRoot: parent.root, projectId: parent.id, configured: settings.dir })
+    const top = join(folder, name)
+    if (existsSync(top)) throw new HotaruError('WorktreeExists', { message: `${top} already exists`, name, path: top })
+    await mkdir(folder, { recursive: true })
+    const repo = await gitRepoOf(parent.root)
+    let row: Omit<WorktreeRow, 'projectId' | 'path'>
+    let path = top
+    let cache: StatCache | undefined
+    const undo: Array<() => Promise<unknown>> = []
+    try {
+      if (repo) {
+        const branch = branchName(name)
+        const base = (input.base ?? settings.base ?? 'head') === 'default' ? await defaultBranchCommit(repo.top) : repo.head
+        // Parallel checkout (one worker per core): what `git worktree add` spends its time on.
+        await git(repo.top, ['-c', 'checkout.workers=0', 'worktree', 'add', '--quiet', '-b', branch, top, base])
+        undo.push(() => git(repo.top, ['worktree', 'remove', '--force', top]), () => git(repo.top, ['branch', '-D', branch]))
+        path = repo.prefix ? join(top, repo.prefix) : top
+        row = { parentId: parent.id, name, kind: 'git', branch, base, createdAt: Date.now(), mergedAt: null, mergedState: null }
+      } else {
+        const engine = checkpoints.engine(parent)
+        const snapshot = await engine.snapshot()
+        await mkdir(top)
+        undo.push(() => rm(top, { recursive: true, force: true }))
+        cache = await engine.materialize(snapshot.id, top)
+        row = { parentId: parent.id, name, kind: 'copy', branch: null, base: snapshot.id, createdAt: Date.now(), mergedAt: null, mergedState: null }
+      }
+      await copyIncluded(parent.root, path)
+      const project = projects.openFolder(path, { worktreeOf: parent })
+      const full: WorktreeRow = { ...row, projectId: project.id, path: project.root }
+      storage.worktrees.insert(full)
+      if (cache) await this.saveCache(full, cache)
+      const worktree = await this.describe(parent, full)
+      this.deps.bus.publish('worktree:changed', { projectId: parent.id, name, worktree }, parent.id)
+      return { worktree, project }
+    } catch (error) {
+      for (const step of undo.reverse()) await step().catch((cleanup: unknown) => log.warn(`[worktree] cleanup after a failed create: ${(cleanup as Error).message}`))
+      throw error
+    }
+  }
+
+  /** Opens the worktree's project (sessions run there). */
+  async open(parent: ProjectInstance, name: string): Promise<{ worktree: Worktree; project: ProjectInstance }> {
+    const row = this.get(parent, name)
+    if (!existsSync(row.path)) throw new HotaruError('WorktreeMissing', { message: `the folder of worktree "${name}" (${row.path}) is gone; remove it with --force`, name })
+    const project = this.deps.projects.openFolder(row.path, { worktreeOf: parent })
+    return { worktree: await this.describe(parent, row), project }
+  }
+
+  async diff(parent: ProjectInstance, name: string): Promise<WorktreeDiff> {
+    const row = this.get(parent, name)
+    const trees = await this.trees(parent, row)
+    const files = await trees.worktreeChanges()
+    const base = await trees.baseContents(files.map((f) => f.path))
+    const out = await Promise.all(
+      files.map(async (f) => fileChange(f.path, f.status, base.contents.get(f.path) ?? null, await readSide(row.path, f.path), base.binary.has(f.path))),
+    )
+    return { name, base: row.base, files: out }
+  }
+
+  /** Base → worktree (or base → main tree) of one file, for the diff editor. */
+  async fileVersions(parent: ProjectInstance, name: string, path: string, side: 'worktree' | 'main' = 'worktree'): Promise<FileVersions> {
+    const row = this.get(parent, name)
+    const base = await (await this.trees(parent, row)).baseContents([path])
+    const before = base.contents.get(path) ?? null
+    const after = await readSide(side === 'main' ? parent.root : row.path, path)
+    const change = fileChange(path, 'modified', before, after, base.binary.has(path))
+    const sideOf = (data: Buffer | null) =>
+      data === null ? null : { kind: 'file' as const, size: data.length, text: change.binary ? null : data.toString('utf8') }
+    return { path, binary: change.binary, old: base.binary.has(path) ? { kind: 'file', size: 0, text: null } : sideOf(before), new: sideOf(after) }
+  }
+
+  async previewMerge(parent: ProjectInstance, name: string): Promise<MergePreview> {
+    return (await this.preview(parent, this.get(parent, name))).preview
+  }
+
+  /**
+   * Writes the worktree's changes into the main tree, after a checkpoint of it. With conflicts and
+   * neither option, nothing is written (`WorktreeConflicts`).
+   */
+  async merge(parent: ProjectInstance, name: string, options: MergeOptions = {}): Promise<MergeResult> {
+    const row = this.get(parent, name)
+    const { preview, fingerprint, worktreeStatus } = await this.preview(parent, row)
+    if (preview.conflicts.length > 0 && !options.skipConflicts && !options.overwriteConflicts) {
+      throw new HotaruError('WorktreeConflicts', {
+        message: `${preview.conflicts.length} file(s) changed in both the worktree and the main tree: ${preview.conflicts.map((c) => c.path).join(', ')}`,
+        conflicts: preview.conflicts.map((c) => c.path),
+      })
+    }
+    const writes = [...preview.apply.map((a) => ({ path: a.path, remove: a.action === 'delete' }))]
+    const skipped: string[] = []
+    for (const conflict of preview.conflicts) {
+      if (options.overwriteConflicts) writes.push({ path: conflict.path, remove: worktreeStatus.get(conflict.path) === 'deleted' })
+      else skipped.push(conflict.path)
+    }
+    let written = 0
+    let deleted = 0
+    const { undoCheckpointId } = await this.deps.checkpoints.aroundMerge(parent.id, async () => {
+      for (const write of writes) {
+        if (write.remove) {
+          if (await deleteFrom(parent.root, write.path)) deleted++
+        } else {
+          await copyInto(row.path, parent.root, write.path)
+          written++
+        }
+      }
+    })
+    this.deps.storage.worktrees.markMerged(row.projectId, fingerprint)
+    await this.publishChanged(parent, row.projectId)
+    return { preview, written, deleted, skipped, undoCheckpointId, branch: row.branch }
+  }
+
+  /**
+   * Deletes the worktree: its running turns stop, its project closes, the folder goes (for git through
+   * `git worktree remove` and prune, and its branch unless kept). Refuses while changes are unmerged
+   * unless forced.
+   */
+  async remove(parent: ProjectInstance, name: string, options: { force?: boolean; keepBranch?: boolean } = {}): Promise<{ removed: boolean; branchKept: boolean }> {
+    const { storage, projects, agents, sessions, dataDir } = this.deps
+    const row = this.get(parent, name)
+    const keepBranch = row.kind === 'git' && options.keepBranch === true
+    if (!options.force && existsSync(row.path)) {
+      const unmerged = await this.unmerged(parent, row, keepBranch)
+      if (unmerged > 0) {
+        throw new HotaruError('WorktreeUnmerged', {
+          message: `worktree "${name}" has ${unmerged} changed file(s) not merged back; merge it, or remove it with --force`,
+          changedFiles: unmerged,
+        })
+      }
+    }
+    for (const session of sessions.list(row.projectId)) await agents.cancelSession(session.id, 'the worktree was removed')
+    await projects.close(row.projectId)
+    const top = row.kind === 'git' ? await this.gitTop(parent, row) : row.path
+    if (row.kind === 'git') {
+      const repo = await gitRepoOf(parent.root)
+      const cwd = repo?.top ?? parent.root
+      if (existsSync(top)) await git(cwd, ['worktree', 'remove', '--force', top])
+      await git(cwd, ['worktree', 'prune'])
+      if (!keepBranch && row.branch) await git(cwd, ['branch', '-D', row.branch])
+    }
+    await rm(top, { recursive: true, force: true })
+    await rm(this.cacheFile(row), { force: true })
+    await rm(join(dataDir, 'snapshots', row.projectId), { recursive: true, force: true })
+    await rmdirIfEmpty(dirname(top))
+    storage.worktrees.remove(row.projectId)
+    this.deps.bus.publish('worktree:changed', { projectId: parent.id, name, worktree: null }, parent.id)
+    return { removed: true, branchKept: keepBranch }
+  }
+
+  dispose(): void {
+    this.unsubscribe()
+    for (const timer of this.timers.values()) clearTimeout(timer)
+    this.timers.clear()
+  }
+
+  private async describe(parent: ProjectInstance, row: WorktreeRow): Promise<Worktree> {
+    const { sessions, agents, projects } = this.deps
+    const roots = sessions.list(row.projectId, { roots: true })
+    const running = sessions.list(row.projectId).some((s) => agents.isBusy(s.id))
+    const changes = existsSync(row.path) ? await this.changes(parent, row) : null
+    const merged = changes !== null && row.mergedState !== null && row.mergedState === changes.fingerprint
+    return {
+      name: row.name,
+      kind: row.kind,
+      branch: row.branch,
+      path: row.path,
+      base: row.base,
+      parentProjectId: row.parentId,
+      projectId: row.projectId,
+      createdAt: row.createdAt,
+      mergedAt: row.mergedAt,
+      sessions: roots.length,
+      changedFiles: changes?.files.length ?? -1,
+      status: running ? 'running' : merged ? 'merged' : 'idle',
+      open: projects.find(row.projectId) !== undefined,
+    }
+  }
+
+  private async trees(parent: ProjectInstance, row: WorktreeRow): Promise<MergeTrees> {
+    if (row.kind === 'copy') return copyTrees(row, this.deps.checkpoints.engine(parent), this.cacheFile(row))
+    const repo = await gitRepoOf(parent.root)
+    return gitTrees(row, parent.root, repo?.prefix ?? '')
+  }
+
+  private async changes(parent: ProjectInstance, row: WorktreeRow): Promise<Changes> {
+    const files = await (await this.trees(parent, row)).worktreeChanges()
+    const hashes = await Promise.all(files.map(async (f) => sha256(await readSide(row.path, f.path))))
+    return { files, fingerprint: changesFingerprint(files.map((f, i) => ({ ...f, hash: hashes[i] as string }))) }
+  }
+
+  /** Changed files that a removal would lose: all unmerged changes, or with a kept branch only the uncommitted ones. */
+  private async unmerged(parent: ProjectInstance, row: WorktreeRow, keepBranch: boolean): Promise<number> {
+    const changes = await this.changes(parent, row)
+    if (changes.files.length === 0 || row.mergedState === changes.fingerprint) return 0
+    if (!keepBranch) return changes.files.length
+    const status = await git(row.path, ['status', '--porcelain', '-z', '--', '.'])
+    return status.split('\0').filter((r) => r !== '').length
+  }
+
+  private async preview(parent: ProjectInstance, row: WorktreeRow): Promise<{ preview: MergePreview; fingerprint: string; worktreeStatus: Map<string, SideChange['status']> }> {
+    const trees = await this.trees(parent, row)
+    const [worktree, main] = await Promise.all([trees.worktreeChanges(), trees.mainChanges()])
+    const mainPaths = new Set(main.map((c) => c.path))
+    const same = new Set<string>()
+    await Promise.all(
+      worktree.filter((c) => mainPaths.has(c.path)).map(async (c) => {
+        if (await sameContent(row.path, parent.root, c.path)) same.add(c.path)
+      }),
+    )
+    const plan = classifyThreeWay(worktree, main, (path) => same.has(path))
+    const status = new Map(worktree.map((c) => [c.path, c.status]))
+    const mainStatus = new Map(main.map((c) => [c.path, c.status]))
+    const shown = worktree.map((c) => c.path).filter((path) => !same.has(path))
+    const base = await trees.baseContents(shown)
+    const ours = new Map(await Promise.all(worktree.map(async (c) => [c.path, await readSide(row.path, c.path)] as const)))
+    const change = (path: string, state: SideChange['status'], data: Buffer | null) =>
+      fileChange(path, state, base.contents.get(path) ?? null, data, base.binary.has(path))
+    const preview: MergePreview = {
+      name: row.name,
+      base: row.base,
+      apply: plan.apply.map((a) => ({ ...a, change: change(a.path, status.get(a.path) ?? 'modified', ours.get(a.path) ?? null) })),
+      conflicts: await Promise.all(
+        plan.conflicts.map(async (path) => ({
+          path,
+          worktree: change(path, status.get(path) ?? 'modified', ours.get(path) ?? null),
+          main: change(path, mainStatus.get(path) ?? 'modified', await readSide(parent.root, path)),
+        })),
+      ),
+      same: plan.same,
+    }
+    const fingerprint = changesFingerprint(worktree.map((c) => ({ ...c, hash: sha256(ours.get(c.path) ?? null) })))
+    return { preview, fingerprint, worktreeStatus: status }
+  }
+
+  /** The git worktree's top folder (the project may sit in a subfolder of its repository). */
+  private async gitTop(parent: ProjectInstance, row: WorktreeRow): Promise<string> {
+    const repo = await gitRepoOf(parent.root)
+    if (!repo?.prefix) return row.path
+    const depth = repo.prefix.split('/').length
+    let top = row.path
+    for (let i = 0; i < depth; i++) top = dirname(top)
+    return relative(top, row.path) === repo.prefix ? top : row.path
+  }
+
+  private cacheFile(row: WorktreeRow): string {
+    return join(this.deps.dataDir, 'worktrees', '.state', `${row.projectId}.json`)
+  }
+
+  private async saveCache(row: WorktreeRow, cache: object): Promise<void> {
+    await mkdir(dirname(this.cacheFile(row)), { recursive: true })
+    await writeFile(this.cacheFile(row), JSON.stringify(cache))
+  }
+
+  private scheduleChanged(projectId: string): void {
+    if (this.timers.has(projectId)) return
+    const timer = setTimeout(() => {
+      this.timers.delete(projectId)
+      const row = this.deps.storage.worktrees.byProject(projectId)
+      const parent = row ? this.deps.projects.find(row.parentId) : undefined
+      if (parent) detached('worktree status', this.publishChanged(parent, projectId))
+    }, CHANGED_DEBOUNCE_MS)
+    timer.unref()
+    this.timers.set(projectId, timer)
+  }
+
+  private async publishChanged(parent: ProjectInstance, projectId: string): Promise<void> {
+    const row = this.deps.storage.worktrees.byProject(projectId)
+    if (!row || !parent.isOpen) return
+    const worktree = await this.describe(parent, row)
+    this.deps.bus.publish('worktree:changed', { projectId: parent.id, name: row.name, worktree }, parent.id)
+  }
+}
+
+async function rmdirIfEmpty(dir: string): Promise<void> {
+  try {
+    await rmdir(dir)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code !== 'ENOTEMPTY' && code !== 'EEXIST' && code !== 'ENOENT') throw error
+  }
+}

@@ -1,0 +1,96 @@
+import { existsSync, readFileSync, writeFileSync, unlinkSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { gitRepo, runGit } from '../../support/git-repo'
+import { testServices } from '../../support/services'
+import { tempDir, writeTree } from '../../support/temp'
+
+describe('worktrees (core)', () => {
+  it('creates a git worktree on hotaru/<name>, previews a merge three-way and merges without the conflict', async () => {
+    const services = testServices()
+    const root = gitRepo({ 'a.txt': 'a\n', 'b.txt': 'b\n', 'c.txt': 'c\n', '.gitignore': '.env\n', '.worktreeinclude': '.env\n' })
+    writeFileSync(join(root, '.env'), 'SECRET=1\n')
+    const parent = services.projects.openFolder(root)
+    const { worktree, project } = await services.worktrees.create(parent, { name: 'feat' })
+    expect(worktree).toMatchObject({ name: 'feat', kind: 'git', branch: 'hotaru/feat', changedFiles: 0, status: 'idle' })
+    expect(project.root).toBe(worktree.path)
+    expect(worktree.path.startsWith(root)).toBe(false)
+    expect(readFileSync(join(worktree.path, '.env'), 'utf8')).toBe('SECRET=1\n')
+    expect(runGit(root, ['worktree', 'list'])).toContain(worktree.path)
+
+    writeFileSync(join(worktree.path, 'a.txt'), 'a from worktree\n')
+    writeFileSync(join(worktree.path, 'b.txt'), 'b from worktree\n')
+    unlinkSync(join(worktree.path, 'c.txt'))
+    writeFileSync(join(worktree.path, 'new.txt'), 'new\n')
+    writeFileSync(join(root, 'b.txt'), 'b from the user\n')
+
+    const diff = await services.worktrees.diff(parent, 'feat')
+    expect(diff.files.map((f) => [f.path, f.status])).toEqual([
+      ['a.txt', 'modified'],
+      ['b.txt', 'modified'],
+      ['c.txt', 'deleted'],
+      ['new.txt', 'added'],
+    ])
+    const preview = await services.worktrees.previewMerge(parent, 'feat')
+    expect(preview.apply.map((a) => [a.path, a.action])).toEqual([
+      ['a.txt', 'update'],
+      ['c.txt', 'delete'],
+      ['new.txt', 'create'],
+    ])
+    expect(preview.conflicts.map((c) => c.path)).toEqual(['b.txt'])
+    expect(preview.conflicts[0]?.worktree.diff).toContain('+b from worktree')
+    expect(preview.conflicts[0]?.main.diff).toContain('+b from the user')
+
+    await expect(services.worktrees.merge(parent, 'feat')).rejects.toMatchObject({ name: 'WorktreeConflicts' })
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('a\n')
+
+    const merged = await services.worktrees.merge(parent, 'feat', { skipConflicts: true })
+    expect(merged).toMatchObject({ written: 2, deleted: 1, skipped: ['b.txt'], branch: 'hotaru/feat' })
+    expect(merged.undoCheckpointId).toMatch(/^cp_/)
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('a from worktree\n')
+    expect(readFileSync(join(root, 'b.txt'), 'utf8')).toBe('b from the user\n')
+    expect(existsSync(join(root, 'c.txt'))).toBe(false)
+    expect((await services.worktrees.list(parent))[0]?.status).toBe('merged')
+
+    await services.worktrees.remove(parent, 'feat')
+    expect(existsSync(worktree.path)).toBe(false)
+    expect(runGit(root, ['worktree', 'list'])).not.toContain(worktree.path)
+    expect(runGit(root, ['branch', '--list', 'hotaru/feat'])).toBe('')
+    expect(services.projects.find(worktree.projectId)).toBeUndefined()
+  })
+
+  it('refuses to remove a worktree with unmerged changes unless forced', async () => {
+    const services = testServices()
+    const root = gitRepo({ 'a.txt': 'a\n' })
+    const parent = services.projects.openFolder(root)
+    const { worktree } = await services.worktrees.create(parent, {})
+    expect(worktree.name).toMatch(/^[a-z]+-[a-z]+/)
+    writeFileSync(join(worktree.path, 'a.txt'), 'changed\n')
+    await expect(services.worktrees.remove(parent, worktree.name)).rejects.toMatchObject({ name: 'WorktreeUnmerged' })
+    expect(existsSync(join(worktree.path, 'a.txt'))).toBe(true)
+    await services.worktrees.remove(parent, worktree.name, { force: true })
+    expect(existsSync(worktree.path)).toBe(false)
+    expect(runGit(root, ['worktree', 'list']).trim().split('\n')).toHaveLength(1)
+  })
+
+  it('copies a non-git folder from its snapshot and merges it back', async () => {
+    const services = testServices()
+    const root = writeTree(tempDir(), { 'a.txt': 'a\n', 'src/b.txt': 'b\n', '.gitignore': 'secret.txt\n', 'secret.txt': 's\n', '.worktreeinclude': 'secret.txt\n' })
+    const parent = services.projects.openFolder(root)
+    const { worktree } = await services.worktrees.create(parent, { name: 'copy1' })
+    expect(worktree).toMatchObject({ kind: 'copy', branch: null, changedFiles: 0 })
+    expect(readFileSync(join(worktree.path, 'src/b.txt'), 'utf8')).toBe('b\n')
+    expect(readFileSync(join(worktree.path, 'secret.txt'), 'utf8')).toBe('s\n')
+    writeFileSync(join(worktree.path, 'src/b.txt'), 'b2\n')
+    writeFileSync(join(root, 'a.txt'), 'user\n')
+    const preview = await services.worktrees.previewMerge(parent, 'copy1')
+    expect(preview.apply.map((a) => a.path)).toEqual(['src/b.txt'])
+    expect(preview.conflicts).toEqual([])
+    const merged = await services.worktrees.merge(parent, 'copy1')
+    expect(merged.written).toBe(1)
+    expect(readFileSync(join(root, 'src/b.txt'), 'utf8')).toBe('b2\n')
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('user\n')
+    await services.worktrees.remove(parent, 'copy1')
+    expect(existsSync(worktree.path)).toBe(false)
+  })
+})

@@ -1,4 +1,5 @@
 import type { Worktree } from '@shared/schema/worktree'
+import { BranchIcon } from '../../components/BranchIcon'
 import { chatScope } from '../../stores/chat-scope'
 import { background } from '../../lib/background'
 import { removeWorktree } from './actions'
@@ -36,8 +37,8 @@ export function WorktreeActions({ tabId, worktree }: { tabId: string; worktree: 
 export function WorktreeBar({ tabId, worktree }: { tabId: string; worktree: Worktree }) {
   return (
     <div className="worktree-bar" data-testid="worktree-bar" data-worktree={worktree.name}>
-      <span className="worktree-icon" aria-hidden>
-        ⑂
+      <span className="worktree-icon">
+        <BranchIcon />
       </span>
       <span className="worktree-name" title={worktree.path}>
         {worktree.name}

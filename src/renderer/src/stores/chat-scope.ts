@@ -1,5 +1,6 @@
 import { create } from 'zustand'
 import type { Worktree } from '@shared/schema/worktree'
+import type { ProjectStatus } from './workspace'
 
 /**
  * Which chat a project tab shows: the main folder's, or one of its worktrees' (each worktree is a project
@@ -38,6 +39,25 @@ export function shownChatProject(mainId: string, s: ChatScopeState = useChatScop
 /** Every project of a tab whose sessions it lists: the main folder first, then its worktrees. */
 export function projectsOfTab(mainId: string, s: ChatScopeState = useChatScope.getState()): string[] {
   return [mainId, ...(s.worktrees[mainId] ?? []).map((w) => w.projectId)]
+}
+
+const RANK: Record<ProjectStatus, number> = { idle: 0, error: 1, running: 2, waiting: 3 }
+
+/** A tab's dot and running count over its main folder and its worktrees: a question beats work beats a failure. */
+export function tabStatus(
+  mainId: string,
+  status: Record<string, ProjectStatus>,
+  running: Record<string, number>,
+  s: ChatScopeState = useChatScope.getState(),
+): { state: ProjectStatus; count: number } {
+  let state: ProjectStatus = 'idle'
+  let count = 0
+  for (const id of projectsOfTab(mainId, s)) {
+    const one = status[id] ?? 'idle'
+    if (RANK[one] > RANK[state]) state = one
+    count += running[id] ?? 0
+  }
+  return { state, count }
 }
 
 export const chatScope = {

@@ -2,25 +2,11 @@ import { useState } from 'react'
 import { useShallow } from 'zustand/react/shallow'
 import { formatShortcut } from '../../lib/keys'
 import { useWorkspace, workspace, type ProjectStatus } from '../../stores/workspace'
-import { projectsOfTab, useChatScope } from '../../stores/chat-scope'
+import { tabStatus, useChatScope } from '../../stores/chat-scope'
 import { closeProjectTab } from '../workspace'
 import { background } from '../../lib/background'
 
 const TAB_TYPE = 'application/x-hotaru-project-tab'
-
-const RANK: Record<ProjectStatus, number> = { idle: 0, error: 1, running: 2, waiting: 3 }
-
-/** A tab's state over its main folder and its worktrees: a question beats work beats a failure. */
-function tabState(ids: string[], status: Record<string, ProjectStatus>, running: Record<string, number>): { state: ProjectStatus; count: number } {
-  let state: ProjectStatus = 'idle'
-  let count = 0
-  for (const id of ids) {
-    const s = status[id] ?? 'idle'
-    if (RANK[s] > RANK[state]) state = s
-    count += running[id] ?? 0
-  }
-  return { state, count }
-}
 
 const STATUS_LABEL: Record<ProjectStatus, string> = {
   idle: '',
@@ -40,7 +26,7 @@ export function ProjectTabs() {
   return (
     <nav className="tabs" role="tablist" aria-label="Projects" data-testid="project-tabs">
       {projects.map((project, index) => {
-        const { state, count } = tabState(projectsOfTab(project.id, scope), status, running)
+        const { state, count } = tabStatus(project.id, status, running, scope)
         const active = project.id === activeId
         return (
           <div

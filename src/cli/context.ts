@@ -1,3 +1,5 @@
+import { existsSync, realpathSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { HotaruError } from '@shared/errors'
 import type { Session } from '@shared/schema/session'
 import { defaultDataDir } from '../main/core/config/paths'
@@ -21,14 +23,36 @@ export async function withTrust<T>(use: (trust: TrustService) => Promise<T> | T)
   }
 }
 
-/** Opens the project folder for a command (without adding it to the app's restored tabs). */
+/**
+ * Opens the project folder for a command (without adding it to the app's restored tabs). The folder
+ * of a worktree opens as that worktree of its main project (its trust, its sessions).
+ */
 export function openProject(services: Services, dir: string | undefined) {
   try {
-    return services.projects.openFolder(dir ?? process.cwd(), { tab: false })
+    const path = dir ?? process.cwd()
+    const parentRoot = worktreeParentOf(services, path)
+    if (parentRoot) return services.projects.openFolder(path, { worktreeOf: services.projects.openFolder(parentRoot, { tab: false }) })
+    return services.projects.openFolder(path, { tab: false })
   } catch (error) {
     if (error instanceof HotaruError) throw new CliError(error.message, 1)
     throw error
   }
+}
+
+/** The main project's folder when `path` is the folder of one of its worktrees. */
+function worktreeParentOf(services: Services, path: string): string | undefined {
+  let root: string
+  try {
+    root = realpathSync(resolve(path))
+  } catch (error) {
+    // A missing folder is reported by openFolder, with the path as given.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw error
+  }
+  const project = services.storage.projects.byRoot(root)
+  const row = project && services.storage.worktrees.byProject(project.id)
+  const parent = row && services.storage.projects.byId(row.parentId)
+  return parent && existsSync(parent.root) ? parent.root : undefined
 }
 
 /** A session by full id or unique id prefix. */

@@ -11,6 +11,7 @@ Commands:
   sessions     List, show and export sessions
   checkpoints  List, diff and restore checkpoints (hotaru checkpoints --help)
   review       Accept or reject a turn's changes (hotaru review --help)
+  worktrees    List, diff, merge and remove worktrees (hotaru worktrees --help)
   mcp          MCP servers of a project (hotaru mcp list)
   lsp          Language servers: status, and the diagnostics of files (hotaru lsp --help)
   trust        Trust a folder, take it back, or list decisions (hotaru trust --help)
@@ -35,6 +36,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   sessions: () => import('./commands/sessions').then((m) => m.runSessions),
   checkpoints: () => import('./commands/checkpoints').then((m) => m.runCheckpoints),
   review: () => import('./commands/review').then((m) => m.runReview),
+  worktrees: () => import('./commands/worktrees').then((m) => m.runWorktrees),
   mcp: () => import('./commands/mcp').then((m) => m.runMcp),
   lsp: () => import('./commands/lsp').then((m) => m.runLsp),
   trust: () => import('./commands/trust').then((m) => m.runTrust),

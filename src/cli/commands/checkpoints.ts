@@ -1,10 +1,10 @@
-import { createInterface } from 'node:readline/promises'
 import type { Checkpoint, RestoreMode, RestorePreview } from '@shared/schema/checkpoint'
 import type { RestoreOutcome } from '../../main/core/checkpoint/service'
 import { HotaruError } from '@shared/errors'
 import type { Services } from '../../main/core/services'
 import { parseCommandArgs, stringOption } from '../args'
 import { cliServices, findSession, formatTime, openProject } from '../context'
+import { confirmApply } from '../confirm'
 import { CliError } from '../errors'
 
 const USAGE = `Usage:
@@ -154,17 +154,8 @@ async function restore(argv: string[]): Promise<number> {
     }
     if (!values.yes) {
       emitPreview()
-      if (!process.stdin.isTTY) {
-        process.stderr.write('hotaru checkpoints restore: not applied; run again with --yes to apply this preview\n')
-        return 3
-      }
-      const rl = createInterface({ input: process.stdin, output: process.stderr })
-      const answer = (await rl.question('Apply this restore? [y/N] ')).trim().toLowerCase()
-      rl.close()
-      if (answer !== 'y' && answer !== 'yes') {
-        process.stderr.write('Not applied.\n')
-        return 1
-      }
+      const refused = await confirmApply('hotaru checkpoints restore', 'Apply this restore?')
+      if (refused !== null) return refused
     }
     const result = await services.checkpoints.restore(id, { ...options, expectCurrentId: preview.currentId ?? undefined })
     return printRestored(result, values.json === true, false)

@@ -3,6 +3,7 @@ import type { Part } from '@shared/schema/session'
 import type { Services } from '../../main/core/services'
 import { parseCommandArgs, stringOption } from '../args'
 import { CliError } from '../errors'
+import { takeWorktreeFlag } from '../worktree-flag'
 
 const USAGE = `Usage: hotaru run [options] MESSAGE…
 
@@ -14,6 +15,10 @@ Options:
   --agent NAME          Agent: build (default), plan, or one from config
   --session ID          Continue this session (id or unique prefix)
   --continue, -c        Continue the project's most recent session
+  --worktree, -w [NAME] Run in worktree NAME of the project (created when new; a name is generated
+                        when omitted): a git worktree on branch hotaru/NAME, or a copy of a non-git
+                        folder. Its path is printed on stderr first. With --continue: that
+                        worktree's latest session. NAME must directly follow the flag.
   --format text|json    text: answer on stdout, tool activity on stderr (default)
                         json: one JSON event per line on stdout
   --yes, -y             Answer every permission ask with "allow once"
@@ -25,7 +30,11 @@ and rejected otherwise (the model is told why).`
 
 type Format = 'text' | 'json'
 
-export async function runRun(argv: string[]): Promise<number> {
+/** Options of `run` that take a value (so `--worktree` does not take one of them for its name). */
+const VALUED = new Set(['--dir', '--model', '--agent', '--session', '--format'])
+
+export async function runRun(rawArgv: string[]): Promise<number> {
+  const { argv, worktree } = takeWorktreeFlag(rawArgv, VALUED)
   const { values, positionals } = parseCommandArgs(
     argv,
     {
@@ -69,8 +78,17 @@ export async function runRun(argv: string[]): Promise<number> {
   const onSignal = (): void => controller.abort()
   process.once('SIGINT', onSignal)
   process.once('SIGTERM', onSignal)
+  let releaseWorktree: (() => void) | undefined
   try {
-    const project = openProject(services, stringOption(values, 'dir'))
+    const dir = stringOption(values, 'dir')
+    const inWorktree = worktree === undefined ? undefined : await openWorktree(services, dir, worktree === true ? undefined : worktree)
+    const project = inWorktree?.project ?? openProject(services, dir)
+    // Before anything else is printed, so a script can find the folder the turn works in.
+    if (inWorktree) {
+      process.stderr.write(`worktree ${inWorktree.worktree.name}: ${inWorktree.worktree.path}\n`)
+      // Other processes (`hotaru worktrees list`, the app) see it running until this run ends.
+      releaseWorktree = services.worktrees.markRunning(project.id)
+    }
     let snapshot
     try {
       snapshot = await services.configs.of(project).load()
@@ -128,11 +146,26 @@ export async function runRun(argv: string[]): Promise<number> {
     }
     if (result.status === 'max-turns') process.stderr.write('hotaru run: stopped at the step limit\n')
     process.stderr.write(`session ${session.id}\n`)
+    if (inWorktree) process.stderr.write(`merge back with: hotaru worktrees merge ${inWorktree.worktree.name} --dir ${JSON.stringify(inWorktree.parent.root)}\n`)
     return 0
   } finally {
+    releaseWorktree?.()
     process.off('SIGINT', onSignal)
     process.off('SIGTERM', onSignal)
     await services.dispose()
+  }
+}
+
+/** Worktree `name` of the project at `dir` (created when new or unnamed), opened for the turn. */
+async function openWorktree(services: Services, dir: string | undefined, name: string | undefined) {
+  const [{ HotaruError }, { mainProject }] = await Promise.all([import('@shared/errors'), import('./worktrees')])
+  const parent = mainProject(services, dir)
+  try {
+    const opened = name && services.storage.worktrees.get(parent.id, name) ? await services.worktrees.open(parent, name) : await services.worktrees.create(parent, { name })
+    return { ...opened, parent }
+  } catch (error) {
+    if (error instanceof HotaruError) throw new CliError(error.message, 1)
+    throw error
   }
 }
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
-import { existsSync } from 'node:fs'
-import { mkdir, rm, rmdir, writeFile } from 'node:fs/promises'
+import { existsSync, mkdirSync, unlinkSync, writeFileSync } from 'node:fs'
+import { mkdir, readdir, rm, rmdir, unlink, writeFile } from 'node:fs/promises'
 import { dirname, join, relative } from 'node:path'
 import { ErrorNames, HotaruError } from '@shared/errors'
 import type { FileVersions, StatCache } from '../snapshot'
@@ -9,6 +9,7 @@ import type { AgentService } from '../agent/service'
 import type { EventBus } from '../bus/bus'
 import type { CheckpointService } from '../checkpoint/service'
 import type { ProjectConfigs } from '../config/project-configs'
+import { isAlive } from '../mcp/process-tree'
 import type { ProjectInstance } from '../project/instance'
 import type { ProjectManager } from '../project/manager'
 import type { SessionStore } from '../session/store'
@@ -67,6 +68,7 @@ function sha256(data: Buffer | null): string {
  */
 export class WorktreeService {
   private readonly timers = new Map<string, NodeJS.Timeout>()
+  private readonly prefixes = new Map<string, string>()
   private readonly unsubscribe: () => void
 
   constructor(private readonly deps: WorktreeDeps) {
@@ -196,6 +198,10 @@ export class WorktreeService {
       if (options.overwriteConflicts) writes.push({ path: conflict.path, remove: worktreeStatus.get(conflict.path) === 'deleted' })
       else skipped.push(conflict.path)
     }
+    if (writes.length === 0) {
+      this.deps.storage.worktrees.markMerged(row.projectId, fingerprint)
+      return { preview, written: 0, deleted: 0, skipped, undoCheckpointId: null, branch: row.branch }
+    }
     let written = 0
     let deleted = 0
     const { undoCheckpointId } = await this.deps.checkpoints.aroundMerge(parent.id, async () => {
@@ -222,6 +228,10 @@ export class WorktreeService {
     const { storage, projects, agents, sessions, dataDir } = this.deps
     const row = this.get(parent, name)
     const keepBranch = row.kind === 'git' && options.keepBranch === true
+    const other = await this.runningElsewhere(row.projectId)
+    if (!options.force && other !== null) {
+      throw new HotaruError('WorktreeRunning', { message: `a turn runs in worktree "${name}" (process ${other}); stop it first, or remove it with --force`, pid: other })
+    }
     if (!options.force && existsSync(row.path)) {
       const unmerged = await this.unmerged(parent, row, keepBranch)
       if (unmerged > 0) {
@@ -250,6 +260,26 @@ export class WorktreeService {
     return { removed: true, branchKept: keepBranch }
   }
 
+  /**
+   * Marks a worktree's project as running a turn in this process until the returned release, so
+   * other processes (`hotaru worktrees list`, a second CLI run, the app) see it as running.
+   */
+  markRunning(projectId: string): () => void {
+    const file = join(this.stateDir(), `${projectId}.${process.pid}.running`)
+    mkdirSync(this.stateDir(), { recursive: true })
+    writeFileSync(file, String(process.pid))
+    let released = false
+    return () => {
+      if (released) return
+      released = true
+      try {
+        unlinkSync(file)
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+      }
+    }
+  }
+
   dispose(): void {
     this.unsubscribe()
     for (const timer of this.timers.values()) clearTimeout(timer)
@@ -259,7 +289,7 @@ export class WorktreeService {
   private async describe(parent: ProjectInstance, row: WorktreeRow): Promise<Worktree> {
     const { sessions, agents, projects } = this.deps
     const roots = sessions.list(row.projectId, { roots: true })
-    const running = sessions.list(row.projectId).some((s) => agents.isBusy(s.id))
+    const running = sessions.list(row.projectId).some((s) => agents.isBusy(s.id)) || (await this.runningElsewhere(row.projectId)) !== null
     const changes = existsSync(row.path) ? await this.changes(parent, row) : null
     const merged = changes !== null && row.mergedState !== null && row.mergedState === changes.fingerprint
     return {
@@ -281,8 +311,16 @@ export class WorktreeService {
 
   private async trees(parent: ProjectInstance, row: WorktreeRow): Promise<MergeTrees> {
     if (row.kind === 'copy') return copyTrees(row, this.deps.checkpoints.engine(parent), this.cacheFile(row))
-    const repo = await gitRepoOf(parent.root)
-    return gitTrees(row, parent.root, repo?.prefix ?? '')
+    return gitTrees(row, parent.root, await this.prefixOf(parent))
+  }
+
+  /** The project's folder inside its repository ('' at the top); it does not change while the project is open. */
+  private async prefixOf(parent: ProjectInstance): Promise<string> {
+    const known = this.prefixes.get(parent.root)
+    if (known !== undefined) return known
+    const prefix = (await gitRepoOf(parent.root))?.prefix ?? ''
+    this.prefixes.set(parent.root, prefix)
+    return prefix
   }
 
   private async changes(parent: ProjectInstance, row: WorktreeRow): Promise<Changes> {
@@ -345,8 +383,34 @@ export class WorktreeService {
     return relative(top, row.path) === repo.prefix ? top : row.path
   }
 
+  private stateDir(): string {
+    return join(this.deps.dataDir, 'worktrees', '.state')
+  }
+
   private cacheFile(row: WorktreeRow): string {
-    return join(this.deps.dataDir, 'worktrees', '.state', `${row.projectId}.json`)
+    return join(this.stateDir(), `${row.projectId}.json`)
+  }
+
+  /** Another live process running a turn in the worktree (see `markRunning`); marks of dead processes are removed. */
+  private async runningElsewhere(projectId: string): Promise<number | null> {
+    let names: string[]
+    try {
+      names = await readdir(this.stateDir())
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+      throw error
+    }
+    for (const name of names) {
+      const match = /^(.+)\.(\d+)\.running$/.exec(name)
+      if (!match || match[1] !== projectId) continue
+      const pid = Number(match[2])
+      if (pid === process.pid) continue
+      if (isAlive(pid)) return pid
+      await unlink(join(this.stateDir(), name)).catch((error: unknown) => {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+      })
+    }
+    return null
   }
 
   private async saveCache(row: WorktreeRow, cache: object): Promise<void> {

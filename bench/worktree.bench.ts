@@ -1,0 +1,164 @@
+/**
+ * Worktree benchmark, against plain git in the same run.
+ *
+ * - git: creating a worktree of a generated 40k-file repository through the worktree service
+ *   (branch, checkout, `.worktreeinclude`, its project opened) vs `git worktree add -b` of the same
+ *   repository (target: ≤ 1.0×). Runs alternate, medians of WORKTREE_BENCH_RUNS (default 3).
+ * - copy: a worktree of a 40k-file folder that is not a git repository, materialized from its
+ *   snapshot (target: ≤ 2 s). `firstMs` includes the project's first snapshot (every file read and
+ *   stored once); `warmMs` is a later worktree, where the snapshot is incremental.
+ * - preview: the merge preview of 100 changed files (target: ≤ 200 ms), for a git worktree of the
+ *   40k-file repository and for a copy.
+ *
+ *   npm run bench:worktree
+ *   WORKTREE_BENCH_FILES=5000 npm run bench:worktree
+ *
+ * Prints one JSON object as the last line of stdout; progress goes to stderr.
+ */
+import './support/app-modules'
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { cpus, loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+
+const FILES = Number(process.env.WORKTREE_BENCH_FILES ?? 40_000)
+const RUNS = Number(process.env.WORKTREE_BENCH_RUNS ?? 3)
+const CHANGED = 100
+
+function log(message: string): void {
+  process.stderr.write(`[bench] ${message}\n`)
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return Math.round(sorted[Math.floor(sorted.length / 2)] as number)
+}
+
+function git(cwd: string, args: string[]): string {
+  return execFileSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+    env: { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@example.com', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@example.com' },
+  })
+}
+
+/** Source-like files in ~12-file folders three levels deep (about 1 KB each), plus an ignored `.env`. */
+function generate(root: string, files: number): void {
+  mkdirSync(root, { recursive: true })
+  writeFileSync(join(root, '.gitignore'), '.env\n')
+  writeFileSync(join(root, '.worktreeinclude'), '.env\n')
+  writeFileSync(join(root, '.env'), 'TOKEN=bench\n')
+  for (let i = 0; i < files; i++) {
+    const dir = Math.floor(i / 12)
+    const folder = join(root, `src/p${dir % 25}/m${Math.floor(dir / 25) % 20}/d${Math.floor(dir / 500)}`)
+    if (i % 12 === 0) mkdirSync(folder, { recursive: true })
+    writeFileSync(join(folder, `f${i}.ts`), `export const value${i} = ${i}\n`.repeat(30))
+  }
+}
+
+function changePaths(): string[] {
+  return Array.from({ length: CHANGED }, (_, i) => {
+    const n = i * Math.floor(FILES / CHANGED)
+    const dir = Math.floor(n / 12)
+    return `src/p${dir % 25}/m${Math.floor(dir / 25) % 20}/d${Math.floor(dir / 500)}/f${n}.ts`
+  })
+}
+
+async function main(): Promise<void> {
+  const { createServices } = await import('../src/main/core/services')
+  const base = realpathSync(mkdtempSync(join(tmpdir(), 'hotaru-bench-worktree-')))
+  const dataDir = join(base, 'data')
+  const services = createServices({ dataDir, transport: 'cli', env: { ...process.env, HOME: base, XDG_CONFIG_HOME: join(base, 'config') } })
+  try {
+    log(`generating a ${FILES}-file git repository`)
+    const repo = join(base, 'repo')
+    generate(repo, FILES)
+    git(repo, ['init', '--quiet', '--initial-branch=main'])
+    git(repo, ['add', '-A'])
+    git(repo, ['commit', '--quiet', '-m', 'initial'])
+    const parent = services.projects.openFolder(repo)
+
+    const plain: number[] = []
+    const ours: number[] = []
+    for (let run = 0; run < RUNS; run++) {
+      const target = join(base, 'plain', `p${run}`)
+      mkdirSync(join(base, 'plain'), { recursive: true })
+      let start = performance.now()
+      git(repo, ['worktree', 'add', '--quiet', '-b', `plain/p${run}`, target, 'HEAD'])
+      plain.push(performance.now() - start)
+      log(`git worktree add: ${Math.round(plain.at(-1) as number)} ms`)
+      start = performance.now()
+      await services.worktrees.create(parent, { name: `w${run}` })
+      ours.push(performance.now() - start)
+      log(`worktree service:  ${Math.round(ours.at(-1) as number)} ms`)
+      git(repo, ['worktree', 'remove', '--force', target])
+      git(repo, ['branch', '-D', `plain/p${run}`])
+      if (run < RUNS - 1) await services.worktrees.remove(parent, `w${run}`, { force: true })
+    }
+
+    log(`merge preview of ${CHANGED} changed files (git)`)
+    const [kept] = await services.worktrees.list(parent)
+    const paths = changePaths()
+    for (const path of paths) writeFileSync(join(kept?.path as string, path), 'changed in the worktree\n')
+    for (const path of paths.slice(0, 10)) writeFileSync(join(repo, path), 'changed by the user\n')
+    const gitPreview: number[] = []
+    let conflicts = 0
+    for (let run = 0; run < RUNS; run++) {
+      const start = performance.now()
+      const preview = await services.worktrees.previewMerge(parent, kept?.name as string)
+      gitPreview.push(performance.now() - start)
+      conflicts = preview.conflicts.length
+    }
+
+    log(`generating a ${FILES}-file folder without git`)
+    const folder = join(base, 'folder')
+    generate(folder, FILES)
+    const plainParent = services.projects.openFolder(folder)
+    let start = performance.now()
+    const first = await services.worktrees.create(plainParent, { name: 'c0' })
+    const firstMs = performance.now() - start
+    log(`copy, first: ${Math.round(firstMs)} ms`)
+    const warm: number[] = []
+    for (let run = 1; run <= RUNS; run++) {
+      start = performance.now()
+      await services.worktrees.create(plainParent, { name: `c${run}` })
+      warm.push(performance.now() - start)
+      log(`copy, warm: ${Math.round(warm.at(-1) as number)} ms`)
+    }
+    for (const path of paths) writeFileSync(join(first.worktree.path, path), 'changed in the copy\n')
+    const copyPreview: number[] = []
+    for (let run = 0; run <= RUNS; run++) {
+      start = performance.now()
+      await services.worktrees.previewMerge(plainParent, 'c0')
+      copyPreview.push(performance.now() - start)
+    }
+    // The first comparison of a copy hashes what its stat cache does not know yet; later ones do not.
+    const copyPreviewFirst = copyPreview.shift() as number
+
+    const createRatio = Number((median(ours) / median(plain)).toFixed(2))
+    const result = {
+      machine: { cpus: cpus().length, load1: Number((loadavg()[0] ?? 0).toFixed(2)) },
+      files: FILES,
+      runs: RUNS,
+      git: { plainWorktreeAddMs: median(plain), createMs: median(ours), ratio: createRatio, target: 1.0, ok: createRatio <= 1.0 },
+      copy: { firstMs: Math.round(firstMs), warmMs: median(warm), targetMs: 2000, ok: median(warm) <= 2000 },
+      preview: {
+        changedFiles: CHANGED,
+        conflicts,
+        gitMs: median(gitPreview),
+        copyFirstMs: Math.round(copyPreviewFirst),
+        copyMs: median(copyPreview),
+        targetMs: 200,
+        ok: median(gitPreview) <= 200 && median(copyPreview) <= 200,
+      },
+    }
+    process.stdout.write(`${JSON.stringify(result)}\n`)
+  } finally {
+    await services.dispose()
+    rmSync(base, { recursive: true, force: true })
+  }
+}
+
+await main()

@@ -45,11 +45,16 @@ describe('worktree sessions in Chromium (hotaru serve + fake LLM)', () => {
             { name: 'write', args: { filePath: 'src/new.ts', content: 'export const added = true\n' } },
           ],
         },
-        { text: 'Done in the worktree.' },
+        { text: [...Array.from({ length: 30 }, (_, i) => `step${i} `), 'Done in the worktree.'], dripMs: 100 },
       )
       const input = ui.chat().getByTestId('chat-input')
       await input.fill('WT: change a and add a file')
       await input.press('Enter')
+      // While it streams, Activity names the tab and the worktree it runs in.
+      await page.getByTestId('activity-button').click()
+      const activity = page.getByRole('dialog', { name: 'Activity' })
+      await activity.getByTestId('activity-row').getByText(/· feature$/).waitFor({ timeout: 30_000 })
+      await page.keyboard.press('Escape')
       await ui.chat().getByText('Done in the worktree.').waitFor({ timeout: 60_000 })
       expect(readFileSync(join(repo, 'src/a.ts'), 'utf8')).toBe(A_BEFORE)
       expect(existsSync(join(repo, 'src/new.ts'))).toBe(false)

@@ -3,6 +3,7 @@ import { Modal } from '../../components/Modal'
 import type { WorktreeBase } from '@shared/schema/worktree'
 import { WorktreeName } from '@shared/schema/worktree'
 import { chatFor, worktreesFor } from '../../stores/chat'
+import { useProject } from '../../stores/project'
 import { useWorkspace } from '../../stores/workspace'
 import { errorMessage } from '../../ipc'
 import { background } from '../../lib/background'
@@ -14,6 +15,8 @@ import { showWorktreeView } from './state'
  */
 export function NewWorktreeDialog({ tabId }: { tabId: string }) {
   const bridge = useWorkspace((s) => s.bridge)
+  // A folder without git gets a copy of its current tree: there is no branch to start from.
+  const git = useProject((s) => s.git?.repo ?? false)
   const [name, setName] = useState('')
   const [base, setBase] = useState<WorktreeBase>('head')
   const [busy, setBusy] = useState(false)
@@ -25,7 +28,7 @@ export function NewWorktreeDialog({ tabId }: { tabId: string }) {
     setBusy(true)
     setError(null)
     try {
-      const worktree = await worktreesFor(bridge, tabId).create(trimmed || undefined, base)
+      const worktree = await worktreesFor(bridge, tabId).create(trimmed || undefined, git ? base : undefined)
       showWorktreeView(null)
       await chatFor(bridge, worktree.projectId).newSession()
       requestAnimationFrame(() => document.querySelector<HTMLElement>('.project:not([hidden]) [data-testid="chat-input"]')?.focus())
@@ -51,13 +54,15 @@ export function NewWorktreeDialog({ tabId }: { tabId: string }) {
           <input value={name} onChange={(e) => setName(e.target.value)} placeholder="generated when empty" aria-label="Worktree name" aria-invalid={invalid !== null} />
         </label>
         {invalid && <div className="error small">{invalid}</div>}
-        <label className="field">
-          <span>Start from</span>
-          <select value={base} onChange={(e) => setBase(e.target.value as WorktreeBase)} aria-label="Start from">
-            <option value="head">the current HEAD</option>
-            <option value="default">the default branch</option>
-          </select>
-        </label>
+        {git && (
+          <label className="field">
+            <span>Start from</span>
+            <select value={base} onChange={(e) => setBase(e.target.value as WorktreeBase)} aria-label="Start from">
+              <option value="head">the current HEAD</option>
+              <option value="default">the default branch</option>
+            </select>
+          </label>
+        )}
         {error && (
           <div className="error" role="alert">
             {error}

@@ -60,6 +60,12 @@ describe('worktree sessions in Chromium (hotaru serve + fake LLM)', () => {
       expect(existsSync(join(repo, 'src/new.ts'))).toBe(false)
       await until(async () => (await bar.getByTestId('worktree-changes-count').innerText()) === '2 files changed', 'two files changed', 30_000)
 
+      // A reload comes back to the worktree's session.
+      await page.reload()
+      await page.getByText('Connected').waitFor()
+      await bar.waitFor()
+      await ui.chat().getByText('Done in the worktree.').waitFor()
+
       // The user edits the same file in the main tree meanwhile: a conflict.
       writeFileSync(join(repo, 'src/a.ts'), A_USER)
 

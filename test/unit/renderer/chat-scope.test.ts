@@ -18,8 +18,41 @@ const worktree = (name: string, projectId: string): Worktree => ({
   open: true,
 })
 
+/** The page's localStorage, in memory (the unit tests run in Node). */
+function memoryStorage(): Storage {
+  const items = new Map<string, string>()
+  return {
+    get length() {
+      return items.size
+    },
+    clear: () => items.clear(),
+    getItem: (key) => items.get(key) ?? null,
+    key: (index) => [...items.keys()][index] ?? null,
+    removeItem: (key) => void items.delete(key),
+    setItem: (key, value) => void items.set(key, value),
+  }
+}
+
 describe('which chat a tab shows', () => {
-  beforeEach(() => useChatScope.setState({ worktrees: {}, shown: {} }))
+  beforeEach(() => {
+    Object.defineProperty(globalThis, 'localStorage', { value: memoryStorage(), configurable: true })
+    useChatScope.setState({ worktrees: {}, shown: {} })
+  })
+
+  it('the shown worktree comes back after a reload, unless it was removed', () => {
+    chatScope.setWorktrees('main', [worktree('one', 'wt1')])
+    chatScope.show('main', 'one')
+    // A reload: the store starts empty and the tab lists its worktrees again.
+    chatScope.drop('main')
+    chatScope.setWorktrees('main', [worktree('one', 'wt1')])
+    expect(shownChatProject('main')).toBe('wt1')
+    chatScope.drop('main')
+    chatScope.setWorktrees('main', [])
+    expect(shownChatProject('main')).toBe('main')
+    chatScope.drop('main')
+    chatScope.setWorktrees('main', [worktree('one', 'wt1')])
+    expect(shownChatProject('main')).toBe('main')
+  })
 
   it('maps worktree projects to their tab and follows the shown worktree until it goes', () => {
     chatScope.setWorktrees('main', [worktree('one', 'wt1'), worktree('two', 'wt2')])

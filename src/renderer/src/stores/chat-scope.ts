@@ -60,19 +60,33 @@ export function tabStatus(
   return { state, count }
 }
 
+const SHOWN_KEY = (mainId: string): string => `hotaru.chat.worktree.${mainId}`
+/** Tabs whose saved choice was already applied (only the first list after a load restores it). */
+const restored = new Set<string>()
+
 export const chatScope = {
-  /** Shows the chat of a tab's worktree (`name`), or of the main folder (undefined). */
+  /** Shows the chat of a tab's worktree (`name`), or of the main folder (undefined); kept for the next load. */
   show(mainId: string, name: string | undefined): void {
+    restored.add(mainId)
+    if (name) localStorage.setItem(SHOWN_KEY(mainId), name)
+    else localStorage.removeItem(SHOWN_KEY(mainId))
     useChatScope.setState((s) => (s.shown[mainId] === name ? s : { shown: { ...s.shown, [mainId]: name } }))
   },
   setWorktrees(mainId: string, list: Worktree[]): void {
-    useChatScope.setState((s) => {
-      const shown = s.shown[mainId]
-      const keep = shown === undefined || list.some((w) => w.name === shown)
-      return { worktrees: { ...s.worktrees, [mainId]: list }, ...(keep ? {} : { shown: { ...s.shown, [mainId]: undefined } }) }
-    })
+    let shown = useChatScope.getState().shown[mainId]
+    if (!restored.has(mainId)) {
+      restored.add(mainId)
+      shown ??= localStorage.getItem(SHOWN_KEY(mainId)) ?? undefined
+    }
+    if (shown !== undefined && !list.some((w) => w.name === shown)) {
+      // Its worktree is gone: the tab is back on its main folder, now and after the next load.
+      shown = undefined
+      localStorage.removeItem(SHOWN_KEY(mainId))
+    }
+    useChatScope.setState((s) => ({ worktrees: { ...s.worktrees, [mainId]: list }, shown: { ...s.shown, [mainId]: shown } }))
   },
   drop(mainId: string): void {
+    restored.delete(mainId)
     useChatScope.setState((s) => {
       const { [mainId]: _list, ...worktrees } = s.worktrees
       const { [mainId]: _shown, ...shown } = s.shown

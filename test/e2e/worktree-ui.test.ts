@@ -4,12 +4,18 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { screenshot, useBrowser } from '../support/browser'
 import { gitRepo } from '../support/git-repo'
-import { servedPage } from '../support/served-page'
+import { servedPage, type ServedPage } from '../support/served-page'
 import { until } from '../support/until'
 
 const A_BEFORE = 'export const a = 1\n'
 const A_WORKTREE = 'export const a = 2 // from the worktree\n'
 const A_USER = 'export const a = 3 // the user\n'
+
+async function send(ui: ServedPage, text: string): Promise<void> {
+  const input = ui.chat().getByTestId('chat-input')
+  await input.fill(text)
+  await input.press('Enter')
+}
 
 describe('worktree sessions in Chromium (hotaru serve + fake LLM)', () => {
   const shared = useBrowser({ fakeLlm: true })
@@ -47,9 +53,7 @@ describe('worktree sessions in Chromium (hotaru serve + fake LLM)', () => {
         },
         { text: [...Array.from({ length: 30 }, (_, i) => `step${i} `), 'Done in the worktree.'], dripMs: 100 },
       )
-      const input = ui.chat().getByTestId('chat-input')
-      await input.fill('WT: change a and add a file')
-      await input.press('Enter')
+      await send(ui, 'WT: change a and add a file')
       // While it streams, Activity names the tab and the worktree it runs in.
       await page.getByTestId('activity-button').click()
       const activity = page.getByRole('dialog', { name: 'Activity' })
@@ -137,6 +141,24 @@ describe('worktree sessions in Chromium (hotaru serve + fake LLM)', () => {
       expect(existsSync(join(repo, 'src/new.ts'))).toBe(true)
       await page.keyboard.press('Escape')
       await until(async () => (await bar.getByTestId('worktree-changes-count').innerText()) === 'merged', 'worktree marked merged', 30_000)
+
+      // A worktree session that asks while the tab shows the main folder raises a notice that opens it.
+      shared.fake.enqueue(
+        { text: Array.from({ length: 20 }, (_, i) => `look${i} `), dripMs: 100, toolCalls: [{ name: 'bash', args: { command: 'echo wt-ok', description: 'Check' } }] },
+        { text: 'Echoed in the worktree.' },
+      )
+      await send(ui, 'WT: check with bash')
+      await bar.getByRole('button', { name: 'Main folder' }).click()
+      await ui.chat().getByTestId('worktree-bar').waitFor({ state: 'detached' })
+      const notice = page.getByTestId('ask-notice')
+      await notice.waitFor({ timeout: 30_000 })
+      expect(await notice.innerText()).toContain('· feature')
+      await notice.getByRole('button', { name: 'Open' }).click()
+      await bar.waitFor()
+      const once = ui.chat().getByTestId('permission-dialog').getByTestId('permission-once')
+      await until(async () => await once.isEnabled(), 'permission armed')
+      await once.click()
+      await ui.chat().getByText('Echoed in the worktree.').waitFor()
 
       // Merged: Remove goes through; nothing is left in git or on disk.
       await bar.getByRole('button', { name: 'Remove worktree feature' }).click()

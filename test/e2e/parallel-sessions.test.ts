@@ -59,8 +59,11 @@ describe('parallel sessions in Chromium (hotaru serve + fake LLM)', () => {
       expect(await activity.getByText('streaming text').count()).toBe(2)
       await activity.getByText('ALPHA: tell a long story').waitFor()
       await screenshot(page, 'parallel-01-activity')
+      // Stop ends one session's turn; the other streams on.
+      await activity.getByRole('button', { name: 'Stop BETA: another story' }).click()
+      await until(async () => (await activity.getByTestId('activity-row').count()) === 1, 'one left running')
       // A click opens that session.
-      await activity.getByRole('button', { name: /ALPHA: tell a long story/ }).click()
+      await activity.getByTestId('activity-row').filter({ hasText: 'ALPHA: tell a long story' }).click()
       expect(await activity.isVisible()).toBe(false)
       await until(async () => (await ui.chat().getByTestId('chat-title').innerText()) === 'ALPHA: tell a long story', 'alpha opened')
 
@@ -69,7 +72,8 @@ describe('parallel sessions in Chromium (hotaru serve + fake LLM)', () => {
       await until(async () => (await tab.getByTestId('tab-running').count()) === 0, 'nothing running', 60_000)
       await ui.chat().getByRole('button', { name: 'Sessions' }).click()
       await list.getByRole('option', { name: /BETA: another story/ }).click()
-      await ui.chat().getByText('beta-done').waitFor()
+      await until(async () => (await ui.chat().getByTestId('assistant-message').first().innerText()).includes('beta2'), 'beta transcript')
+      expect(await ui.chat().getByText('beta-done').count()).toBe(0)
       expect(await ui.chat().getByText('alpha0').count()).toBe(0)
 
       // A turn that will ask runs in this tab; the user goes to another project meanwhile.

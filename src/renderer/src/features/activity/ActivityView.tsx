@@ -3,7 +3,7 @@ import { useShallow } from 'zustand/react/shallow'
 import { Modal } from '../../components/Modal'
 import { StatusGlyph } from '../../components/StatusGlyph'
 import { activity, allRows, BADGE_LABEL, useActivity, type ActivityRow } from '../../stores/activity'
-import { openSession } from '../../stores/chat'
+import { existingChat, openSession } from '../../stores/chat'
 import { useChatScope, tabOf, worktreeOfProject } from '../../stores/chat-scope'
 import { useWorkspace } from '../../stores/workspace'
 import { desktopNotifications, enableDesktopNotifications } from './desktop-notify'
@@ -21,8 +21,12 @@ export function useWhere(projectId: string): string {
 
 function Row({ row, onOpen }: { row: ActivityRow; onOpen(): void }) {
   const where = useWhere(row.projectId)
+  const stop = (): void => {
+    const chat = existingChat(row.projectId)
+    if (chat) background('chat.abort', chat.abort(row.sessionId))
+  }
   return (
-    <li>
+    <li className="activity-item">
       <button type="button" className="activity-row" onClick={onOpen} data-testid="activity-row" data-session-id={row.sessionId} data-badge={row.badge}>
         <StatusGlyph state={row.badge === 'waiting' ? 'waiting' : row.badge === 'error' ? 'error' : 'running'} />
         <span className="activity-where">{where}</span>
@@ -30,6 +34,9 @@ function Row({ row, onOpen }: { row: ActivityRow; onOpen(): void }) {
         <span className={`activity-doing ${row.badge}`} title={BADGE_LABEL[row.badge]}>
           {row.doing}
         </span>
+      </button>
+      <button type="button" className="small ghost activity-stop" onClick={stop} aria-label={`Stop ${row.title}`} title="Stop this session's turn">
+        Stop
       </button>
     </li>
   )

@@ -238,7 +238,7 @@ export class SnapshotEngine {
   }
 
   /** Writes snapshot `id` into the empty folder `target` (a copy of the project); returns the stat cache of what it wrote. */
-  materialize(id: SnapshotId, target: string): StatCache {
+  materialize(id: SnapshotId, target: string): Promise<StatCache> {
     this.reader.assertExists(id)
     return materializeTree(this.blobs, this.reader.manifest(id), resolve(target), this.root)
   }

@@ -1,9 +1,10 @@
-import { copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs'
+import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync } from 'node:fs'
+import { copyFile, lstat, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { IgnoreRules } from '../project/ignore-rules'
 import { type ObjectStore, sha256 } from './object-store'
 import { isSafeName } from './tree-codec'
-import type { Manifest } from './types'
+import type { Manifest, ManifestEntry } from './types'
 
 /** What a file looked like when last compared: size, mtime (ms) and content hash, so unchanged files are not re-read. */
 export type StatCache = Record<string, [size: number, mtimeMs: number, hash: string]>
@@ -17,37 +18,39 @@ function assertSafe(path: string): void {
   if (!path.split('/').every((segment) => isSafeName(segment))) throw new Error(`unsafe path in snapshot: ${path}`)
 }
 
+/** Files written at once: creating files is latency-bound, so several in flight (libuv's pool) beat one by one. */
+const WRITES_IN_FLIGHT = 32
+
 /**
  * Writes every file and link of a snapshot into an empty folder `target`. Files over the size cap
  * (listed, content not stored) are copied from `sourceRoot` when it still holds them. Returns the
  * stat cache of what was written, so a later comparison only re-reads files touched since.
  */
-export function materializeTree(blobs: ObjectStore, manifest: Manifest, target: string, sourceRoot: string): StatCache {
-  const cache: StatCache = {}
-  const made = new Set<string>()
-  const ensureDir = (dir: string): void => {
-    if (made.has(dir)) return
-    mkdirSync(join(target, dir), { recursive: true })
-    made.add(dir)
-  }
-  for (const [path, entry] of manifest) {
+export async function materializeTree(blobs: ObjectStore, manifest: Manifest, target: string, sourceRoot: string): Promise<StatCache> {
+  const dirs = new Set<string>()
+  for (const path of manifest.keys()) {
     assertSafe(path)
     const slash = path.lastIndexOf('/')
-    if (slash > 0) ensureDir(path.slice(0, slash))
-    const abs = join(target, path)
-    if (entry.kind === 'symlink') {
-      symlinkSync(entry.target, abs)
-      continue
-    }
-    if (entry.kind === 'untracked') {
-      copyFileSync(join(sourceRoot, path), abs)
-      continue
-    }
-    const data = blobs.get(entry.hash)
-    writeFileSync(abs, data, { flag: 'wx', mode: entry.exec ? 0o777 : 0o666 })
-    const stats = lstatSync(abs)
-    cache[path] = [stats.size, stats.mtimeMs, entry.hash]
+    if (slash > 0) dirs.add(path.slice(0, slash))
   }
+  for (const dir of [...dirs].sort()) mkdirSync(join(target, dir), { recursive: true })
+  const entries = [...manifest]
+  const cache: StatCache = {}
+  let next = 0
+  const writeNext = async (): Promise<void> => {
+    while (next < entries.length) {
+      const [path, entry] = entries[next++] as [string, ManifestEntry]
+      const abs = join(target, path)
+      if (entry.kind === 'symlink') await symlink(entry.target, abs)
+      else if (entry.kind === 'untracked') await copyFile(join(sourceRoot, path), abs)
+      else {
+        await writeFile(abs, blobs.get(entry.hash), { flag: 'wx', mode: entry.exec ? 0o777 : 0o666 })
+        const stats = await lstat(abs)
+        cache[path] = [stats.size, stats.mtimeMs, entry.hash]
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: WRITES_IN_FLIGHT }, writeNext))
   return cache
 }
 

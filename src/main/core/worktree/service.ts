@@ -135,7 +135,8 @@ export class WorktreeService {
       const full: WorktreeRow = { ...row, projectId: project.id, path: project.root }
       storage.worktrees.insert(full)
       if (cache) await this.saveCache(full, cache)
-      const worktree = await this.describe(parent, full)
+      // Just made from its base: nothing to compare yet.
+      const worktree = await this.describe(parent, full, { files: [], fingerprint: changesFingerprint([]) })
       this.deps.bus.publish('worktree:changed', { projectId: parent.id, name, worktree }, parent.id)
       return { worktree, project }
     } catch (error) {
@@ -286,11 +287,11 @@ export class WorktreeService {
     this.timers.clear()
   }
 
-  private async describe(parent: ProjectInstance, row: WorktreeRow): Promise<Worktree> {
+  private async describe(parent: ProjectInstance, row: WorktreeRow, known?: Changes): Promise<Worktree> {
     const { sessions, agents, projects } = this.deps
     const roots = sessions.list(row.projectId, { roots: true })
     const running = sessions.list(row.projectId).some((s) => agents.isBusy(s.id)) || (await this.runningElsewhere(row.projectId)) !== null
-    const changes = existsSync(row.path) ? await this.changes(parent, row) : null
+    const changes = known ?? (existsSync(row.path) ? await this.changes(parent, row) : null)
     const merged = changes !== null && row.mergedState !== null && row.mergedState === changes.fingerprint
     return {
       name: row.name,

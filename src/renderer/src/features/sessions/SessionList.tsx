@@ -148,8 +148,9 @@ export function SessionList() {
   const move = (step: 1 | -1): void => {
     const all = options()
     if (all.length === 0) return
-    const index = all.findIndex((o) => o.dataset.key === cursor)
-    const next = all[index < 0 ? 0 : Math.max(0, Math.min(all.length - 1, index + step))]
+    // No cursor yet: the first session counts as the current one (Enter opens it).
+    const index = Math.max(0, all.findIndex((o) => o.dataset.key === cursor))
+    const next = all[Math.max(0, Math.min(all.length - 1, index + step))]
     if (!next?.dataset.key) return
     setCursor(next.dataset.key)
     next.scrollIntoView({ block: 'nearest' })

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { screenshot, useBrowser } from '../support/browser'
 import { gitRepo } from '../support/git-repo'
 import { servedPage, type ServedPage } from '../support/served-page'
+import { tempDir, writeTree } from '../support/temp'
 import { until } from '../support/until'
 
 const A_BEFORE = 'export const a = 1\n'
@@ -167,6 +168,48 @@ describe('worktree sessions in Chromium (hotaru serve + fake LLM)', () => {
       const list = execFileSync('git', ['worktree', 'list', '--porcelain'], { cwd: repo, encoding: 'utf8' })
       expect(list.match(/^worktree /gm)).toHaveLength(1)
       expect(execFileSync('git', ['branch', '--list', 'hotaru/*'], { cwd: repo, encoding: 'utf8' }).trim()).toBe('')
+      expect(ui.errors.join('\n')).toBe('')
+    } finally {
+      await ui.close()
+    }
+  })
+
+  it('a folder without git gets a copy: no branch to pick or keep, merged back and removed the same way', { timeout: 120_000 }, async () => {
+    const folder = writeTree(tempDir('hotaru-e2e-plain-'), { 'notes.md': '# Notes\n' })
+    const ui = await servedPage(shared, { userConfig: { permission: { edit: 'allow' } } })
+    const { page } = ui
+    try {
+      await ui.openProject(folder)
+      await ui.chat().getByRole('button', { name: 'New session' }).click()
+      await page.getByRole('menuitem', { name: 'New session in a new worktree…' }).click()
+      const dialog = page.getByRole('dialog', { name: 'New session in a new worktree' })
+      expect(await dialog.getByLabel('Start from').count()).toBe(0)
+      await dialog.getByRole('button', { name: 'Create worktree' }).click()
+      const bar = ui.chat().getByTestId('worktree-bar')
+      await bar.waitFor()
+      const name = (await bar.getAttribute('data-worktree')) as string
+      expect(name.length).toBeGreaterThan(0)
+
+      shared.fake.enqueue({ toolCalls: [{ name: 'write', args: { filePath: 'todo.md', content: '- ship it\n' } }] }, { text: 'Wrote the list.' })
+      await send(ui, 'COPY: write a todo list')
+      await ui.chat().getByText('Wrote the list.').waitFor({ timeout: 60_000 })
+      expect(existsSync(join(folder, 'todo.md'))).toBe(false)
+      await until(async () => (await bar.getByTestId('worktree-changes-count').innerText()) === '1 file changed', 'one file changed', 30_000)
+
+      await bar.getByRole('button', { name: `Merge worktree ${name}` }).click()
+      const merge = page.getByRole('dialog', { name: `Merge worktree ${name} into the main tree` })
+      await merge.locator('[data-testid="changes-file"][data-path="todo.md"]').waitFor()
+      expect(await merge.getByRole('button', { name: 'Keep the branch' }).count()).toBe(0)
+      await merge.getByRole('button', { name: 'Apply all' }).click()
+      await merge.getByTestId('merge-result').waitFor()
+      expect(readFileSync(join(folder, 'todo.md'), 'utf8')).toBe('- ship it\n')
+      await screenshot(page, 'worktree-06-copy-merged')
+      await page.keyboard.press('Escape')
+
+      await until(async () => (await bar.getByTestId('worktree-changes-count').innerText()) === 'merged', 'copy marked merged', 30_000)
+      await bar.getByRole('button', { name: `Remove worktree ${name}` }).click()
+      await page.getByRole('dialog', { name: `Remove worktree ${name}` }).getByRole('button', { name: 'Remove' }).click()
+      await until(async () => (await ui.chat().getByTestId('worktree-bar').count()) === 0, 'back in the main folder')
       expect(ui.errors.join('\n')).toBe('')
     } finally {
       await ui.close()

@@ -25,7 +25,7 @@ export interface ServedPage {
  */
 export async function servedPage(
   shared: ReturnType<typeof useBrowser>,
-  options: { userConfig?: unknown; viewport?: { width: number; height: number } } = {},
+  options: { userConfig?: unknown; env?: Record<string, string>; viewport?: { width: number; height: number } } = {},
 ): Promise<ServedPage> {
   const home = writeTree(tempDir('hotaru-e2e-home-'), options.userConfig ? { '.config/hotaru/hotaru.json': JSON.stringify(options.userConfig) } : {})
   const env = {
@@ -35,6 +35,7 @@ export async function servedPage(
     ANTHROPIC_API_KEY: 'test-key',
     ANTHROPIC_BASE_URL: shared.fake.anthropicBaseURL,
     SHELL: '/bin/bash',
+    ...options.env,
   }
   const served = await startServe(['--port', '0'], env)
   const page = await shared.browser.newPage({ viewport: options.viewport ?? { width: 1500, height: 900 } })

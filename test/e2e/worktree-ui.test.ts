@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import type { Locator } from 'playwright-core'
 import { screenshot, useBrowser } from '../support/browser'
 import { gitRepo } from '../support/git-repo'
 import { servedPage, type ServedPage } from '../support/served-page'
@@ -18,6 +19,13 @@ async function send(ui: ServedPage, text: string): Promise<void> {
   await input.press('Enter')
 }
 
+/** New session (+) → "in a new worktree…": its dialog. */
+async function newWorktreeDialog(ui: ServedPage): Promise<Locator> {
+  await ui.chat().getByRole('button', { name: 'New session' }).click()
+  await ui.page.getByRole('menuitem', { name: 'New session in a new worktree…' }).click()
+  return ui.page.getByRole('dialog', { name: 'New session in a new worktree' })
+}
+
 describe('worktree sessions in Chromium (hotaru serve + fake LLM)', () => {
   const shared = useBrowser({ fakeLlm: true })
 
@@ -30,9 +38,7 @@ describe('worktree sessions in Chromium (hotaru serve + fake LLM)', () => {
       await ui.openProject(repo)
 
       // New session → in a new worktree, named by the user.
-      await ui.chat().getByRole('button', { name: 'New session' }).click()
-      await page.getByRole('menuitem', { name: 'New session in a new worktree…' }).click()
-      const dialog = page.getByRole('dialog', { name: 'New session in a new worktree' })
+      const dialog = await newWorktreeDialog(ui)
       await dialog.getByLabel('Worktree name').fill('bad name')
       await dialog.getByText(/letters, digits/).waitFor()
       await dialog.getByLabel('Worktree name').fill('feature')
@@ -180,9 +186,7 @@ describe('worktree sessions in Chromium (hotaru serve + fake LLM)', () => {
     const { page } = ui
     try {
       await ui.openProject(folder)
-      await ui.chat().getByRole('button', { name: 'New session' }).click()
-      await page.getByRole('menuitem', { name: 'New session in a new worktree…' }).click()
-      const dialog = page.getByRole('dialog', { name: 'New session in a new worktree' })
+      const dialog = await newWorktreeDialog(ui)
       expect(await dialog.getByLabel('Start from').count()).toBe(0)
       await dialog.getByRole('button', { name: 'Create worktree' }).click()
       const bar = ui.chat().getByTestId('worktree-bar')

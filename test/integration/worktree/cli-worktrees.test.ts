@@ -189,6 +189,21 @@ describe('hotaru run --worktree and hotaru worktrees', () => {
     expect(existsSync(path)).toBe(false)
   })
 
+  it('runs two worktree copies of one non-git folder at once', async () => {
+    const dataDir = tempDir()
+    const root = writeTree(tempDir(), { 'a.txt': 'a\n', 'src/b.txt': 'b\n' })
+    const [one, two] = await Promise.all([fake(writes('one.txt', '1\n')), fake(writes('two.txt', '2\n'))])
+    const [runOne, runTwo] = await Promise.all([
+      runHotaru(['run', '--dir', root, '-w', 'one', '--yes', 'write one'], fakeProviderEnv(one, dataDir)),
+      runHotaru(['run', '--dir', root, '-w', 'two', '--yes', 'write two'], fakeProviderEnv(two, dataDir)),
+    ])
+    expect(runOne.code, runOne.stderr).toBe(0)
+    expect(runTwo.code, runTwo.stderr).toBe(0)
+    expect(readFileSync(join(worktreePath(runOne.stderr, 'one'), 'one.txt'), 'utf8')).toBe('1\n')
+    expect(readFileSync(join(worktreePath(runTwo.stderr, 'two'), 'two.txt'), 'utf8')).toBe('2\n')
+    expect(readdirSync(root).sort()).toEqual(['a.txt', 'src'])
+  })
+
   it('lists a worktree whose turn runs in another process as running, and will not remove it under that turn', async () => {
     const dataDir = tempDir()
     const sync = tempDir('hotaru-sync-')
@@ -205,6 +220,9 @@ describe('hotaru run --worktree and hotaru worktrees', () => {
     const refused = await runHotaru(['worktrees', 'remove', 'slow', '--dir', root], env)
     expect(refused.code).toBe(1)
     expect(refused.stderr).toMatch(/a turn runs in worktree "slow"/)
+    const early = await runHotaru(['worktrees', 'merge', 'slow', '--dir', root, '--yes'], env)
+    expect(early.code).toBe(1)
+    expect(early.stderr).toMatch(/merge it when the turn has ended/)
     writeFileSync(join(sync, 'go'), '')
     expect((await running).code).toBe(0)
     const after = JSON.parse((await runHotaru(['worktrees', 'list', '--dir', root, '--json'], env)).stdout) as Array<{ status: string }>

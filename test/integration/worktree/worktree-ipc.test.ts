@@ -1,9 +1,10 @@
-import { existsSync } from 'node:fs'
+import { existsSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Worktree } from '@shared/schema/worktree'
 import { closeIpcHarnesses, ipcHarness } from '../../support/ipc-harness'
 import { gitRepo } from '../../support/git-repo'
+import { tempDir } from '../../support/temp'
 
 afterEach(closeIpcHarnesses)
 
@@ -72,8 +73,11 @@ describe('worktree sessions over IPC', () => {
     await expect(call('worktree.remove', { projectId: project.id, name: 'w1' })).rejects.toThrow(/WorktreeUnmerged/)
     const versions = await call<{ old: { text: string }; new: { text: string } }>('worktree.file', { projectId: project.id, name: 'w1', path: 'a.txt', side: 'main' })
     expect([versions.old.text, versions.new.text]).toEqual(['a\n', 'user\n'])
+    // A link to a folder elsewhere is not followed out of the worktree.
+    symlinkSync(tempDir(), join(worktree.path, 'out'))
+    await expect(call('worktree.file', { projectId: project.id, name: 'w1', path: 'out/secret.txt' })).rejects.toThrow(/OutsideWorkspace/)
     const merged = await call<{ written: number }>('worktree.merge', { projectId: project.id, name: 'w1', overwriteConflicts: true })
-    expect(merged.written).toBe(1)
+    expect(merged.written).toBe(2)
     expect(await call('worktree.remove', { projectId: project.id, name: 'w1' })).toEqual({ removed: true, branchKept: false })
   })
 })

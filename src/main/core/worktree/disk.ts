@@ -18,9 +18,23 @@ async function lstatOrNull(abs: string) {
   }
 }
 
-/** A file's content as a merge compares it: bytes of a file, the target of a link, null when absent (or a folder). */
+/** The folder holding `path` inside `root`, resolved through links and refused when one leads out. */
+function targetOf(root: string, path: string): string {
+  return join(resolveInside(root, dirname(path)), basename(path))
+}
+
+/**
+ * A file's content as a merge compares it: bytes of a file, the target of a link, null when absent (or a
+ * folder). The folders on the way are resolved inside `root`: a link to a folder elsewhere is not followed out.
+ */
 export async function readSide(root: string, path: string): Promise<Buffer | null> {
-  const abs = join(root, path)
+  let abs: string
+  try {
+    abs = targetOf(root, path)
+  } catch (error) {
+    if (isMissing(error)) return null
+    throw error
+  }
   try {
     const stats = await lstat(abs)
     if (stats.isSymbolicLink()) return Buffer.from(await readlink(abs), 'utf8')
@@ -39,14 +53,9 @@ export async function sameContent(rootA: string, rootB: string, path: string): P
   return a.equals(b)
 }
 
-/** The folder holding `path` inside `root`, resolved through links and refused when one leads out. */
-function targetOf(root: string, path: string): string {
-  return join(resolveInside(root, dirname(path)), basename(path))
-}
-
 /** Puts the worktree's version of `path` (file with its exec bit, or link) into `root`. */
 export async function copyInto(fromRoot: string, root: string, path: string): Promise<void> {
-  const source = join(fromRoot, path)
+  const source = targetOf(fromRoot, path)
   const target = targetOf(root, path)
   const stats = lstatSync(source)
   const existing = await lstatOrNull(target)

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, unlinkSync, writeFileSync } from 'node:fs'
 import { mkdir, readdir, rm, rmdir, unlink, writeFile } from 'node:fs/promises'
 import { dirname, join, relative } from 'node:path'
 import { ErrorNames, HotaruError } from '@shared/errors'
-import type { FileVersions, StatCache } from '../snapshot'
+import { SnapshotErrorNames, type FileVersions, type StatCache } from '../snapshot'
 import type { MergePreview, MergeResult, Worktree, WorktreeBase, WorktreeDiff } from '@shared/schema/worktree'
 import type { AgentService } from '../agent/service'
 import type { EventBus } from '../bus/bus'
@@ -124,7 +124,8 @@ export class WorktreeService {
         row = { parentId: parent.id, name, kind: 'git', branch, base, createdAt: Date.now(), mergedAt: null, mergedState: null }
       } else {
         const engine = checkpoints.engine(parent)
-        const snapshot = await engine.snapshot()
+        // Another process (a second run, the app) may be snapshotting the same folder this moment.
+        const snapshot = await whenStoreFree(() => engine.snapshot())
         await mkdir(top)
         undo.push(() => rm(top, { recursive: true, force: true }))
         cache = await engine.materialize(snapshot.id, top)
@@ -186,6 +187,10 @@ export class WorktreeService {
    */
   async merge(parent: ProjectInstance, name: string, options: MergeOptions = {}): Promise<MergeResult> {
     const row = this.get(parent, name)
+    // A turn still changing the worktree would be merged half done.
+    if (await this.running(row)) {
+      throw new HotaruError('WorktreeRunning', { message: `a turn runs in worktree "${name}"; merge it when the turn has ended`, name })
+    }
     const { preview, fingerprint, worktreeStatus } = await this.preview(parent, row)
     if (preview.conflicts.length > 0 && !options.skipConflicts && !options.overwriteConflicts) {
       throw new HotaruError('WorktreeConflicts', {
@@ -288,9 +293,9 @@ export class WorktreeService {
   }
 
   private async describe(parent: ProjectInstance, row: WorktreeRow, known?: Changes): Promise<Worktree> {
-    const { sessions, agents, projects } = this.deps
+    const { sessions, projects } = this.deps
     const roots = sessions.list(row.projectId, { roots: true })
-    const running = sessions.list(row.projectId).some((s) => agents.isBusy(s.id)) || (await this.runningElsewhere(row.projectId)) !== null
+    const running = await this.running(row)
     const changes = known ?? (existsSync(row.path) ? await this.changes(parent, row) : null)
     const merged = changes !== null && row.mergedState !== null && row.mergedState === changes.fingerprint
     return {
@@ -308,6 +313,12 @@ export class WorktreeService {
       status: running ? 'running' : merged ? 'merged' : 'idle',
       open: projects.find(row.projectId) !== undefined,
     }
+  }
+
+  /** A turn runs in the worktree, in this process or another. */
+  private async running(row: WorktreeRow): Promise<boolean> {
+    const { sessions, agents } = this.deps
+    return sessions.list(row.projectId).some((s) => agents.isBusy(s.id)) || (await this.runningElsewhere(row.projectId)) !== null
   }
 
   private async trees(parent: ProjectInstance, row: WorktreeRow): Promise<MergeTrees> {
@@ -445,5 +456,21 @@ async function rmdirIfEmpty(dir: string): Promise<void> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     if (code !== 'ENOTEMPTY' && code !== 'EEXIST' && code !== 'ENOENT') throw error
+  }
+}
+
+/** How long a worktree copy waits for a snapshot store another process holds. */
+const STORE_BUSY_WAIT_MS = 60_000
+
+/** Runs `work`, again after a short pause while the snapshot store is held by another process. */
+async function whenStoreFree<T>(work: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + STORE_BUSY_WAIT_MS
+  for (let pause = 50; ; pause = Math.min(pause * 2, 1000)) {
+    try {
+      return await work()
+    } catch (error) {
+      if (!(error instanceof HotaruError && error.name === SnapshotErrorNames.Busy) || Date.now() > deadline) throw error
+      await new Promise((resolve) => setTimeout(resolve, pause))
+    }
   }
 }

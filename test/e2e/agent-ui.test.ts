@@ -3,9 +3,10 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright-core'
-import { screenshot, useBrowser, watchErrors } from '../support/browser'
+import { screenshot, useBrowser } from '../support/browser'
 import { until } from '../support/until'
-import { BIN, startServe, type Served } from '../support/cli'
+import { BIN } from '../support/cli'
+import { servedPage } from '../support/served-page'
 import { tempDir, writeTree } from '../support/temp'
 
 const CONFIG_BEFORE = Array.from({ length: 20 }, (_, i) => `export const option${i} = ${i}`).join('\n') + '\n'
@@ -29,29 +30,15 @@ describe('agent UI in Chromium (hotaru serve + fake LLM)', () => {
   const shared = useBrowser({ fakeLlm: true })
 
   it('streams, asks, runs tools, shows diffs, stops, queues, nests subagents and lists sessions', { timeout: 180_000 }, async () => {
-    const home = tempDir('hotaru-e2e-home-')
     const project = writeTree(tempDir('hotaru-e2e-agent-'), {
       'src/app.ts': 'export const answer = 42\n',
       'README.md': '# Agent test\n',
       'src/config.ts': CONFIG_BEFORE,
     })
-    const env = {
-      HOTARU_DATA_DIR: tempDir('hotaru-e2e-data-'),
-      HOME: home,
-      XDG_CONFIG_HOME: join(home, '.config'),
-      ANTHROPIC_API_KEY: 'test-key',
-      ANTHROPIC_BASE_URL: shared.fake.anthropicBaseURL,
-      SHELL: '/bin/bash',
-    }
-    const served: Served = await startServe(['--port', '0'], env)
-    const page = await shared.browser.newPage({ viewport: { width: 1500, height: 900 } })
-    const errors = watchErrors(page)
+    const ui = await servedPage(shared)
+    const { page, served, errors, env } = ui
     try {
-      await page.goto(served.url)
-      await page.getByText('Connected').waitFor()
-      await page.getByTestId('open-path-input').fill(project)
-      await page.getByTestId('open-path-submit').click()
-      await chat(page).getByTestId('chat-empty').waitFor()
+      await ui.openProject(project)
 
       // 1. Text streams in as markdown (a code block with a copy button), then the turn's usage shows.
       const words = 'Here is **the plan** for `src/app.ts`:\n\n- read the file\n- change the answer\n\n'.match(/\S+\s*/g) ?? []
@@ -192,6 +179,7 @@ describe('agent UI in Chromium (hotaru serve + fake LLM)', () => {
 
       // 6. The session list shows the session (newest first), searchable; a new one can be deleted.
       await chat(page).getByTestId('new-session').click()
+      await page.getByRole('menuitem', { name: 'New session in this folder' }).click()
       await chat(page).getByTestId('chat-empty').waitFor()
       await chat(page).getByTestId('sessions-toggle').click()
       const items = chat(page).getByTestId('session-item')
@@ -259,8 +247,7 @@ describe('agent UI in Chromium (hotaru serve + fake LLM)', () => {
       console.error(execFileSync(process.execPath, [BIN, 'checkpoints', 'list', '--dir', project], { env: { ...process.env, ...env }, encoding: 'utf8' }))
       throw error
     } finally {
-      await page.close()
-      await served.stop()
+      await ui.close()
     }
   })
 })

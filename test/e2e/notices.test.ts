@@ -2,11 +2,10 @@ import { describe, expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright-core'
 import { screenshot, useBrowser } from '../support/browser'
 import { runHotaru } from '../support/cli'
-import { openServedProject, serveEnv } from '../support/served-page'
+import { servedPage } from '../support/served-page'
 import { tempDir, writeTree } from '../support/temp'
 import { until } from '../support/until'
 
-const chat = (page: Page): Locator => page.locator('[data-testid="project-view"][data-active="true"] [data-testid="chat-panel"]')
 const bell = (page: Page): Locator => page.getByRole('button', { name: /^Notices \(\d+\)$/ })
 
 describe('notices area and failed hooks (hotaru serve + fake LLM)', () => {
@@ -14,7 +13,6 @@ describe('notices area and failed hooks (hotaru serve + fake LLM)', () => {
 
   it('lists broken extension files with file and reason in the status bar, dismisses them for good, and shows a failed hook on the message', { timeout: 120_000 }, async () => {
     // The user's own config allows bash, so the call runs without an ask.
-    const home = writeTree(tempDir('hotaru-e2e-notices-home-'), { '.config/hotaru/hotaru.json': JSON.stringify({ permission: { bash: 'allow' } }) })
     const project = writeTree(tempDir('hotaru-e2e-notices-'), {
       '.hotaru/skills/broken/SKILL.md': '---\nname: broken\n---\nNo description above.\n',
       '.hotaru/skills/forms/SKILL.md': '---\nname: forms\ndescription: Use for: web forms, validation\n---\nValidate on blur.\n',
@@ -25,26 +23,27 @@ describe('notices area and failed hooks (hotaru serve + fake LLM)', () => {
         },
       }),
     })
-    const env = serveEnv(home, shared.fake)
-    // The folder's hooks run only once it is trusted.
-    expect((await runHotaru(['trust', '--dir', project], env)).code).toBe(0)
-    const { served, page, errors } = await openServedProject(shared.browser, env, project)
+    const served = await servedPage(shared, { userConfig: { permission: { bash: 'allow' } }, viewport: { width: 1400, height: 900 } })
+    const { page, errors, chat } = served
     try {
+      // The folder's hooks run only once it is trusted.
+      expect((await runHotaru(['trust', '--dir', project], served.env)).code).toBe(0)
+      await served.openProject(project)
       expect(await bell(page).innerText()).toContain('0')
 
       shared.fake.enqueue({ toolCalls: [{ name: 'bash', args: { command: 'echo hi', description: 'Say hi' } }] }, { text: 'Done.' })
-      const input = chat(page).getByTestId('chat-input')
+      const input = chat().getByTestId('chat-input')
       await input.fill('hello')
       await input.press('Enter')
-      await chat(page).getByText('Done.').waitFor({ timeout: 30_000 })
+      await chat().getByText('Done.').waitFor({ timeout: 30_000 })
 
       // The failed hook sits on the user's message it ran for; the turn went on.
-      const hook = chat(page).getByTestId('user-message').getByRole('status')
+      const hook = chat().getByTestId('user-message').getByRole('status')
       await hook.waitFor()
       expect(await hook.innerText()).toContain('UserPromptSubmit hook failed before this message was sent')
       expect(await hook.innerText()).toContain('exit code 1: lint server down')
       // The tool call's failed PostToolUse hook: a mark on the card, the details inside it (the latest card is open).
-      const card = chat(page).locator('[data-testid="tool-card"][data-tool="bash"]')
+      const card = chat().locator('[data-testid="tool-card"][data-tool="bash"]')
       await card.getByTestId('tool-hook-failed').waitFor()
       expect(await card.getByRole('status').innerText()).toContain('PostToolUse hook failed after this call: echo formatter missing >&2; exit 5 — exit code 5: formatter missing')
 
@@ -65,11 +64,11 @@ describe('notices area and failed hooks (hotaru serve + fake LLM)', () => {
       // Dismissed in core: a reload and the next turn (which reports the file again) keep it away.
       await page.reload()
       await page.getByText('Connected').waitFor()
-      await chat(page).getByText('Done.').waitFor({ timeout: 30_000 })
+      await chat().getByText('Done.').waitFor({ timeout: 30_000 })
       shared.fake.enqueue({ text: 'Again.' })
-      await chat(page).getByTestId('chat-input').fill('again')
-      await chat(page).getByTestId('chat-input').press('Enter')
-      await chat(page).getByText('Again.').waitFor({ timeout: 30_000 })
+      await chat().getByTestId('chat-input').fill('again')
+      await chat().getByTestId('chat-input').press('Enter')
+      await chat().getByText('Again.').waitFor({ timeout: 30_000 })
       await until(async () => (await bell(page).getAttribute('aria-label')) === 'Notices (1)', 'still one notice after reload and a turn', 10_000)
       await bell(page).click()
       await page.getByRole('dialog', { name: 'Notices' }).getByRole('button', { name: 'Dismiss all' }).click()
@@ -79,11 +78,10 @@ describe('notices area and failed hooks (hotaru serve + fake LLM)', () => {
       expect(errors).toEqual([])
     } catch (error) {
       await screenshot(page, 'notices-failure').catch(() => undefined)
-      console.error('page errors:', errors, '\nserve stderr:', served.stderr().slice(-3000))
+      console.error('page errors:', errors, '\nserve stderr:', served.served.stderr().slice(-3000))
       throw error
     } finally {
-      await page.close()
-      await served.stop()
+      await served.close()
     }
   })
 })

@@ -1,8 +1,7 @@
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { screenshot, useBrowser, watchErrors } from '../support/browser'
+import { screenshot, useBrowser } from '../support/browser'
 import { until } from '../support/until'
-import { startServe, type Served } from '../support/cli'
+import { servedPage } from '../support/served-page'
 import { tempDir, writeTree } from '../support/temp'
 import { TS_FIXTURE } from '../integration/lsp/helpers'
 
@@ -11,26 +10,12 @@ describe('language server problems in Chromium (hotaru serve + fake LLM + typesc
 
   it('an edit that breaks a type shows in the Problems panel, the status bar counts and the editor', { timeout: 400_000 }, async () => {
     // Edits are allowed by the user's own config: a folder's config allows nothing until it is trusted.
-    const home = writeTree(tempDir('hotaru-e2e-home-'), { '.config/hotaru/hotaru.json': JSON.stringify({ permission: { edit: 'allow' } }) })
     const project = writeTree(tempDir('hotaru-e2e-lsp-'), TS_FIXTURE)
-    const env = {
-      HOTARU_DATA_DIR: tempDir('hotaru-e2e-data-'),
-      HOME: home,
-      XDG_CONFIG_HOME: join(home, '.config'),
-      ANTHROPIC_API_KEY: 'test-key',
-      ANTHROPIC_BASE_URL: shared.fake.anthropicBaseURL,
-      SHELL: '/bin/bash',
-    }
-    const served: Served = await startServe(['--port', '0'], env)
-    const page = await shared.browser.newPage({ viewport: { width: 1500, height: 900 } })
-    const errors = watchErrors(page)
+    const ui = await servedPage(shared, { userConfig: { permission: { edit: 'allow' } } })
+    const { page, served, errors } = ui
     try {
-      await page.goto(served.url)
-      await page.getByText('Connected').waitFor()
-      await page.getByTestId('open-path-input').fill(project)
-      await page.getByTestId('open-path-submit').click()
-      const view = page.locator('[data-testid="project-view"][data-active="true"]')
-      await view.getByTestId('chat-empty').waitFor()
+      await ui.openProject(project)
+      const view = ui.view()
       const counts = page.getByTestId('problem-counts')
       expect(await counts.getAttribute('data-errors')).toBe('0')
 
@@ -66,8 +51,7 @@ describe('language server problems in Chromium (hotaru serve + fake LLM + typesc
       console.error('serve stderr:', served.stderr().slice(-3000))
       throw error
     } finally {
-      await page.close()
-      await served.stop()
+      await ui.close()
     }
   })
 })

@@ -1,31 +1,28 @@
 import { describe, expect, it } from 'vitest'
-import type { Locator, Page } from 'playwright-core'
 import { screenshot, useBrowser } from '../support/browser'
-import { openServedProject, serveEnv } from '../support/served-page'
-import { tempDir, writeTree } from '../support/temp'
+import { servedPage } from '../support/served-page'
+import { tempDir } from '../support/temp'
 import { until } from '../support/until'
-
-const chat = (page: Page): Locator => page.locator('[data-testid="project-view"][data-active="true"] [data-testid="chat-panel"]')
 
 describe('background processes in the status bar (hotaru serve + fake LLM)', () => {
   const shared = useBrowser({ fakeLlm: true })
 
   it('lists a command the agent started in the background with its output, and Stop ends it', { timeout: 120_000 }, async () => {
     // The user's own config allows bash, so no ask comes in between.
-    const home = writeTree(tempDir('hotaru-e2e-proc-home-'), { '.config/hotaru/hotaru.json': JSON.stringify({ permission: { bash: 'allow' } }) })
-    const project = tempDir('hotaru-e2e-proc-')
-    const { served, page, errors } = await openServedProject(shared.browser, serveEnv(home, shared.fake), project)
+    const served = await servedPage(shared, { userConfig: { permission: { bash: 'allow' } }, viewport: { width: 1400, height: 900 } })
+    const { page, errors, chat } = served
     try {
+      await served.openProject(tempDir('hotaru-e2e-proc-'))
       expect(await page.getByTestId('processes-button').count()).toBe(0)
 
       shared.fake.enqueue(
         { toolCalls: [{ name: 'bash', args: { command: 'echo dev server listening; sleep 300', description: 'Start the dev server', background: true } }] },
         { text: 'It runs.' },
       )
-      const input = chat(page).getByTestId('chat-input')
+      const input = chat().getByTestId('chat-input')
       await input.fill('start the dev server')
       await input.press('Enter')
-      await chat(page).getByText('It runs.').waitFor({ timeout: 30_000 })
+      await chat().getByText('It runs.').waitFor({ timeout: 30_000 })
 
       const button = page.getByRole('button', { name: 'Background processes (1 running)' })
       await button.waitFor()
@@ -45,11 +42,10 @@ describe('background processes in the status bar (hotaru serve + fake LLM)', () 
       expect(errors).toEqual([])
     } catch (error) {
       await screenshot(page, 'processes-failure').catch(() => undefined)
-      console.error('page errors:', errors, '\nserve stderr:', served.stderr().slice(-3000))
+      console.error('page errors:', errors, '\nserve stderr:', served.served.stderr().slice(-3000))
       throw error
     } finally {
-      await page.close()
-      await served.stop()
+      await served.close()
     }
   })
 })

@@ -2,9 +2,9 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Locator, Page } from 'playwright-core'
-import { screenshot, useBrowser, watchErrors } from '../support/browser'
+import { screenshot, useBrowser } from '../support/browser'
 import { until } from '../support/until'
-import { startServe, type Served } from '../support/cli'
+import { servedPage } from '../support/served-page'
 import { tempDir, writeTree } from '../support/temp'
 
 const TEN = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join('\n') + '\n'
@@ -22,30 +22,15 @@ describe('desktop UX in Chromium: review, timeline, quick open, find in files, c
   const shared = useBrowser({ fakeLlm: true })
 
   it('reviews a turn in core, keeps the review across reloads, tells the model, and finds files', { timeout: 180_000 }, async () => {
-    const home = tempDir('hotaru-e2e-home-')
     const project = writeTree(tempDir('hotaru-e2e-ux-'), {
       'a.txt': TEN,
       'docs/guide.md': '# Guide\n\nThe needle is here.\n',
       'src/deep/target.ts': 'export const target = 1\n',
     })
-    const env = {
-      HOTARU_DATA_DIR: tempDir('hotaru-e2e-data-'),
-      HOME: home,
-      XDG_CONFIG_HOME: join(home, '.config'),
-      ANTHROPIC_API_KEY: 'test-key',
-      ANTHROPIC_BASE_URL: shared.fake.anthropicBaseURL,
-      HOTARU_CONFIG_CONTENT: JSON.stringify({ permission: { edit: 'allow' } }),
-      SHELL: '/bin/bash',
-    }
-    const served: Served = await startServe(['--port', '0'], env)
-    const page = await shared.browser.newPage({ viewport: { width: 1400, height: 860 } })
-    const errors = watchErrors(page)
+    const ui = await servedPage(shared, { env: { HOTARU_CONFIG_CONTENT: JSON.stringify({ permission: { edit: 'allow' } }) }, viewport: { width: 1400, height: 860 } })
+    const { page, served, errors } = ui
     try {
-      await page.goto(served.url)
-      await page.getByText('Connected').waitFor()
-      await page.getByTestId('open-path-input').fill(project)
-      await page.getByTestId('open-path-submit').click()
-      await chat(page).getByTestId('chat-empty').waitFor()
+      await ui.openProject(project)
 
       // At 1400 px the composer's controls fit: nothing is cut off at the panel's edge.
       const panel = await chat(page).boundingBox()
@@ -188,8 +173,7 @@ describe('desktop UX in Chromium: review, timeline, quick open, find in files, c
       console.error('page errors:', errors, '\nserve stderr:', served.stderr().slice(-3000))
       throw error
     } finally {
-      await page.close()
-      await served.stop()
+      await ui.close()
     }
   })
 })

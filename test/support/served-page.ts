@@ -1,38 +1,72 @@
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import type { FakeLlm } from '../fixtures/fake-llm'
+import type { Locator, Page } from 'playwright-core'
+import type { useBrowser } from './browser'
 import { watchErrors } from './browser'
 import { startServe, type Served } from './cli'
-import { tempDir } from './temp'
+import { tempDir, writeTree } from './temp'
 
-/** The environment of a `hotaru serve` for a browser test: its own data dir, `home`, the fake LLM as Anthropic. */
-export function serveEnv(home: string, fake: FakeLlm): NodeJS.ProcessEnv {
-  return {
+export interface ServedPage {
+  page: Page
+  served: Served
+  /** Page and console errors seen so far. */
+  errors: string[]
+  env: Record<string, string>
+  /** Opens a folder as a tab through the UI and waits for its empty chat. */
+  openProject(path: string): Promise<void>
+  /** The active project tab's view and its chat panel. */
+  view(): Locator
+  chat(): Locator
+  close(): Promise<void>
+}
+
+/**
+ * `hotaru serve` with a throwaway data dir and home (the user config written from `userConfig`), the
+ * Anthropic provider pointed at the shared fake LLM server, and a connected page in the shared Chromium.
+ */
+export async function servedPage(
+  shared: ReturnType<typeof useBrowser>,
+  options: { userConfig?: unknown; env?: Record<string, string>; viewport?: { width: number; height: number } } = {},
+): Promise<ServedPage> {
+  const home = writeTree(tempDir('hotaru-e2e-home-'), options.userConfig ? { '.config/hotaru/hotaru.json': JSON.stringify(options.userConfig) } : {})
+  const env = {
     HOTARU_DATA_DIR: tempDir('hotaru-e2e-data-'),
     HOME: home,
     XDG_CONFIG_HOME: join(home, '.config'),
     ANTHROPIC_API_KEY: 'test-key',
-    ANTHROPIC_BASE_URL: fake.anthropicBaseURL,
+    ANTHROPIC_BASE_URL: shared.fake.anthropicBaseURL,
     SHELL: '/bin/bash',
+    ...options.env,
   }
-}
-
-/** Starts `hotaru serve` with `env`, opens its page (connected) and the folder `project` in it. */
-export async function openServedProject(browser: Browser, env: NodeJS.ProcessEnv, project: string): Promise<{ served: Served; page: Page; errors: string[] }> {
   const served = await startServe(['--port', '0'], env)
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
+  const page = await shared.browser.newPage({ viewport: options.viewport ?? { width: 1500, height: 900 } })
   const errors = watchErrors(page)
+  const view = (): Locator => page.locator('[data-testid="project-view"][data-active="true"]')
+  const chat = (): Locator => view().getByTestId('chat-panel')
   try {
     await page.goto(served.url)
     await page.getByText('Connected').waitFor()
-    await page.getByTestId('open-path-input').fill(project)
-    await page.getByTestId('open-path-submit').click()
-    await page.locator('[data-testid="project-view"][data-active="true"] [data-testid="chat-empty"]').waitFor()
   } catch (error) {
-    console.error('page errors:', errors, '\nserve stderr:', served.stderr().slice(-3000))
     await page.close()
     await served.stop()
     throw error
   }
-  return { served, page, errors }
+  return {
+    page,
+    served,
+    errors,
+    env,
+    view,
+    chat,
+    async openProject(path) {
+      const input = page.getByTestId('open-path-input')
+      if (!(await input.isVisible())) await page.getByRole('button', { name: 'Open a folder' }).click()
+      await input.fill(path)
+      await page.getByTestId('open-path-submit').click()
+      await chat().getByTestId('chat-empty').waitFor()
+    },
+    async close() {
+      await page.close()
+      await served.stop()
+    },
+  }
 }

@@ -1,5 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react'
 import { ChatPanel, installChatCommands } from './features/chat'
+import { ActivityButton, ActivityView, AskNotices, installActivityCommands } from './features/activity'
 import { SettingsDialog } from './features/settings'
 import { ProjectTabs } from './features/tabs'
 import { TrustPrompt } from './features/trust'
@@ -63,6 +64,7 @@ function StatusBar() {
       <TerminalToggle />
       {activeId && bridge && <ProcessesButton key={`processes-${activeId}`} bridge={bridge} projectId={activeId} />}
       {activeId && bridge && root !== undefined && <NoticesButton key={activeId} bridge={bridge} projectId={activeId} root={root} />}
+      <ActivityButton />
       {info && (
         <span className="muted right">
           {info.name} {info.version}
@@ -143,6 +145,7 @@ function ErrorBanner() {
 
 export function App() {
   useEffect(() => installChatCommands(), [])
+  useEffect(() => installActivityCommands(), [])
   useWindowTitle()
   return (
     <div className="app">
@@ -154,6 +157,8 @@ export function App() {
       <StatusBar />
       <SettingsDialog />
       <TrustPrompt />
+      <ActivityView />
+      <AskNotices />
       <ConnectionBlocker />
     </div>
   )

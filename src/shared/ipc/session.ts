@@ -30,6 +30,11 @@ export const sessionContract = {
     delete: { input: z.object({ sessionId: SessionId }).strict(), output: z.object({ deleted: z.boolean() }) },
     /** The session's current status (idle, busy, retrying). */
     status: { input: z.object({ sessionId: SessionId }).strict(), output: z.object({ status: SessionStatus }) },
+    /** The project's sessions with a turn running (busy or retrying), e.g. for a page that loads mid-turn. */
+    running: {
+      input: z.object({ projectId: ProjectId }).strict(),
+      output: z.array(z.object({ sessionId: SessionId, status: SessionStatus })),
+    },
     /** The whole output of a tool call whose result was cut for the model (saved under the data dir). */
     toolOutput: {
       input: z.object({ sessionId: SessionId, partId: PartId }).strict(),

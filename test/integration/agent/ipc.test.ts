@@ -25,9 +25,14 @@ describe('session, agent and permission over IPC', () => {
     expect(request.patterns).toEqual(['touch made.txt'])
     expect(request.always.length).toBeGreaterThan(0)
     expect(await call('permission.pending', { projectId: project.id })).toHaveLength(1)
+    // A page opened now learns which sessions are mid-turn; another project's list is its own.
+    expect(await call('session.running', { projectId: project.id })).toEqual([{ sessionId: session.id, status: { type: 'busy' } }])
+    const other = await call<{ id: string }>('project.open', { path: tempDir() })
+    expect(await call('session.running', { projectId: other.id })).toEqual([])
     await call('permission.reply', { id: request.id, reply: 'once' })
     const ended = await next('agent:turnEnded')
     expect(ended.status).toBe('completed')
+    expect(await call('session.running', { projectId: project.id })).toEqual([])
     expect(existsSync(join(root, 'made.txt'))).toBe(true)
 
     const seqs = events.filter((e) => e.channel.startsWith('session:') && e.channel !== 'session:status').map((e) => (e.envelope.payload as { seq: number }).seq)

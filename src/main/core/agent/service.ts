@@ -106,6 +106,11 @@ export class AgentService {
     return this.statuses.get(sessionId) ?? { type: 'idle' }
   }
 
+  /** Sessions whose status is not idle, for those `include` accepts. */
+  statusesOf(include: (sessionId: string) => boolean): [string, SessionStatus][] {
+    return [...this.statuses].filter(([sessionId]) => include(sessionId))
+  }
+
   isBusy(sessionId: string): boolean {
     return this.running.has(sessionId) || this.queues.has(sessionId)
   }

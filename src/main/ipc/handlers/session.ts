@@ -23,6 +23,12 @@ export const sessionHandlers: DomainHandlers<'session'> = {
     services.sessions.get(sessionId)
     return { status: services.agents.status(sessionId) }
   },
+  running: ({ projectId }, { services }) => {
+    const project = services.projects.get(projectId)
+    return services.agents
+      .statusesOf((sessionId) => services.sessions.find(sessionId)?.projectId === project.id)
+      .map(([sessionId, status]) => ({ sessionId, status }))
+  },
   toolOutput: ({ sessionId, partId }, { services }) => {
     const part = services.sessions.messages(sessionId).flatMap((m) => m.parts).find((p) => p.id === partId)
     if (!part || part.type !== 'tool') throw new HotaruError(ErrorNames.NotFound, { message: `no tool call ${partId} in this session`, partId })

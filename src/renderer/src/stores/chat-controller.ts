@@ -5,7 +5,10 @@ import { loadingTranscript, transcriptFrom, EMPTY_TRANSCRIPT } from './chat-mode
 import { CheckpointsController } from './checkpoints'
 import { usePreferences } from './preferences'
 import { EventQueue, initialChatState, wireChatEvents, type ChatState, type ChatStore, type PendingPrompt } from './project-chat'
-import { workspace } from './workspace'
+import { useWorkspace, workspace } from './workspace'
+import { activity, askNotice } from './activity'
+import { shownChatProject } from './chat-scope'
+import { existingProjectStore } from './project'
 import { background } from '../lib/background'
 
 /** once / always (with its scope) / reject (with optional feedback to the model). */
@@ -42,6 +45,9 @@ export class ChatController {
       onTurnEnded: (payload) => this.turnEnded(payload),
       onResync: () => background('resync', this.resync()),
       onMcpTools: () => background('mcp tools', this.refreshMcp()),
+      onAsked: (id, sessionId, what) => {
+        if (!this.onScreen()) activity.notify(askNotice(this.state, id, sessionId, what))
+      },
     })
     background('start', this.start())
   }
@@ -55,11 +61,22 @@ export class ChatController {
   }
 
   private async start(): Promise<void> {
-    await Promise.all([this.refreshSessions(), this.refreshPending(), this.loadCatalog(), this.refreshMcp()])
+    await Promise.all([this.refreshSessions(), this.refreshPending(), this.loadCatalog(), this.refreshMcp(), this.refreshRunning()])
     const saved = localStorage.getItem(ACTIVE_KEY(this.projectId))
     const roots = this.rootSessions()
     const initial = (saved && this.state.sessions[saved] ? saved : null) ?? roots[0]?.id ?? null
     if (initial && this.state.activeSessionId === null) this.selectSession(initial)
+  }
+
+  /**
+   * Whether this chat's asks are in front of the user now: the page is visible, its tab is the active one,
+   * it shows this chat (main folder or worktree) and the agent panel is open (the dock shows every ask of it).
+   */
+  private onScreen(): boolean {
+    if (document.visibilityState !== 'visible') return false
+    const { activeId } = useWorkspace.getState()
+    if (!activeId || shownChatProject(activeId) !== this.projectId) return false
+    return existingProjectStore(activeId)?.getState().view.right ?? false
   }
 
   dispose(): void {
@@ -84,6 +101,20 @@ export class ChatController {
     }
   }
 
+  /** Which sessions have a turn running now (a page opened mid-turn, or back after a lost connection). */
+  async refreshRunning(): Promise<void> {
+    const result = await this.bridge.session.running({ projectId: this.projectId })
+    if (!result.ok) {
+      console.warn('[chat] running sessions not listed:', result.error.data.message)
+      return
+    }
+    this.set((s) => {
+      const statuses = { ...s.statuses }
+      for (const { sessionId, status } of result.value) statuses[sessionId] ??= status
+      return { statuses }
+    })
+  }
+
   async refreshPending(): Promise<void> {
     const [permissions, questions] = await Promise.all([
       this.bridge.permission.pending({ projectId: this.projectId }),
@@ -91,6 +122,7 @@ export class ChatController {
     ])
     if (permissions.ok) this.set({ permissions: permissions.value })
     if (questions.ok) this.set({ questions: questions.value })
+    if (permissions.ok && questions.ok) activity.keepOnly(this.projectId, new Set([...permissions.value, ...questions.value].map((a) => a.id)))
   }
 
   async loadCatalog(): Promise<void> {
@@ -131,9 +163,9 @@ export class ChatController {
 
   /** After a reconnect: everything shown is fetched again (events may have been missed). */
   private async resync(): Promise<void> {
-    await Promise.all([this.refreshSessions(), this.refreshPending(), this.refreshMcp()])
-    const shown = Object.entries(this.state.transcripts).filter(([, t]) => t.status === 'ready').map(([id]) => id)
     this.set({ statuses: {} })
+    await Promise.all([this.refreshSessions(), this.refreshPending(), this.refreshMcp(), this.refreshRunning()])
+    const shown = Object.entries(this.state.transcripts).filter(([, t]) => t.status === 'ready').map(([id]) => id)
     await Promise.all(shown.map((id) => this.loadTranscript(id)))
   }
 

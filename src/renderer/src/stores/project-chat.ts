@@ -6,7 +6,9 @@ import type { PendingPermission } from '@shared/ipc/permission'
 import type { PendingQuestion } from '@shared/ipc/question'
 import type { Session, SessionStatus } from '@shared/schema/session'
 import { applyBatch, type SeqEvent, type Transcript } from './chat-model'
+import { activity, activityRows } from './activity'
 import { onResync } from './resync'
+import { foldActivity, runningRoots, type SessionActivity } from './session-activity'
 import { workspace, type ProjectStatus } from './workspace'
 
 export type Todo = EventPayload<'session', 'todos'>['todos'][number]
@@ -25,6 +27,8 @@ export interface ChatState {
   listState: 'loading' | 'ready' | 'error'
   transcripts: Record<string, Transcript>
   statuses: Record<string, SessionStatus>
+  /** What each running session does now (latest part), for sessions on screen or not. */
+  activity: Record<string, SessionActivity>
   todos: Record<string, Todo[]>
   /** The last failed turn of a session, until the next one starts. */
   turnErrors: Record<string, string>
@@ -56,6 +60,7 @@ export function initialChatState(projectId: string): ChatState {
     listState: 'loading',
     transcripts: {},
     statuses: {},
+    activity: {},
     todos: {},
     turnErrors: {},
     activeSessionId: null,
@@ -89,6 +94,8 @@ export class EventQueue {
   private queue: SeqEvent[] = []
   private frame: number | null = null
   private timer: ReturnType<typeof setTimeout> | null = null
+  /** Ids of user messages seen in events: their parts tell nothing about what the agent does. */
+  private readonly userMessages = new Set<string>()
 
   constructor(private readonly store: ChatStore, private readonly resync: (sessionId: string) => void, private readonly onUserText: (sessionId: string, text: string) => void) {}
 
@@ -108,8 +115,9 @@ export class EventQueue {
     this.queue = []
     const s = this.store.getState()
     const result = applyBatch({ sessions: s.sessions, transcripts: s.transcripts }, events)
-    if (result.sessions !== s.sessions || result.transcripts !== s.transcripts) {
-      this.store.setState({ sessions: result.sessions, transcripts: result.transcripts })
+    const activity = foldActivity(s.activity, events, this.userMessages)
+    if (result.sessions !== s.sessions || result.transcripts !== s.transcripts || activity !== s.activity) {
+      this.store.setState({ sessions: result.sessions, transcripts: result.transcripts, activity })
     }
     for (const { sessionId, text } of result.userTexts) this.onUserText(sessionId, text)
     for (const sessionId of new Set(result.resync)) this.resync(sessionId)
@@ -127,7 +135,13 @@ export function wireChatEvents(
   bridge: HotaruBridge,
   store: ChatStore,
   queue: EventQueue,
-  hooks: { onTurnEnded(payload: EventPayload<'agent', 'turnEnded'>): void; onResync(): void; onMcpTools(): void },
+  hooks: {
+    onTurnEnded(payload: EventPayload<'agent', 'turnEnded'>): void
+    onResync(): void
+    onMcpTools(): void
+    /** A permission ask or question arrived (its notice is up to the controller). */
+    onAsked(id: string, sessionId: string, what: string): void
+  },
 ): (() => void)[] {
   const { projectId } = store.getState()
   const mine = (envelope: { projectId?: string }): boolean => envelope.projectId === projectId
@@ -147,6 +161,8 @@ export function wireChatEvents(
     bridge.session.onTruncated(seq('truncated')),
     bridge.session.onStatus((e) => {
       if (!mine(e)) return
+      // Parts queued before the status belong before it (an idle session keeps no activity).
+      queue.flush()
       const { sessionId, status } = e.payload
       set((s) => {
         const statuses = { ...s.statuses }
@@ -154,7 +170,9 @@ export function wireChatEvents(
         else statuses[sessionId] = status
         const turnErrors = { ...s.turnErrors }
         if (status.type === 'busy') delete turnErrors[sessionId]
-        return { statuses, turnErrors }
+        if (status.type !== 'idle' || !s.activity[sessionId]) return { statuses, turnErrors }
+        const { [sessionId]: _done, ...activity } = s.activity
+        return { statuses, turnErrors, activity }
       })
     }),
     bridge.session.onTodos((e) => {
@@ -169,18 +187,26 @@ export function wireChatEvents(
     bridge.permission.onAsked((e) => {
       if (!mine(e)) return
       const request = e.payload.request
-      set((s) => (s.permissions.some((p) => p.id === request.id) ? s : { permissions: [...s.permissions, request] }))
+      if (store.getState().permissions.some((p) => p.id === request.id)) return
+      set((s) => ({ permissions: [...s.permissions, request] }))
+      hooks.onAsked(request.id, request.sessionId, `asks permission: ${request.title}`)
     }),
     bridge.permission.onReplied((e) => {
-      if (mine(e)) set((s) => ({ permissions: s.permissions.filter((p) => p.id !== e.payload.id) }))
+      if (!mine(e)) return
+      set((s) => ({ permissions: s.permissions.filter((p) => p.id !== e.payload.id) }))
+      activity.resolved(e.payload.id)
     }),
     bridge.question.onAsked((e) => {
       if (!mine(e)) return
       const question = e.payload.question
-      set((s) => (s.questions.some((q) => q.id === question.id) ? s : { questions: [...s.questions, question] }))
+      if (store.getState().questions.some((q) => q.id === question.id)) return
+      set((s) => ({ questions: [...s.questions, question] }))
+      hooks.onAsked(question.id, question.sessionId, `asks: ${question.questions[0]?.question ?? 'a question'}`)
     }),
     bridge.question.onAnswered((e) => {
-      if (mine(e)) set((s) => ({ questions: s.questions.filter((q) => q.id !== e.payload.id) }))
+      if (!mine(e)) return
+      set((s) => ({ questions: s.questions.filter((q) => q.id !== e.payload.id) }))
+      activity.resolved(e.payload.id)
     }),
     bridge.mcp.onStatus((e) => {
       if (!mine(e)) return
@@ -198,6 +224,10 @@ export function wireChatEvents(
       if (mine(e)) hooks.onMcpTools()
     }),
     onResync(hooks.onResync),
-    store.subscribe((s) => workspace.setProjectStatus(projectId, projectStatusOf(s))),
+    store.subscribe((s) => {
+      workspace.setProjectStatus(projectId, projectStatusOf(s), runningRoots(s).length)
+      activity.report(projectId, activityRows(s))
+    }),
+    () => activity.forget(projectId),
   ]
 }

@@ -6,6 +6,7 @@ import { FileIndex } from '../features/chat/composer/file-index'
 import { searchReducer, type SearchRun } from '../features/search/search-model'
 import { ChatController } from './chat-controller'
 import { onProjectDropped } from './project'
+import { WorktreesController } from './worktrees'
 
 let nextSearch = 1
 
@@ -68,6 +69,7 @@ export class ProjectClient {
   readonly files: FileIndex
   readonly search: SearchController
   private chatController: ChatController | null = null
+  private worktreesController: WorktreesController | null = null
 
   constructor(
     readonly bridge: HotaruBridge,
@@ -82,11 +84,26 @@ export class ProjectClient {
     return this.chatController
   }
 
+  /** Starts the chat now (a worktree's, so its sessions are tracked before it is shown). */
+  startChat(): void {
+    this.chatController ??= new ChatController(this.bridge, this.projectId)
+  }
+
   get hasChat(): boolean {
     return this.chatController !== null
   }
 
+  /** The tab's worktrees; each one's chat is the chat of its own project client. */
+  get worktrees(): WorktreesController {
+    this.worktreesController ??= new WorktreesController(this.bridge, this.projectId, {
+      opened: (worktree) => projectClient(this.bridge, worktree.projectId).startChat(),
+      removed: (worktree) => dropProjectClient(worktree.projectId),
+    })
+    return this.worktreesController
+  }
+
   dispose(): void {
+    this.worktreesController?.dispose()
     this.chatController?.dispose()
     this.files.dispose()
     this.search.dispose()
@@ -95,10 +112,13 @@ export class ProjectClient {
 
 const clients = new Map<string, ProjectClient>()
 
-onProjectDropped((projectId) => {
+/** Ends what the renderer holds for a project: a closed tab, or a worktree that was removed. */
+export function dropProjectClient(projectId: string): void {
   clients.get(projectId)?.dispose()
   clients.delete(projectId)
-})
+}
+
+onProjectDropped(dropProjectClient)
 
 export function projectClient(bridge: HotaruBridge, projectId: string): ProjectClient {
   let client = clients.get(projectId)

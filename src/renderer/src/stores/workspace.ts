@@ -28,6 +28,8 @@ export interface WorkspaceState {
   activeId: string | null
   recent: RecentProject[]
   status: Record<string, ProjectStatus>
+  /** How many top-level sessions of each project have a turn running. */
+  running: Record<string, number>
   paletteOpen: boolean
   /** Quick Open (Mod+P): go to a file of the active project by name. */
   quickOpen: boolean
@@ -43,6 +45,7 @@ export const useWorkspace = create<WorkspaceState>(() => ({
   activeId: null,
   recent: [],
   status: {},
+  running: {},
   paletteOpen: false,
   quickOpen: false,
   openPath: null,
@@ -90,7 +93,8 @@ export const workspace = {
         const neighbour = projects[Math.min(Math.max(index, 0), projects.length - 1)]?.id ?? null
         const activeId = s.activeId === payload.projectId ? neighbour : s.activeId
         const { [payload.projectId]: _gone, ...status } = s.status
-        return { projects, activeId, status }
+        const { [payload.projectId]: _count, ...running } = s.running
+        return { projects, activeId, status, running }
       })
       dropProjectStore(payload.projectId)
     })
@@ -234,8 +238,12 @@ export const workspace = {
   },
 
   /** The agent and permission features report each project's state here for the tab's status dot. */
-  setProjectStatus(projectId: string, status: ProjectStatus): void {
-    set((s) => (s.status[projectId] === status ? s : { status: { ...s.status, [projectId]: status } }))
+  setProjectStatus(projectId: string, status: ProjectStatus, running: number): void {
+    set((s) =>
+      s.status[projectId] === status && (s.running[projectId] ?? 0) === running
+        ? s
+        : { status: { ...s.status, [projectId]: status }, running: { ...s.running, [projectId]: running } },
+    )
   },
 
   setQuickOpen(open: boolean): void {

@@ -1,7 +1,10 @@
 import { useState, type MouseEvent } from 'react'
 import { ContextMenu, type MenuItem } from '../../components/ContextMenu'
 import { StatusGlyph } from '../../components/StatusGlyph'
-import { useChat, useChatController, useCheckpoints } from '../../stores/chat'
+import { chatFor, useChat, useChatController, useCheckpoints } from '../../stores/chat'
+import { chatScope, worktreeOfProject } from '../../stores/chat-scope'
+import { useProject } from '../../stores/project'
+import { showWorktreeView } from '../worktrees'
 import { openSettings } from '../settings'
 import { confirmDeleteSession, renameSessionDialog } from '../sessions'
 import { background } from '../../lib/background'
@@ -15,6 +18,30 @@ export function ChatHeader() {
   const showing = useChat((s) => s.showSessions)
   const timeline = useCheckpoints((s) => s.showTimeline)
   const [menu, setMenu] = useState<{ x: number; y: number } | null>(null)
+  const [newMenu, setNewMenu] = useState<{ x: number; y: number } | null>(null)
+  const tabId = useProject((s) => s.projectId)
+  const bridge = useProject((s) => s.bridge)
+  const worktree = chat.projectId === tabId ? undefined : worktreeOfProject(chat.projectId)
+  const newItems: MenuItem[] = [
+    {
+      id: 'here',
+      label: worktree ? `New session in worktree ${worktree.name}` : 'New session in this folder',
+      onSelect: () => background('chat.newSession', chat.newSession()),
+    },
+    ...(worktree
+      ? [
+          {
+            id: 'main',
+            label: 'New session in the main folder',
+            onSelect: () => {
+              chatScope.show(tabId, undefined)
+              background('chat.newSession', chatFor(bridge, tabId).newSession())
+            },
+          },
+        ]
+      : []),
+    { id: 'worktree', label: 'New session in a new worktree…', onSelect: () => showWorktreeView({ kind: 'create', tabId }) },
+  ]
   const items: MenuItem[] = activeId
     ? [
         { id: 'rename', label: 'Rename…', onSelect: () => background('renameSessionDialog', renameSessionDialog(chat, activeId)) },
@@ -23,10 +50,11 @@ export function ChatHeader() {
         { id: 'delete', label: 'Delete session…', danger: true, onSelect: () => background('confirmDeleteSession', confirmDeleteSession(chat, activeId)) },
       ]
     : []
-  const openMenu = (e: MouseEvent<HTMLButtonElement>): void => {
+  const below = (e: MouseEvent<HTMLButtonElement>): { x: number; y: number } => {
     const rect = e.currentTarget.getBoundingClientRect()
-    setMenu({ x: rect.left, y: rect.bottom + 2 })
+    return { x: rect.left, y: rect.bottom + 2 }
   }
+  const openMenu = (e: MouseEvent<HTMLButtonElement>): void => setMenu(below(e))
   return (
     <header className="chat-header">
       <button
@@ -45,7 +73,7 @@ export function ChatHeader() {
       </span>
       {busy && <StatusGlyph state="running" />}
       <span className="chat-header-actions">
-        <button type="button" className="icon" aria-label="New session" title="New session" onClick={() => background('chat.newSession', chat.newSession())} data-testid="new-session">
+        <button type="button" className="icon" aria-label="New session" aria-haspopup="menu" title="New session: in this folder or in a new worktree" onClick={(e) => setNewMenu(below(e))} data-testid="new-session">
           +
         </button>
         {activeId && (
@@ -74,6 +102,7 @@ export function ChatHeader() {
         </button>
       </span>
       {menu && <ContextMenu x={menu.x} y={menu.y} items={items} onClose={() => setMenu(null)} label="Session actions" />}
+      {newMenu && <ContextMenu x={newMenu.x} y={newMenu.y} items={newItems} onClose={() => setNewMenu(null)} label="New session" />}
     </header>
   )
 }

@@ -1,4 +1,8 @@
-import { useChat, useChatController, useCheckpoints } from '../../stores/chat'
+import { useEffect, type ReactNode } from 'react'
+import { ChatContext, chatFor, useChat, useChatController, useCheckpoints, worktreesFor } from '../../stores/chat'
+import { shownChatProject, useChatScope } from '../../stores/chat-scope'
+import { useProject } from '../../stores/project'
+import { WorktreeBar, WorktreeOverlays } from '../worktrees'
 import { ChangesOverlay, RestoreBanner, RestoreDialog, Timeline } from '../checkpoints'
 import { PermissionDock } from '../permissions'
 import { SessionList } from '../sessions'
@@ -32,8 +36,28 @@ function EmptyChat() {
   )
 }
 
-/** The agent panel of a project: sessions, the transcript, permission asks and the input. */
+/**
+ * The agent panel of a project tab: the chat of its main folder, or of the worktree the user switched to
+ * (each worktree is a project with its own sessions); its sessions, transcript, permission asks and input.
+ */
 export function ChatPanel() {
+  const tabId = useProject((s) => s.projectId)
+  const bridge = useProject((s) => s.bridge)
+  // The tab's worktrees are listed (and their projects opened) as soon as the tab shows.
+  useEffect(() => {
+    worktreesFor(bridge, tabId)
+  }, [bridge, tabId])
+  const shown = useChatScope((s) => shownChatProject(tabId, s))
+  const worktree = useChatScope((s) => s.worktrees[tabId]?.find((w) => w.projectId === shown))
+  return (
+    <ChatContext.Provider value={chatFor(bridge, shown)}>
+      <ScopedChat key={shown} worktreeBar={worktree ? <WorktreeBar tabId={tabId} worktree={worktree} /> : null} />
+      <WorktreeOverlays />
+    </ChatContext.Provider>
+  )
+}
+
+function ScopedChat({ worktreeBar }: { worktreeBar: ReactNode }) {
   const chat = useChatController()
   const activeId = useChat((s) => s.activeSessionId)
   const showSessions = useChat((s) => s.showSessions)
@@ -50,6 +74,7 @@ export function ChatPanel() {
   return (
     <div className="chat" data-testid="chat-panel" data-project-id={chat.projectId} data-session-id={activeId ?? ''}>
       <ChatHeader />
+      {worktreeBar}
       {main}
       <RestoreBanner />
       <PermissionDock />

@@ -5,6 +5,7 @@ import { useWorkspace } from '../../stores/workspace'
 import { registerCommands } from '../commands'
 import { confirmDeleteSession, renameSessionDialog } from '../sessions'
 import { openSettings } from '../settings'
+import { showWorktreeView } from '../worktrees'
 
 function showPanel(): void {
   const id = useWorkspace.getState().activeId
@@ -38,6 +39,17 @@ export function installChatCommands(): () => void {
         showPanel()
         await activeChat()?.newSession()
         focusInActive('[data-testid="chat-input"]')
+      },
+    },
+    {
+      id: 'agent.newWorktree',
+      category: 'Agent',
+      title: 'New Session in a New Worktree…',
+      when: hasChat,
+      run: () => {
+        showPanel()
+        const id = useWorkspace.getState().activeId
+        if (id) showWorktreeView({ kind: 'create', tabId: id })
       },
     },
     {

@@ -128,6 +128,9 @@ export function DiffView({
     models.current = pair
     return () => {
       for (const l of listeners) l.dispose()
+      // Detaching first ends the diff view model (and cancels a diff still being computed) before the
+      // models go; otherwise the worker finds no models and Monaco throws "no diff result available".
+      editor.setModel(null)
       editor.dispose()
       pair.original.dispose()
       pair.modified.dispose()

@@ -2,6 +2,7 @@ import { useState } from 'react'
 import { useShallow } from 'zustand/react/shallow'
 import { formatShortcut } from '../../lib/keys'
 import { useWorkspace, workspace, type ProjectStatus } from '../../stores/workspace'
+import { tabStatus, useChatScope } from '../../stores/chat-scope'
 import { closeProjectTab } from '../workspace'
 import { background } from '../../lib/background'
 
@@ -19,11 +20,13 @@ export function ProjectTabs() {
   const projects = useWorkspace(useShallow((s) => s.projects))
   const activeId = useWorkspace((s) => s.activeId)
   const status = useWorkspace((s) => s.status)
+  const running = useWorkspace((s) => s.running)
+  const scope = useChatScope()
   const [dropAt, setDropAt] = useState<number | null>(null)
   return (
     <nav className="tabs" role="tablist" aria-label="Projects" data-testid="project-tabs">
       {projects.map((project, index) => {
-        const state = status[project.id] ?? 'idle'
+        const { state, count } = tabStatus(project.id, status, running, scope)
         const active = project.id === activeId
         return (
           <div
@@ -67,6 +70,11 @@ export function ProjectTabs() {
           >
             <span className={`status-dot ${state}`} aria-label={STATUS_LABEL[state] || undefined} data-status={state} />
             <span className="tab-name">{project.name}</span>
+            {count > 0 && (
+              <span className="tab-running" title={`${count} session${count === 1 ? '' : 's'} running`} aria-label={`${count} session${count === 1 ? '' : 's'} running`} data-testid="tab-running">
+                {count}
+              </span>
+            )}
             <button
               type="button"
               className="icon tab-close"

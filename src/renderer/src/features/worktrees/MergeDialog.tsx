@@ -1,0 +1,180 @@
+import { useEffect, useState } from 'react'
+import type { MergePreview, MergeResult, WorktreeFileChange } from '@shared/schema/worktree'
+import { worktreesFor } from '../../stores/chat'
+import { useChatScope } from '../../stores/chat-scope'
+import { useWorkspace, workspace } from '../../stores/workspace'
+import { errorMessage, IpcError } from '../../ipc'
+import { background } from '../../lib/background'
+import { showWorktreeView } from './state'
+import { WorktreeFileDiff } from './WorktreeFileDiff'
+import { FileRow, Overlay } from './Overlay'
+
+type Selection = { kind: 'conflict' | 'apply'; path: string } | null
+
+const ACTION_NOTE = { create: 'new', update: '', delete: 'deleted' } as const
+
+/** The conflict's two changes since the base, one above the other: the worktree's and the main tree's. */
+function ConflictSides({ tabId, name, path }: { tabId: string; name: string; path: string }) {
+  return (
+    <div className="merge-conflict" data-testid="merge-conflict" data-path={path}>
+      <div className="merge-side">
+        <div className="merge-side-head">Worktree {name} changed it</div>
+        <WorktreeFileDiff tabId={tabId} name={name} path={path} side="worktree" height={240} />
+      </div>
+      <div className="merge-side">
+        <div className="merge-side-head">The main tree changed it since the base (you or another session)</div>
+        <WorktreeFileDiff tabId={tabId} name={name} path={path} side="main" height={240} />
+      </div>
+      <button type="button" className="small" onClick={() => showWorktreeView({ kind: 'conflict', tabId, name, path })}>
+        Open in the diff view
+      </button>
+    </div>
+  )
+}
+
+function Outcome({ result, onUndo, undone }: { result: MergeResult; onUndo(): void; undone: boolean }) {
+  return (
+    <div className="merge-outcome pad" role="status" data-testid="merge-result">
+      <p>
+        Merged: {result.written} file{result.written === 1 ? '' : 's'} written, {result.deleted} deleted
+        {result.skipped.length > 0 ? `; ${result.skipped.length} conflicting file${result.skipped.length === 1 ? '' : 's'} left as you have ${result.skipped.length === 1 ? 'it' : 'them'} (${result.skipped.join(', ')})` : ''}.
+      </p>
+      {result.branch && (
+        <p className="muted">
+          The branch <code>{result.branch}</code> is kept: merge or open a pull request from it with git as usual.
+        </p>
+      )}
+      {result.undoCheckpointId &&
+        (undone ? (
+          <p className="muted">The merge was undone: the main tree is back as it was.</p>
+        ) : (
+          <button type="button" className="small" onClick={onUndo}>
+            Undo merge
+          </button>
+        ))}
+    </div>
+  )
+}
+
+/**
+ * The merge preview of a worktree: conflicts first (both changes), then what would be applied. Nothing is
+ * written until the user picks: apply all, apply without the conflicting files, or keep the branch.
+ */
+export function MergeDialog({ tabId, name }: { tabId: string; name: string }) {
+  const bridge = useWorkspace((s) => s.bridge)
+  const worktree = useChatScope((s) => s.worktrees[tabId]?.find((w) => w.name === name))
+  const [preview, setPreview] = useState<MergePreview | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const [selection, setSelection] = useState<Selection>(null)
+  const [busy, setBusy] = useState(false)
+  const [result, setResult] = useState<MergeResult | null>(null)
+  const [undone, setUndone] = useState(false)
+
+  /** Bumped to compute the preview again (after a refused merge: the main tree changed meanwhile). */
+  const [round, setRound] = useState(0)
+  useEffect(() => {
+    if (!bridge) return
+    let live = true
+    background('previewMerge', worktreesFor(bridge, tabId).previewMerge(name).then(
+      (next) => {
+        if (!live) return
+        setError(null)
+        setPreview(next)
+        const first = next.conflicts[0]?.path ?? next.apply[0]?.path
+        setSelection(first ? { kind: next.conflicts.length > 0 ? 'conflict' : 'apply', path: first } : null)
+      },
+      (e: unknown) => live && setError(errorMessage(e)),
+    ))
+    return () => {
+      live = false
+    }
+  }, [bridge, tabId, name, round])
+
+  const merge = async (skipConflicts: boolean, overwriteConflicts: boolean): Promise<void> => {
+    if (!bridge) return
+    setBusy(true)
+    setError(null)
+    try {
+      setResult(await worktreesFor(bridge, tabId).merge(name, { skipConflicts, overwriteConflicts }))
+    } catch (e) {
+      // Someone changed the main tree since the preview: show the new one.
+      if (e instanceof IpcError && e.name === 'WorktreeConflicts') setRound((n) => n + 1)
+      setError(errorMessage(e))
+    } finally {
+      setBusy(false)
+    }
+  }
+  const undo = async (): Promise<void> => {
+    if (!bridge || !result?.undoCheckpointId) return
+    const restored = await bridge.checkpoint.restore({ checkpointId: result.undoCheckpointId, mode: 'code', includeUserCreated: true, overwriteConflicts: true })
+    if (restored.ok) setUndone(true)
+    else setError(`Undo failed: ${restored.error.data.message}`)
+  }
+  const keepBranch = (): void => {
+    showWorktreeView(null)
+    if (worktree?.branch) workspace.showError(`Nothing merged. The branch ${worktree.branch} keeps the work: git merge ${worktree.branch}, or push it for a pull request.`)
+  }
+
+  const conflicts = preview?.conflicts ?? []
+  const apply = preview?.apply ?? []
+  const changeOf = (path: string): WorktreeFileChange | undefined => apply.find((a) => a.path === path)?.change
+  const title = `Merge worktree ${name} into the main tree`
+  const actions = result ? null : (
+    <span className="merge-actions">
+      <button type="button" className="small primary" disabled={busy || !preview || (apply.length === 0 && conflicts.length === 0)} onClick={() => background('merge', merge(false, conflicts.length > 0))}>
+        {conflicts.length > 0 ? `Apply all (worktree wins in ${conflicts.length})` : 'Apply all'}
+      </button>
+      {conflicts.length > 0 && (
+        <button type="button" className="small" disabled={busy || apply.length === 0} onClick={() => background('merge', merge(true, false))}>
+          Apply without conflicts
+        </button>
+      )}
+      {worktree?.kind === 'git' && (
+        <button type="button" className="small" disabled={busy} onClick={keepBranch}>
+          Keep the branch
+        </button>
+      )}
+    </span>
+  )
+  return (
+    <Overlay title={title} testId="merge-dialog" actions={actions}>
+      {error && (
+        <div className="error pad merge-error" role="alert">
+          {error}
+        </div>
+      )}
+      {result ? (
+        <Outcome result={result} undone={undone} onUndo={() => background('undoMerge', undo())} />
+      ) : !preview ? (
+        !error && <div className="muted pad">Comparing the worktree, its base and the main tree…</div>
+      ) : conflicts.length === 0 && apply.length === 0 ? (
+        <div className="muted pad" data-testid="merge-empty">
+          Nothing to merge: the main tree already has every change of this worktree.
+        </div>
+      ) : (
+        <>
+          <ul className="changes-files" role="listbox" aria-label="Files to merge">
+            {conflicts.length > 0 && <li className="merge-section conflicts">Conflicts ({conflicts.length})</li>}
+            {conflicts.map((c) => (
+              <FileRow key={`c:${c.path}`} change={c.worktree} note="both changed" selected={selection?.kind === 'conflict' && selection.path === c.path} onSelect={() => setSelection({ kind: 'conflict', path: c.path })} />
+            ))}
+            {apply.length > 0 && <li className="merge-section">To apply ({apply.length})</li>}
+            {apply.map((a) => (
+              <FileRow key={`a:${a.path}`} change={a.change} note={ACTION_NOTE[a.action]} selected={selection?.kind === 'apply' && selection.path === a.path} onSelect={() => setSelection({ kind: 'apply', path: a.path })} />
+            ))}
+            {preview.same.length > 0 && <li className="merge-section muted">Already the same ({preview.same.length})</li>}
+            {preview.same.map((path) => (
+              <li key={`s:${path}`} className="changes-file muted" title="Changed the same way on both sides">
+                <span className="changes-path">{path}</span>
+              </li>
+            ))}
+          </ul>
+          <div className="merge-detail">
+            {selection?.kind === 'conflict' && <ConflictSides key={selection.path} tabId={tabId} name={name} path={selection.path} />}
+            {selection?.kind === 'apply' && changeOf(selection.path) && <WorktreeFileDiff key={selection.path} tabId={tabId} name={name} path={selection.path} side="worktree" />}
+          </div>
+        </>
+      )}
+    </Overlay>
+  )
+}

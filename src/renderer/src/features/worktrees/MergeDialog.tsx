@@ -70,6 +70,9 @@ export function MergeDialog({ tabId, name }: { tabId: string; name: string }) {
   const [result, setResult] = useState<MergeResult | null>(null)
   const [undone, setUndone] = useState(false)
 
+  // Core refuses to merge under a running turn (its files may still change): say so before the click, and
+  // compute the preview again when the turn has ended.
+  const running = worktree?.status === 'running'
   /** Bumped to compute the preview again (after a refused merge: the main tree changed meanwhile). */
   const [round, setRound] = useState(0)
   useEffect(() => {
@@ -88,7 +91,7 @@ export function MergeDialog({ tabId, name }: { tabId: string; name: string }) {
     return () => {
       live = false
     }
-  }, [bridge, tabId, name, round])
+  }, [bridge, tabId, name, round, running])
 
   const merge = async (skipConflicts: boolean, overwriteConflicts: boolean): Promise<void> => {
     if (!bridge) return
@@ -121,11 +124,12 @@ export function MergeDialog({ tabId, name }: { tabId: string; name: string }) {
   const title = `Merge worktree ${name} into the main tree`
   const actions = result ? null : (
     <span className="merge-actions">
-      <button type="button" className="small primary" disabled={busy || !preview || (apply.length === 0 && conflicts.length === 0)} onClick={() => background('merge', merge(false, conflicts.length > 0))}>
+      {running && <span className="muted small">A turn runs in this worktree: merge when it has ended.</span>}
+      <button type="button" className="small primary" disabled={busy || running || !preview || (apply.length === 0 && conflicts.length === 0)} onClick={() => background('merge', merge(false, conflicts.length > 0))}>
         {conflicts.length > 0 ? `Apply all (worktree wins in ${conflicts.length})` : 'Apply all'}
       </button>
       {conflicts.length > 0 && (
-        <button type="button" className="small" disabled={busy || apply.length === 0} onClick={() => background('merge', merge(true, false))}>
+        <button type="button" className="small" disabled={busy || running || apply.length === 0} onClick={() => background('merge', merge(true, false))}>
           Apply without conflicts
         </button>
       )}

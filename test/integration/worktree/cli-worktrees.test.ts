@@ -108,6 +108,12 @@ describe('hotaru run --worktree and hotaru worktrees', () => {
     const undone = await runHotaru(['checkpoints', 'restore', undo as string, '--dir', root, '--yes'], env)
     expect(undone.code, undone.stderr).toBe(0)
     expect(existsSync(join(root, 'a.txt'))).toBe(false)
+    // Its changes are unmerged again: removing it now would lose them.
+    const afterUndo = JSON.parse((await runHotaru(['worktrees', 'list', '--dir', root, '--json'], env)).stdout) as Array<{ name: string; status: string }>
+    expect(afterUndo.find((w) => w.name === 'alpha')?.status).toBe('idle')
+    const keptAfterUndo = await runHotaru(['worktrees', 'remove', 'alpha', '--dir', root], env)
+    expect(keptAfterUndo.code).toBe(1)
+    expect(keptAfterUndo.stderr).toMatch(/not merged back/)
 
     // --continue with --worktree NAME continues that worktree's session.
     const c = await fake([{ text: 'again' }])
@@ -122,7 +128,10 @@ describe('hotaru run --worktree and hotaru worktrees', () => {
     expect(existsSync(join(beta, 'b.txt'))).toBe(true)
     const forced = await runHotaru(['worktrees', 'remove', 'beta', '--dir', root, '--force'], env)
     expect(forced.code, forced.stderr).toBe(0)
-    // alpha was merged (its state then) and is removed without --force.
+    // alpha, merged again, is removed without --force.
+    const remerged = await runHotaru(['worktrees', 'merge', 'alpha', '--dir', root, '--yes'], env)
+    expect(remerged.code, remerged.stderr).toBe(0)
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('from A\n')
     const removed = await runHotaru(['worktrees', 'remove', 'alpha', '--dir', root], env)
     expect(removed.code, removed.stderr).toBe(0)
     expect(existsSync(alpha)).toBe(false)

@@ -50,8 +50,22 @@ describe('worktrees (core)', () => {
     expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('a from worktree\n')
     expect(readFileSync(join(root, 'b.txt'), 'utf8')).toBe('b from the user\n')
     expect(existsSync(join(root, 'c.txt'))).toBe(false)
+    // The skipped conflict is still the worktree's own work: not merged, and not removed without --force.
+    expect((await services.worktrees.list(parent))[0]?.status).toBe('idle')
+    await expect(services.worktrees.remove(parent, 'feat')).rejects.toMatchObject({ name: 'WorktreeUnmerged' })
+
+    const all = await services.worktrees.merge(parent, 'feat', { overwriteConflicts: true })
+    expect(all.skipped).toEqual([])
+    expect(readFileSync(join(root, 'b.txt'), 'utf8')).toBe('b from worktree\n')
     expect((await services.worktrees.list(parent))[0]?.status).toBe('merged')
 
+    // Undoing that merge from the timeline makes the worktree's changes unmerged again.
+    await services.checkpoints.restore(all.undoCheckpointId ?? '', { mode: 'code', overwriteConflicts: true, includeUserCreated: true })
+    expect(readFileSync(join(root, 'b.txt'), 'utf8')).toBe('b from the user\n')
+    expect((await services.worktrees.list(parent))[0]?.status).toBe('idle')
+    await expect(services.worktrees.remove(parent, 'feat')).rejects.toMatchObject({ name: 'WorktreeUnmerged' })
+
+    await services.worktrees.merge(parent, 'feat', { overwriteConflicts: true })
     await services.worktrees.remove(parent, 'feat')
     expect(existsSync(worktree.path)).toBe(false)
     expect(runGit(root, ['worktree', 'list'])).not.toContain(worktree.path)

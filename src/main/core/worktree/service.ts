@@ -205,7 +205,7 @@ export class WorktreeService {
       else skipped.push(conflict.path)
     }
     if (writes.length === 0) {
-      this.deps.storage.worktrees.markMerged(row.projectId, fingerprint)
+      if (skipped.length === 0) this.deps.storage.worktrees.markMerged(row.projectId, fingerprint)
       return { preview, written: 0, deleted: 0, skipped, undoCheckpointId: null, branch: row.branch }
     }
     let written = 0
@@ -220,7 +220,8 @@ export class WorktreeService {
         }
       }
     })
-    this.deps.storage.worktrees.markMerged(row.projectId, fingerprint)
+    // Conflicts left as the main tree has them are not merged back: the worktree still holds work of its own.
+    if (skipped.length === 0) this.deps.storage.worktrees.markMerged(row.projectId, fingerprint)
     await this.publishChanged(parent, row.projectId)
     return { preview, written, deleted, skipped, undoCheckpointId, branch: row.branch }
   }
@@ -297,7 +298,7 @@ export class WorktreeService {
     const roots = sessions.list(row.projectId, { roots: true })
     const running = await this.running(row)
     const changes = known ?? (existsSync(row.path) ? await this.changes(parent, row) : null)
-    const merged = changes !== null && row.mergedState !== null && row.mergedState === changes.fingerprint
+    const merged = changes !== null && (await this.mergedInto(parent, row, changes))
     return {
       name: row.name,
       kind: row.kind,
@@ -341,10 +342,21 @@ export class WorktreeService {
     return { files, fingerprint: changesFingerprint(files.map((f, i) => ({ ...f, hash: hashes[i] as string }))) }
   }
 
+  /**
+   * Merged back and still in the main tree as merged: the worktree is unchanged since its last merge and
+   * the main tree holds its version of every changed file. A merge undone from the timeline, or a merged
+   * file changed again in the main tree, makes it unmerged again (a removal then asks for --force).
+   */
+  private async mergedInto(parent: ProjectInstance, row: WorktreeRow, changes: Changes): Promise<boolean> {
+    if (row.mergedState === null || row.mergedState !== changes.fingerprint) return false
+    const same = await Promise.all(changes.files.map((file) => sameContent(row.path, parent.root, file.path)))
+    return same.every(Boolean)
+  }
+
   /** Changed files that a removal would lose: all unmerged changes, or with a kept branch only the uncommitted ones. */
   private async unmerged(parent: ProjectInstance, row: WorktreeRow, keepBranch: boolean): Promise<number> {
     const changes = await this.changes(parent, row)
-    if (changes.files.length === 0 || row.mergedState === changes.fingerprint) return 0
+    if (changes.files.length === 0 || (await this.mergedInto(parent, row, changes))) return 0
     if (!keepBranch) return changes.files.length
     const status = await git(row.path, ['status', '--porcelain', '-z', '--', '.'])
     return status.split('\0').filter((r) => r !== '').length

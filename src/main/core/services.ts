@@ -128,6 +128,8 @@ export function createServices(options: ServicesOptions): Services {
       add: (projectId, rule) => storage.approvals.add(projectId, rule),
       remove: (projectId, rule) => storage.approvals.remove(projectId, rule.permission, rule.pattern),
     },
+    // A worktree shares its main project's approvals: it is the same repository.
+    ownerOf: (projectId) => storage.worktrees.byProject(projectId)?.parentId ?? projectId,
   })
   permissions.onEvent((event) => {
     if (event.type === 'asked') bus.publish('permission:asked', event, event.request.projectId)

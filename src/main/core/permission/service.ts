@@ -81,6 +81,11 @@ interface Pending {
 export interface PermissionServiceOptions {
   store?: ApprovalStore
   now?: () => number
+  /**
+   * The project whose `project` and `persisted` approvals a project shares: a worktree's
+   * main project, so one approval covers the repository in all its trees. Itself when absent.
+   */
+  ownerOf?: (projectId: string) => string
 }
 
 /**
@@ -232,16 +237,18 @@ export class PermissionService {
     for (const key of [...this.turnRules.keys()]) if (key.startsWith(`${sessionId}\u0000`)) this.turnRules.delete(key)
   }
 
-  /** Approvals remembered for a project (and a session), for display. */
+  /** Approvals remembered for a project (its main project's, for a worktree) and a session, for display. */
   async approvals(projectId: string, sessionId?: string): Promise<Array<Rule & { scope: ApprovalScope }>> {
-    const persisted = (await this.persistedRules(projectId)).map((r) => ({ ...r, scope: 'persisted' as const }))
-    const project = (this.projectRules.get(projectId) ?? []).map((r) => ({ ...r, scope: 'project' as const }))
+    const owner = this.owner(projectId)
+    const persisted = (await this.persistedRules(owner)).map((r) => ({ ...r, scope: 'persisted' as const }))
+    const project = (this.projectRules.get(owner) ?? []).map((r) => ({ ...r, scope: 'project' as const }))
     const session = sessionId ? (this.sessionRules.get(sessionId) ?? []).map((r) => ({ ...r, scope: 'session' as const })) : []
     return [...persisted, ...project, ...session]
   }
 
-  /** Forgets a remembered approval; later asks it covered are asked again. */
+  /** Forgets a remembered approval; later asks it covered are asked again (in every tree of the project). */
   async revoke(projectId: string, rule: Pick<Rule, 'permission' | 'pattern'>, scope: ApprovalScope, sessionId?: string): Promise<boolean> {
+    const owner = this.owner(projectId)
     const keep = (r: Rule): boolean => r.permission !== rule.permission || r.pattern !== rule.pattern
     const drop = (map: Map<string, Rule[]>, key: string | undefined): boolean => {
       const list = key ? map.get(key) : undefined
@@ -250,11 +257,11 @@ export class PermissionService {
       return list.some((r) => !keep(r))
     }
     if (scope === 'session') return drop(this.sessionRules, sessionId)
-    if (scope === 'project') return drop(this.projectRules, projectId)
+    if (scope === 'project') return drop(this.projectRules, owner)
     if (scope === 'turn') return false
-    const cached = await this.persistedRules(projectId)
-    const removed = (await this.options.store?.remove?.(projectId, { ...rule, action: 'allow' })) ?? false
-    this.persisted.set(projectId, Promise.resolve(cached.filter(keep)))
+    const cached = await this.persistedRules(owner)
+    const removed = (await this.options.store?.remove?.(owner, { ...rule, action: 'allow' })) ?? false
+    this.persisted.set(owner, Promise.resolve(cached.filter(keep)))
     return removed
   }
 
@@ -279,16 +286,17 @@ export class PermissionService {
       if (key) push(this.turnRules, key, rules)
       else push(this.sessionRules, info.sessionId, rules)
     } else if (scope === 'session') push(this.sessionRules, info.sessionId, rules)
-    else if (scope === 'project') push(this.projectRules, info.projectId, rules)
+    else if (scope === 'project') push(this.projectRules, this.owner(info.projectId), rules)
     else {
       const store = this.options.store
+      const owner = this.owner(info.projectId)
       if (!store) {
-        push(this.projectRules, info.projectId, rules)
+        push(this.projectRules, owner, rules)
         return
       }
-      const cached = await this.persistedRules(info.projectId)
+      const cached = await this.persistedRules(owner)
       for (const rule of rules) {
-        await store.add(info.projectId, rule)
+        await store.add(owner, rule)
         cached.push(rule)
       }
     }
@@ -296,9 +304,10 @@ export class PermissionService {
 
   /** After an "always", resolves the other pending asks the new approval now covers. */
   private async resolveCovered(source: PendingPermission, scope: ApprovalScope): Promise<void> {
+    const owner = this.owner(source.projectId)
     for (const other of [...this.pendingById.values()]) {
       const info = other.info
-      if (info.forceAsk || info.projectId !== source.projectId) continue
+      if (info.forceAsk || this.owner(info.projectId) !== owner) continue
       if ((scope === 'session' || scope === 'turn') && info.sessionId !== source.sessionId) continue
       const remembered = await this.remembered(info.projectId, info.sessionId, info.turnId)
       const allowed = info.patterns.every((p) => decide(info.permission, p, other.ruleset, remembered, other.floors) === 'allow')
@@ -308,10 +317,15 @@ export class PermissionService {
     }
   }
 
+  private owner(projectId: string): string {
+    return this.options.ownerOf?.(projectId) ?? projectId
+  }
+
   private async remembered(projectId: string, sessionId: string, turnId?: string): Promise<Rule[]> {
+    const owner = this.owner(projectId)
     return [
-      ...(await this.persistedRules(projectId)),
-      ...(this.projectRules.get(projectId) ?? []),
+      ...(await this.persistedRules(owner)),
+      ...(this.projectRules.get(owner) ?? []),
       ...(this.sessionRules.get(sessionId) ?? []),
       ...(turnId ? (this.turnRules.get(turnKey(sessionId, turnId)) ?? []) : []),
     ]

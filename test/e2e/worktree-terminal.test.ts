@@ -47,7 +47,7 @@ async function pwdPrints(ui: ServedPage, path: string, known: Shown[] = []): Pro
 describe('terminals of worktree chats in Chromium (hotaru serve)', () => {
   const shared = useBrowser({ fakeLlm: true })
 
-  it('while the tab shows a worktree chat, a new terminal runs in the worktree; the main folder terminal stays where it was', { timeout: 180_000 }, async () => {
+  it('while the tab shows a worktree chat, a new terminal runs in the worktree; the main folder terminal stays where it was; removal closes it', { timeout: 180_000 }, async () => {
     const repo = gitRepo({ 'README.md': '# Repo\n' })
     const ui = await servedPage(shared)
     const { page } = ui
@@ -98,10 +98,17 @@ describe('terminals of worktree chats in Chromium (hotaru serve)', () => {
       const restored = await terminals(ui)
       expect(restored.find((t) => t.projectId === inWorktree.projectId)?.lines).toContain(worktreeReal)
 
+      // Removing the worktree ends its terminal and closes its tab; the main folder's keeps running.
+      const bar = ui.chat().getByTestId('worktree-bar')
+      await bar.getByRole('button', { name: 'Remove worktree feature' }).click()
+      await page.getByRole('dialog', { name: 'Remove worktree feature' }).getByRole('button', { name: 'Remove' }).click()
+      await until(async () => (await ui.chat().getByTestId('worktree-bar').count()) === 0, 'back in the main folder')
+      await until(async () => (await tabLabels(ui)).length === 1, 'the worktree terminal closed')
+      expect(await tabLabels(ui)).toEqual([`bash · ${folder}`])
+
       // Back on the main folder's chat, a new terminal starts in the main folder again.
-      await ui.chat().getByTestId('worktree-bar').getByRole('button', { name: 'Main folder' }).click()
       await page.keyboard.press('Control+Shift+Backquote')
-      await until(async () => (await ui.view().getByTestId('terminal-tab').count()) === 3, 'a third terminal tab')
+      await until(async () => (await ui.view().getByTestId('terminal-tab').count()) === 2, 'a new terminal tab')
       const again = await pwdPrints(ui, realpathSync(repo), [main])
       expect(again.projectId).toBe(main.projectId)
       expect(again.id).not.toBe(main.id)

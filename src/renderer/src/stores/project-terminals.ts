@@ -1,46 +1,55 @@
 import type { StoreApi } from 'zustand'
 
 export interface TerminalTab {
+  /** Unique within the tab: terminal ids are only unique within their project. */
+  key: string
+  /** The project whose terminal this is: the tab's main folder or one of its worktrees. */
+  projectId: string
   id: string
   pid: number
   title: string
+  /** Where it runs: the main folder's name or the worktree's. */
+  where: string
   exit: { exitCode: number } | null
 }
 
+export const terminalKey = (projectId: string, id: string): string => `${projectId}/${id}`
+
 export interface TerminalsSlice {
   terminals: TerminalTab[]
+  /** The key of the terminal shown. */
   activeTerminal: string | null
   addTerminal(tab: TerminalTab): void
-  updateTerminal(id: string, patch: Partial<TerminalTab>): void
-  removeTerminal(id: string): void
-  setActiveTerminal(id: string | null): void
+  updateTerminal(key: string, patch: Partial<TerminalTab>): void
+  removeTerminal(key: string): void
+  setActiveTerminal(key: string | null): void
 }
 
-/** The terminal tabs of a project; the xterm instances live in features/terminal. */
+/** The terminal tabs of a project tab (its main folder's and its worktrees'); the xterm instances live in features/terminal. */
 export function createTerminalsSlice(set: StoreApi<TerminalsSlice>['setState']): TerminalsSlice {
   return {
     terminals: [],
     activeTerminal: null,
     addTerminal(tab) {
       set((s) => ({
-        terminals: s.terminals.some((t) => t.id === tab.id) ? s.terminals : [...s.terminals, tab],
-        activeTerminal: tab.id,
+        terminals: s.terminals.some((t) => t.key === tab.key) ? s.terminals : [...s.terminals, tab],
+        activeTerminal: tab.key,
       }))
     },
-    updateTerminal(id, patch) {
-      set((s) => ({ terminals: s.terminals.map((t) => (t.id === id ? { ...t, ...patch } : t)) }))
+    updateTerminal(key, patch) {
+      set((s) => ({ terminals: s.terminals.map((t) => (t.key === key ? { ...t, ...patch } : t)) }))
     },
-    removeTerminal(id) {
+    removeTerminal(key) {
       set((s) => {
-        const index = s.terminals.findIndex((t) => t.id === id)
-        const terminals = s.terminals.filter((t) => t.id !== id)
+        const index = s.terminals.findIndex((t) => t.key === key)
+        const terminals = s.terminals.filter((t) => t.key !== key)
         const activeTerminal =
-          s.activeTerminal === id ? (terminals[Math.min(index, terminals.length - 1)]?.id ?? null) : s.activeTerminal
+          s.activeTerminal === key ? (terminals[Math.min(index, terminals.length - 1)]?.key ?? null) : s.activeTerminal
         return { terminals, activeTerminal }
       })
     },
-    setActiveTerminal(id) {
-      set({ activeTerminal: id })
+    setActiveTerminal(key) {
+      set({ activeTerminal: key })
     },
   }
 }

@@ -1,13 +1,14 @@
 import { useEffect, useRef, useState } from 'react'
 import { useShallow } from 'zustand/react/shallow'
 import { formatShortcut } from '../../lib/keys'
+import { projectsOfTab, useChatScope } from '../../stores/chat-scope'
 import { useProject, useProjectStore } from '../../stores/project'
-import { closeTerminal, onFindRequest, openTerminal, restoreTerminals, sessionOf } from './sessions'
+import type { TerminalTab } from '../../stores/project-terminals'
+import { closeTerminal, forgetTerminals, onFindRequest, openTerminal, restoreTerminals, sessionOf } from './sessions'
 import { background } from '../../lib/background'
 
 /** Mounts the (long-lived) xterm of a terminal into the panel and keeps it fitted. */
-function TerminalView({ id, active }: { id: string; active: boolean }) {
-  const projectId = useProject((s) => s.projectId)
+function TerminalView({ tab: { projectId, id }, active }: { tab: TerminalTab; active: boolean }) {
   const host = useRef<HTMLDivElement>(null)
   const [ready, setReady] = useState(false)
 
@@ -32,8 +33,7 @@ function TerminalView({ id, active }: { id: string; active: boolean }) {
   return <div ref={host} className={`terminal-view${active ? '' : ' hidden'}`} data-testid="terminal-view" data-terminal-id={id} />
 }
 
-function FindBar({ id, onClose }: { id: string; onClose(): void }) {
-  const projectId = useProject((s) => s.projectId)
+function FindBar({ tab: { projectId, id }, onClose }: { tab: TerminalTab; onClose(): void }) {
   const [query, setQuery] = useState('')
   const [found, setFound] = useState<boolean | null>(null)
   const input = useRef<HTMLInputElement>(null)
@@ -83,17 +83,23 @@ function FindBar({ id, onClose }: { id: string; onClose(): void }) {
   )
 }
 
-/** The bottom panel: a tab per terminal of the project, each a live shell. */
+/** The bottom panel: a tab per terminal of the project tab (its main folder's and its worktrees'), each a live shell. */
 export function TerminalPanel() {
   const store = useProjectStore()
   const projectId = useProject((s) => s.projectId)
   const terminals = useProject(useShallow((s) => s.terminals))
   const activeTerminal = useProject((s) => s.activeTerminal)
   const [finding, setFinding] = useState(false)
+  const listed = useChatScope((s) => s.worktrees[projectId] !== undefined)
+  const projects = useChatScope(useShallow((s) => projectsOfTab(projectId, s)))
+  const shownWorktree = useChatScope((s) => s.shown[projectId])
+  const active = terminals.find((t) => t.key === activeTerminal)
 
   useEffect(() => {
-    background('restoreTerminals', restoreTerminals(store))
-  }, [store])
+    // Only once the worktrees are listed is a terminal of one that is missing known to be gone.
+    if (listed) forgetTerminals(store, projects)
+    for (const id of projects) background('restoreTerminals', restoreTerminals(store, id))
+  }, [store, listed, projects])
 
   useEffect(() => onFindRequest(projectId, () => setFinding(true)), [projectId])
 
@@ -103,28 +109,31 @@ export function TerminalPanel() {
         <div className="terminal-tabs" role="tablist" aria-label="Terminals">
           {terminals.map((t) => (
             <div
-              key={t.id}
+              key={t.key}
               role="tab"
-              aria-selected={t.id === activeTerminal}
-              tabIndex={t.id === activeTerminal ? 0 : -1}
-              className={`terminal-tab${t.id === activeTerminal ? ' active' : ''}${t.exit ? ' exited' : ''}`}
+              aria-selected={t.key === activeTerminal}
+              tabIndex={t.key === activeTerminal ? 0 : -1}
+              className={`terminal-tab${t.key === activeTerminal ? ' active' : ''}${t.exit ? ' exited' : ''}`}
               data-testid="terminal-tab"
               data-terminal-id={t.id}
               data-pid={t.pid}
-              title={`${t.title} — pid ${t.pid}${t.exit ? ` — exited (${t.exit.exitCode})` : ''}`}
-              onClick={() => store.getState().setActiveTerminal(t.id)}
+              title={`${t.title} in ${t.where} — pid ${t.pid}${t.exit ? ` — exited (${t.exit.exitCode})` : ''}`}
+              onClick={() => store.getState().setActiveTerminal(t.key)}
               onAuxClick={(e) => {
-                if (e.button === 1) background('closeTerminal', closeTerminal(store, t.id))
+                if (e.button === 1) background('closeTerminal', closeTerminal(store, t.key))
               }}
             >
               <span className="terminal-tab-name">{t.title}</span>
+              <span className="terminal-tab-where muted" data-testid="terminal-tab-where">
+                {t.where}
+              </span>
               <button
                 type="button"
                 className="icon"
-                aria-label={`Kill terminal ${t.title}`}
+                aria-label={`Kill terminal ${t.title} in ${t.where}`}
                 onClick={(e) => {
                   e.stopPropagation()
-                  background('closeTerminal', closeTerminal(store, t.id))
+                  background('closeTerminal', closeTerminal(store, t.key))
                 }}
               >
                 ×
@@ -155,16 +164,16 @@ export function TerminalPanel() {
         </div>
       </div>
       <div className="terminal-host">
-        {finding && activeTerminal && <FindBar id={activeTerminal} onClose={() => setFinding(false)} />}
+        {finding && active && <FindBar key={active.key} tab={active} onClose={() => setFinding(false)} />}
         {terminals.map((t) => (
-          <TerminalView key={t.id} id={t.id} active={t.id === activeTerminal} />
+          <TerminalView key={t.key} tab={t} active={t.key === activeTerminal} />
         ))}
         {terminals.length === 0 && (
           <div className="terminal-empty muted">
             <button type="button" className="link" onClick={() => background('openTerminal', openTerminal(store))}>
               Start a terminal
             </button>{' '}
-            in the project folder ({formatShortcut('Ctrl+Shift+`')}).
+            in {shownWorktree ? `the worktree ${shownWorktree}` : 'the project folder'} ({formatShortcut('Ctrl+Shift+`')}).
           </div>
         )}
       </div>

@@ -1,17 +1,21 @@
 import type { HotaruBridge } from '@shared/ipc'
 import type { TerminalInfo } from '@shared/schema/terminal'
 import { errorMessage, unwrap } from '../../ipc'
+import { shownChatProject, tabOf, worktreeOfProject } from '../../stores/chat-scope'
 import { existingProjectStore, onProjectDropped, type ProjectStore } from '../../stores/project'
+import { terminalKey as key } from '../../stores/project-terminals'
 import { onResync } from '../../stores/resync'
 import { workspace } from '../../stores/workspace'
+import type { TerminalTab } from '../../stores/project-terminals'
 import { TerminalSession } from './session'
 import { loadXterm } from './xterm'
 import { background } from '../../lib/background'
 
 const sessions = new Map<string, TerminalSession>()
+/** The tab (main project id) each session's terminal is listed in. */
+const tabs = new Map<string, string>()
 /** What a terminal without a replay (it failed) continues from. */
 const NO_REPLAY = { data: '', end: 0, sizes: [] }
-const key = (projectId: string, id: string) => `${projectId}/${id}`
 /** Find bar requests from inside a terminal, per project. */
 const findListeners = new Map<string, () => void>()
 let routedBridge: HotaruBridge | null = null
@@ -25,8 +29,9 @@ function route(bridge: HotaruBridge): void {
   })
   bridge.pty.onExit(({ projectId, payload }) => {
     if (!projectId) return
-    sessions.get(key(projectId, payload.id))?.markExited(payload.exitCode)
-    existingProjectStore(projectId)?.getState().updateTerminal(payload.id, { exit: { exitCode: payload.exitCode } })
+    const k = key(projectId, payload.id)
+    sessions.get(k)?.markExited(payload.exitCode)
+    existingProjectStore(tabs.get(k) ?? tabOf(projectId))?.getState().updateTerminal(k, { exit: { exitCode: payload.exitCode } })
   })
 }
 
@@ -41,20 +46,46 @@ export function onFindRequest(projectId: string, listener: () => void): () => vo
   }
 }
 
-async function sessionFor(store: ProjectStore, info: TerminalInfo): Promise<TerminalSession> {
-  const { bridge, projectId } = store.getState()
-  const existing = sessions.get(key(projectId, info.id))
+/** The session of terminal `info` of `projectId` (the tab's main folder or one of its worktrees). */
+async function sessionFor(store: ProjectStore, projectId: string, info: TerminalInfo): Promise<TerminalSession> {
+  const { bridge, projectId: tabId } = store.getState()
+  const k = key(projectId, info.id)
+  const existing = sessions.get(k)
   if (existing) return existing
   const modules = await loadXterm()
-  const again = sessions.get(key(projectId, info.id))
+  const again = sessions.get(k)
   if (again) return again
   const session = new TerminalSession(modules, bridge, projectId, info.id, {
-    onTitle: (title) => store.getState().updateTerminal(info.id, { title: title || shellName(info.shell) }),
-    onFind: () => findListeners.get(projectId)?.(),
+    onTitle: (title) => store.getState().updateTerminal(k, { title: title || shellName(info.shell) }),
+    onFind: () => findListeners.get(tabId)?.(),
   })
-  sessions.set(key(projectId, info.id), session)
+  sessions.set(k, session)
+  tabs.set(k, tabId)
   route(bridge)
   return session
+}
+
+function tabFor(store: ProjectStore, projectId: string, info: TerminalInfo): TerminalTab {
+  const { root } = store.getState()
+  return {
+    key: key(projectId, info.id),
+    projectId,
+    id: info.id,
+    pid: info.pid,
+    title: shellName(info.shell),
+    where: worktreeOfProject(projectId)?.name ?? folderName(root),
+    exit: info.exit ? { exitCode: info.exit.exitCode } : null,
+  }
+}
+
+function folderName(path: string): string {
+  return path.split(/[\\/]/).filter(Boolean).pop() ?? path
+}
+
+function disposeSession(k: string): void {
+  sessions.get(k)?.dispose()
+  sessions.delete(k)
+  tabs.delete(k)
 }
 
 function shellName(shell: string): string {
@@ -69,35 +100,49 @@ function estimateSize(): { cols: number; rows: number } {
   return { cols: Math.max(20, Math.floor(width / 7.8)), rows: Math.max(5, Math.floor(height / 17)) }
 }
 
-/** Starts a shell in `cwd` ('' = project root), shows the terminal panel and focuses it. */
+/**
+ * Starts a shell, shows the terminal panel and focuses it. Without `cwd` it starts where the tab's chat
+ * works: the worktree whose chat the tab shows, else the main folder; `cwd` is a folder of the main folder.
+ */
 export async function openTerminal(store: ProjectStore, cwd = ''): Promise<void> {
   const state = store.getState()
   state.setView({ terminal: true })
+  const projectId = cwd ? state.projectId : shownChatProject(state.projectId)
   try {
-    const info = await unwrap(state.bridge.pty.create({ projectId: state.projectId, ...estimateSize(), cwd: cwd || undefined }))
-    await sessionFor(store, info)
-    store.getState().addTerminal({ id: info.id, pid: info.pid, title: shellName(info.shell), exit: null })
+    const info = await unwrap(state.bridge.pty.create({ projectId, ...estimateSize(), cwd: cwd || undefined }))
+    await sessionFor(store, projectId, info)
+    store.getState().addTerminal(tabFor(store, projectId, info))
   } catch (error) {
     workspace.showError(`Could not start a terminal: ${errorMessage(error)}`)
   }
 }
 
-/** Ends the terminal's process and closes its tab. */
-export async function closeTerminal(store: ProjectStore, id: string): Promise<void> {
-  const { bridge, projectId } = store.getState()
-  const result = await bridge.pty.kill({ projectId, id })
-  if (!result.ok) console.warn(`[terminal] kill ${id}:`, result.error.data.message)
-  sessions.get(key(projectId, id))?.dispose()
-  sessions.delete(key(projectId, id))
-  store.getState().removeTerminal(id)
+/** Ends the terminal's process and closes its tab (`k`: its key in the tab). */
+export async function closeTerminal(store: ProjectStore, k: string): Promise<void> {
+  const { bridge, terminals } = store.getState()
+  const tab = terminals.find((t) => t.key === k)
+  if (!tab) return
+  const result = await bridge.pty.kill({ projectId: tab.projectId, id: tab.id })
+  if (!result.ok) console.warn(`[terminal] kill ${k}:`, result.error.data.message)
+  disposeSession(k)
+  store.getState().removeTerminal(k)
+}
+
+/** Closes the tabs of terminals whose worktree is gone (its processes ended with its project in the core). */
+export function forgetTerminals(store: ProjectStore, projects: string[]): void {
+  for (const tab of store.getState().terminals) {
+    if (projects.includes(tab.projectId)) continue
+    disposeSession(tab.key)
+    store.getState().removeTerminal(tab.key)
+  }
 }
 
 /**
- * Re-attaches to the project's terminals that are still running in the core
- * (after a page reload or a reconnect), repainting each from its recent output.
+ * Re-attaches to the terminals of `projectId` (the tab's main folder or one of its worktrees) that are still
+ * running in the core (after a page reload or a reconnect), repainting each from its recent output.
  */
-export async function restoreTerminals(store: ProjectStore): Promise<void> {
-  const { bridge, projectId } = store.getState()
+export async function restoreTerminals(store: ProjectStore, projectId = store.getState().projectId): Promise<void> {
+  const { bridge } = store.getState()
   const listed = await bridge.pty.list({ projectId })
   if (!listed.ok) {
     console.warn('[terminal] cannot list terminals:', listed.error.data.message)
@@ -105,19 +150,14 @@ export async function restoreTerminals(store: ProjectStore): Promise<void> {
   }
   for (const info of listed.value) {
     const known = sessions.has(key(projectId, info.id))
-    const session = await sessionFor(store, info)
+    const session = await sessionFor(store, projectId, info)
     if (!known) {
       session.beginReplay()
       const replay = await bridge.pty.replay({ projectId, id: info.id })
       session.finishReplay(replay.ok ? replay.value : NO_REPLAY)
       if (info.exit) session.markExited(info.exit.exitCode)
     }
-    store.getState().addTerminal({
-      id: info.id,
-      pid: info.pid,
-      title: shellName(info.shell),
-      exit: info.exit ? { exitCode: info.exit.exitCode } : null,
-    })
+    store.getState().addTerminal(tabFor(store, projectId, info))
   }
 }
 
@@ -149,9 +189,7 @@ export function inspectTerminalText(): string[] {
 
 onProjectDropped((projectId) => {
   for (const [k, session] of sessions) {
-    if (session.projectId !== projectId) continue
-    session.dispose()
-    sessions.delete(k)
+    if (session.projectId === projectId || tabs.get(k) === projectId) disposeSession(k)
   }
   findListeners.delete(projectId)
 })

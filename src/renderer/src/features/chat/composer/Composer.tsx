@@ -37,6 +37,13 @@ export function Composer({ sessionId }: { sessionId: string | null }) {
   const { model } = usePicked(sessionId)
   const mcp = useMcpItems(bridge, projectId)
   const waiting = mcp.attachments.some((a) => a.state !== 'ready')
+  const servers = useChat((s) => s.mcp)
+  const { refresh } = mcp
+  const menu = trigger?.kind
+  // Listed when a menu opens and again whenever a server connects, fails or changes while it is open.
+  useEffect(() => {
+    if (menu) refresh(menu)
+  }, [menu, servers, refresh])
 
   useEffect(() => {
     drafts.set(draftKey, text)
@@ -59,7 +66,6 @@ export function Composer({ sessionId }: { sessionId: string | null }) {
   const updateTrigger = (value: string, caret: number): void => {
     const next = triggerAt(value, caret)
     if (next?.kind === 'mention') setFiles(projectClient(bridge, projectId).files.get(setFiles))
-    if (next && next.kind !== trigger?.kind) mcp.refresh(next.kind)
     setTrigger(next)
     if (next?.query !== trigger?.query || next?.kind !== trigger?.kind) setActive(0)
   }

@@ -179,7 +179,7 @@ export function Composer({ sessionId }: { sessionId: string | null }) {
         className="composer-input"
         rows={2}
         value={text}
-        placeholder={busy ? 'The agent is working — a message sent now is queued' : 'Ask the agent… (@ file, / command)'}
+        placeholder={busy ? 'The agent is working — a message sent now is queued' : 'Ask the agent… (@ file or resource, / command or prompt)'}
         onChange={(e) => {
           setText(e.target.value)
           updateTrigger(e.target.value, e.target.selectionStart)

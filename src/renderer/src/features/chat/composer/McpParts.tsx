@@ -50,7 +50,10 @@ export function PromptForm({ ask, onRender, onCancel }: { ask: PromptAsk; onRend
             value={values[arg.name] ?? ''}
             placeholder={arg.description}
             aria-invalid={missing.includes(arg.name)}
-            onChange={(e) => setValues((v) => ({ ...v, [arg.name]: e.target.value }))}
+            onChange={(e) => {
+              setValues((v) => ({ ...v, [arg.name]: e.target.value }))
+              setMissing((m) => m.filter((name) => name !== arg.name))
+            }}
           />
         </label>
       ))}

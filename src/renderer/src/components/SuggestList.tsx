@@ -14,6 +14,8 @@ interface SuggestListProps {
   label: string
   testId?: string
   empty?: string
+  /** Lines under the items, e.g. sources that failed to list. */
+  notes?: readonly string[]
   onPick(item: Suggestion): void
   onHover(index: number): void
 }
@@ -25,7 +27,7 @@ function Marked({ text, indexes }: { text: string; indexes?: readonly number[] }
 }
 
 /** A completion popup (mentions, slash commands); the input that owns it handles the keys. */
-export function SuggestList({ items, active, label, testId, empty, onPick, onHover }: SuggestListProps) {
+export function SuggestList({ items, active, label, testId, empty, notes, onPick, onHover }: SuggestListProps) {
   const list = useRef<HTMLUListElement>(null)
   useEffect(() => {
     list.current?.children[active]?.scrollIntoView({ block: 'nearest' })
@@ -51,6 +53,11 @@ export function SuggestList({ items, active, label, testId, empty, onPick, onHov
         </li>
       ))}
       {items.length === 0 && empty && <li className="muted suggest-empty">{empty}</li>}
+      {notes?.map((note) => (
+        <li key={note} className="suggest-empty suggest-note" role="alert">
+          {note}
+        </li>
+      ))}
     </ul>
   )
 }

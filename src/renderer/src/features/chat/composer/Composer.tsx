@@ -8,6 +8,9 @@ import { KeyNotice } from './KeyNotice'
 import { projectClient } from '../../../stores/project-client'
 import { AgentPicker, ModelPicker, usePicked } from './Pickers'
 import { parseSlash, SLASH_COMMANDS } from './slash'
+import { pickedPrompt, pickedResource, promptSuggestions, resourceSuggestions, withAttachments } from './mcp-items'
+import { useMcpItems } from './use-mcp-items'
+import { Attachments, PromptForm } from './McpParts'
 import { background } from '../../../lib/background'
 
 /** Unsent text per project and session, kept while switching sessions or tabs. */
@@ -16,7 +19,8 @@ const MAX_HEIGHT = 260
 
 /**
  * The message input: Enter sends (queued while a turn runs), Shift+Enter adds
- * a line, `@` completes project files, `/` completes commands, Esc stops.
+ * a line, `@` completes project files and MCP resources (attached to the message),
+ * `/` completes commands and MCP prompts (rendered into the input), Esc stops.
  */
 export function Composer({ sessionId }: { sessionId: string | null }) {
   const chat = useChatController()
@@ -31,6 +35,15 @@ export function Composer({ sessionId }: { sessionId: string | null }) {
   const [files, setFiles] = useState<string[]>([])
   const input = useRef<HTMLTextAreaElement>(null)
   const { model } = usePicked(sessionId)
+  const mcp = useMcpItems(bridge, projectId)
+  const waiting = mcp.attachments.some((a) => a.state !== 'ready')
+  const servers = useChat((s) => s.mcp)
+  const { refresh } = mcp
+  const menu = trigger?.kind
+  // Listed when a menu opens and again whenever a server connects, fails or changes while it is open.
+  useEffect(() => {
+    if (menu) refresh(menu)
+  }, [menu, servers, refresh])
 
   useEffect(() => {
     drafts.set(draftKey, text)
@@ -45,8 +58,10 @@ export function Composer({ sessionId }: { sessionId: string | null }) {
 
   const suggestions: Suggestion[] = useMemo(() => {
     if (!trigger) return []
-    return trigger.kind === 'slash' ? slashSuggestions(trigger.query) : fileSuggestions(files, trigger.query, openFiles)
-  }, [trigger, files, openFiles])
+    return trigger.kind === 'slash'
+      ? [...slashSuggestions(trigger.query), ...promptSuggestions(mcp.prompts, trigger.query)]
+      : [...resourceSuggestions(mcp.resources, trigger.query), ...fileSuggestions(files, trigger.query, openFiles)]
+  }, [trigger, files, openFiles, mcp.prompts, mcp.resources])
 
   const updateTrigger = (value: string, caret: number): void => {
     const next = triggerAt(value, caret)
@@ -68,7 +83,19 @@ export function Composer({ sessionId }: { sessionId: string | null }) {
 
   const accept = (item: Suggestion | undefined): void => {
     if (!item || !trigger) return
+    const resource = pickedResource(mcp.resources, item.id)
+    if (resource) {
+      mcp.attach(resource)
+      return replaceTrigger(`${item.label} `)
+    }
     if (trigger.kind === 'mention') return replaceTrigger(`@${item.id} `)
+    const prompt = pickedPrompt(mcp.prompts, item.id)
+    if (prompt) {
+      replaceTrigger('')
+      if (prompt.arguments.length) mcp.setAsk({ prompt })
+      else mcp.render(prompt, {}, insert)
+      return
+    }
     const command = SLASH_COMMANDS.find((c) => c.name === item.id)
     if (command?.name === 'rename') return replaceTrigger(`/${item.id} `)
     setText('')
@@ -76,14 +103,27 @@ export function Composer({ sessionId }: { sessionId: string | null }) {
     if (command) background('command.run', command.run(chat, ''))
   }
 
+  /** A rendered prompt goes where the caret is. */
+  const insert = (value: string): void => {
+    const el = input.current
+    const at = el?.selectionStart ?? text.length
+    setText((t) => `${t.slice(0, at)}${value}${t.slice(at)}`)
+    requestAnimationFrame(() => {
+      el?.focus()
+      el?.setSelectionRange(at + value.length, at + value.length)
+    })
+  }
+
   const submit = (): void => {
     const value = text.trim()
-    if (!value) return
+    if (!value || waiting) return
     setText('')
     setTrigger(null)
-    const slash = parseSlash(value)
-    if (slash) background('slash.command.run', slash.command.run(chat, slash.args))
-    else background('chat.send', chat.send(value))
+    const slash = mcp.attachments.length ? null : parseSlash(value)
+    if (slash) return background('slash.command.run', slash.command.run(chat, slash.args))
+    const blocks = mcp.attachments.flatMap((a) => (a.block ? [a.block] : []))
+    mcp.clearAttachments()
+    background('chat.send', chat.send(withAttachments(value, blocks)))
   }
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>): void => {
@@ -115,18 +155,31 @@ export function Composer({ sessionId }: { sessionId: string | null }) {
           active={active}
           label={trigger.kind === 'slash' ? 'Commands' : 'Files'}
           testId={trigger.kind === 'slash' ? 'slash-suggestions' : 'mention-suggestions'}
-          empty={trigger.kind === 'mention' ? (files.length ? 'No matching file' : 'Listing files…') : undefined}
+          empty={trigger.kind === 'mention' ? (files.length ? 'No matching file or resource' : 'Listing files…') : undefined}
+          notes={mcp.errors}
           onPick={accept}
           onHover={setActive}
         />
       )}
       <KeyNotice model={model} sessionId={sessionId} />
+      {mcp.ask && (
+        <PromptForm
+          key={`${mcp.ask.prompt.server}:${mcp.ask.prompt.name}`}
+          ask={mcp.ask}
+          onRender={(args) => mcp.ask && mcp.render(mcp.ask.prompt, args, insert)}
+          onCancel={() => {
+            mcp.setAsk(null)
+            input.current?.focus()
+          }}
+        />
+      )}
+      <Attachments items={mcp.attachments} onRemove={mcp.detach} />
       <textarea
         ref={input}
         className="composer-input"
         rows={2}
         value={text}
-        placeholder={busy ? 'The agent is working — a message sent now is queued' : 'Ask the agent… (@ file, / command)'}
+        placeholder={busy ? 'The agent is working — a message sent now is queued' : 'Ask the agent… (@ file or resource, / command or prompt)'}
         onChange={(e) => {
           setText(e.target.value)
           updateTrigger(e.target.value, e.target.selectionStart)
@@ -148,7 +201,7 @@ export function Composer({ sessionId }: { sessionId: string | null }) {
             ■ Stop
           </button>
         )}
-        <button type="button" className="primary send" onClick={submit} disabled={!text.trim()} title={busy ? 'Queue (Enter)' : 'Send (Enter)'} data-testid="send-button">
+        <button type="button" className="primary send" onClick={submit} disabled={!text.trim() || waiting} title={waiting ? 'Wait for the attached resources (remove one that failed)' : busy ? 'Queue (Enter)' : 'Send (Enter)'} data-testid="send-button">
           {busy ? 'Queue' : 'Send'}
         </button>
       </div>

@@ -47,17 +47,18 @@ export function schemaVersion(db: Db): number {
 }
 
 function migrate(db: Db): void {
-  const current = schemaVersion(db)
-  if (current > migrations.length) {
-    throw new Error(
-      `database schema version ${current} is newer than this build supports (${migrations.length}); update Hotaru`,
-    )
-  }
-  for (let version = current; version < migrations.length; version++) {
-    const sql = migrations[version] as string
-    db.transaction(() => {
-      db.exec(sql)
+  // Two processes opening a new data dir at once (two `hotaru run`s) must not both migrate it: the write
+  // lock is taken first (the other waits, busy_timeout) and the version is read under it.
+  db.transaction(() => {
+    const current = schemaVersion(db)
+    if (current > migrations.length) {
+      throw new Error(
+        `database schema version ${current} is newer than this build supports (${migrations.length}); update Hotaru`,
+      )
+    }
+    for (let version = current; version < migrations.length; version++) {
+      db.exec(migrations[version] as string)
       db.pragma(`user_version = ${version + 1}`)
-    })()
-  }
+    }
+  }).immediate()
 }

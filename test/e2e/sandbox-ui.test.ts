@@ -1,52 +1,36 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { Locator, Page } from 'playwright-core'
-import { screenshot, useBrowser, watchErrors } from '../support/browser'
+import { screenshot, useBrowser } from '../support/browser'
 import { until } from '../support/until'
-import { startServe, type Served } from '../support/cli'
+import { servedPage } from '../support/served-page'
 import { tempDir } from '../support/temp'
-
-const chat = (page: Page): Locator => page.locator('[data-testid="project-view"][data-active="true"] [data-testid="chat-panel"]')
 
 describe('sandbox in the UI (hotaru serve + fake LLM)', () => {
   const shared = useBrowser({ fakeLlm: true })
 
   it('shows the shield on sandboxed tool cards with what was blocked, and the sandbox settings', { timeout: 120_000 }, async () => {
-    const home = tempDir('hotaru-e2e-sbx-home-')
-    mkdirSync(join(home, '.config/hotaru'), { recursive: true })
-    writeFileSync(join(home, '.config/hotaru/hotaru.json'), JSON.stringify({ sandbox: { enabled: true, autoAllow: true, network: { allowedDomains: ['registry.npmjs.org'] } } }))
+    const served = await servedPage(shared, {
+      userConfig: { sandbox: { enabled: true, autoAllow: true, network: { allowedDomains: ['registry.npmjs.org'] } } },
+      viewport: { width: 1400, height: 900 },
+    })
+    const { page, errors, chat } = served
+    const home = served.env.HOME as string
     const project = tempDir('hotaru-e2e-sbx-project-')
-    const env = {
-      HOTARU_DATA_DIR: tempDir('hotaru-e2e-sbx-data-'),
-      HOME: home,
-      XDG_CONFIG_HOME: join(home, '.config'),
-      ANTHROPIC_API_KEY: 'test-key',
-      ANTHROPIC_BASE_URL: shared.fake.anthropicBaseURL,
-      SHELL: '/bin/bash',
-    }
-    const served: Served = await startServe(['--port', '0'], env)
-    const page = await shared.browser.newPage({ viewport: { width: 1400, height: 900 } })
-    const errors = watchErrors(page)
     try {
-      await page.goto(served.url)
-      await page.getByText('Connected').waitFor()
-      await page.getByTestId('open-path-input').fill(project)
-      await page.getByTestId('open-path-submit').click()
-      await chat(page).getByTestId('chat-empty').waitFor()
+      await served.openProject(project)
 
       // autoAllow needs no bash ask, but naming a path outside the project still asks; allowed once, the sandbox still stops the write.
       shared.fake.enqueue({ toolCalls: [{ name: 'bash', args: { command: `echo inside > ok.txt; touch "${home}/escape"`, description: 'Try to write' } }] }, { text: 'Done.' })
-      const input = chat(page).getByTestId('chat-input')
+      const input = chat().getByTestId('chat-input')
       await input.fill('Write somewhere')
       await input.press('Enter')
-      const ask = chat(page).locator('[data-testid="permission-dialog"][data-permission="external_directory"]')
+      const ask = chat().locator('[data-testid="permission-dialog"][data-permission="external_directory"]')
       await ask.waitFor({ timeout: 30_000 })
       await until(async () => await ask.getByTestId('permission-once').isEnabled(), 'armed', 20_000)
       await ask.getByTestId('permission-once').click()
-      const card = chat(page).locator('[data-testid="tool-card"][data-tool="bash"][data-status="completed"]')
+      const card = chat().locator('[data-testid="tool-card"][data-tool="bash"][data-status="completed"]')
       await card.waitFor({ timeout: 30_000 })
-      expect(await chat(page).locator('[data-testid="permission-dialog"][data-permission="bash"]').count()).toBe(0)
+      expect(await chat().locator('[data-testid="permission-dialog"][data-permission="bash"]').count()).toBe(0)
       await card.getByTestId('sandbox-badge').waitFor()
       await until(async () => (await card.getByTestId('sandbox-blocked').count()) > 0, 'blocked notes in the card', 20_000)
       expect(await card.getByTestId('sandbox-blocked').innerText()).toContain(`write outside the project: ${home}/escape`)
@@ -70,11 +54,10 @@ describe('sandbox in the UI (hotaru serve + fake LLM)', () => {
       expect(errors).toEqual([])
     } catch (error) {
       await screenshot(page, 'sandbox-ui-failure').catch(() => undefined)
-      console.error('page errors:', errors, '\nserve stderr:', served.stderr().slice(-3000))
+      console.error('page errors:', errors, '\nserve stderr:', served.served.stderr().slice(-3000))
       throw error
     } finally {
-      await page.close()
-      await served.stop()
+      await served.close()
     }
   })
 })

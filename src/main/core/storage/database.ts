@@ -9,7 +9,7 @@ export type Db = Database.Database
 export function openDatabase(file: string): Db {
   if (file !== ':memory:') prepareFiles(file)
   const db = new Database(file)
-  db.pragma('journal_mode = WAL')
+  setWalMode(db)
   // SQLite creates -wal/-shm with the database file's mode; tighten ones an older build left behind.
   if (file !== ':memory:') restrictSidecars(file)
   db.pragma('synchronous = NORMAL')
@@ -17,6 +17,23 @@ export function openDatabase(file: string): Db {
   db.pragma('busy_timeout = 5000')
   migrate(db)
   return db
+}
+
+/**
+ * Switches to WAL. Another process switching the same new file at that moment makes SQLite answer
+ * SQLITE_BUSY at once, without its busy handler, so that is retried for up to the busy timeout.
+ */
+function setWalMode(db: Db): void {
+  const deadline = Date.now() + 5_000
+  for (;;) {
+    try {
+      db.pragma('journal_mode = WAL')
+      return
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() > deadline) throw error
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20)
+    }
+  }
 }
 
 /** Owner-only access (POSIX): every transcript, setting and approval is in this database. */

@@ -53,6 +53,9 @@ describe('modules a command loads', () => {
     expect(chunk(files, 'services')).toHaveLength(1)
     expect(chunk(files, 'anthropic-kit')).toHaveLength(1)
     for (const name of ['openai-kit', 'mcp', 'lsp']) expect(chunk(files, name)).toEqual([])
+    // The language-server protocol library loads with the first language server, and this turn edits nothing.
+    const protocol = files.filter((f) => f.startsWith('out/cli/') && readFileSync(join(ROOT, f), 'utf8').includes('textDocument/publishDiagnostics'))
+    expect(protocol).toEqual([])
     // Only native addons and WASM-backed packages stay outside the bundle.
     const packages = new Set(files.filter((f) => f.startsWith('node_modules/')).map(packageOf))
     for (const name of packages) expect(['better-sqlite3', 'bindings', 'file-uri-to-path', '@lydell', 'web-tree-sitter', 'tree-sitter-bash']).toContain(name)

@@ -15,16 +15,18 @@ afterEach(async () => {
   for (const s of servers.splice(0)) await s.close()
 })
 
-/** Runs `hotaru args…` and returns the files its main thread loaded, relative to the project root. */
-async function loadsOf(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; files: string[] }> {
+/** Runs `hotaru args…` and returns the files its main thread loaded, relative to the project root, and when each began. */
+async function loadsOf(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; files: string[]; at: Map<string, number> }> {
   const log = join(tempDir(), 'loads.txt')
   const result = await runHotaru(args, { ...env, NODE_OPTIONS: `--import ${RECORDER}`, HOTARU_TEST_LOADS: log })
   const root = pathToFileURL(ROOT).href + '/'
-  const files = readFileSync(log, 'utf8')
-    .split('\n')
-    .filter((url) => url.startsWith(root))
-    .map((url) => url.slice(root.length))
-  return { code: result.code, stdout: result.stdout, files }
+  const at = new Map<string, number>()
+  for (const line of readFileSync(log, 'utf8').split('\n')) {
+    const space = line.indexOf(' ')
+    const url = line.slice(space + 1)
+    if (space > 0 && url.startsWith(root) && !at.has(url.slice(root.length))) at.set(url.slice(root.length), Number(line.slice(0, space)))
+  }
+  return { code: result.code, stdout: result.stdout, files: [...at.keys()], at }
 }
 
 /** `node_modules/@scope/pkg/…` → `@scope`, `node_modules/pkg/…` → `pkg`. */
@@ -47,7 +49,7 @@ describe('modules a command loads', () => {
     const server = await startFakeLlm({ turns: [{ text: 'Hi there.' }] })
     servers.push(server)
     const project = tempDir()
-    const { code, stdout, files } = await loadsOf(['run', '--dir', project, '--model', 'anthropic/claude-sonnet-4-6', 'hello'], fakeProviderEnv(server, tempDir()))
+    const { code, stdout, files, at } = await loadsOf(['run', '--dir', project, '--model', 'anthropic/claude-sonnet-4-6', 'hello'], fakeProviderEnv(server, tempDir()))
     expect(code).toBe(0)
     expect(stdout).toContain('Hi there.')
     expect(chunk(files, 'services')).toHaveLength(1)
@@ -56,6 +58,10 @@ describe('modules a command loads', () => {
     // The language-server protocol library loads with the first language server, and this turn edits nothing.
     const protocol = files.filter((f) => f.startsWith('out/cli/') && readFileSync(join(ROOT, f), 'utf8').includes('textDocument/publishDiagnostics'))
     expect(protocol).toEqual([])
+    // The shell checker's grammar loads while the model answers, not before the first request.
+    const grammar = [...at].filter(([file]) => file.startsWith('node_modules/web-tree-sitter/')).map(([, time]) => time)
+    expect(grammar.length).toBeGreaterThan(0)
+    expect(Math.min(...grammar)).toBeGreaterThanOrEqual(server.requests[0]?.at ?? Infinity)
     // Only native addons and WASM-backed packages stay outside the bundle.
     const packages = new Set(files.filter((f) => f.startsWith('node_modules/')).map(packageOf))
     for (const name of packages) expect(['better-sqlite3', 'bindings', 'file-uri-to-path', '@lydell', 'web-tree-sitter', 'tree-sitter-bash']).toContain(name)

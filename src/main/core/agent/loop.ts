@@ -315,6 +315,7 @@ async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager
     for await (const event of stream) {
       if (!busy && event.type !== 'retry') {
         deps.setStatus({ type: 'busy' })
+        deps.tools.warm?.()
         busy = true
       }
       if (event.type === 'retry') busy = false

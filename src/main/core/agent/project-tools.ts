@@ -126,8 +126,6 @@ export class ProjectToolRuntime implements Disposable {
     floors?: (agent: string) => Rule[][]
   }): ToolHost {
     const { config, sessionId, hooks } = input
-    // The shell checker's grammar (WebAssembly) loads while the model writes its first answer of the turn.
-    warmBashParser()
     // Built-ins, project memory and MCP tools, each filtered by the agent's defaults and its `tools` config.
     const memory = memoryTool(config)
     const tools = (agent: AgentInfo): Tool[] => [
@@ -140,6 +138,8 @@ export class ProjectToolRuntime implements Disposable {
     return {
       definitions: (agent) => this.registry.definitions(tools(agent)),
       mutatesFiles: (name, agent) => mayMutateFiles(tools(agent).find((t) => t.id === name)),
+      // The shell checker's grammar (WebAssembly) loads while the model writes its first answer, not before the request.
+      warm: warmBashParser,
       execute: async (call, ctx) => {
         const available = tools(ctx.agent)
         const binding: AskBinding = {

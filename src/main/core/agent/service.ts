@@ -466,6 +466,7 @@ function afterCheckpoints(host: ToolHost, idle: () => Promise<void>): ToolHost {
   return {
     definitions: (agent) => host.definitions(agent),
     mutatesFiles: host.mutatesFiles ? (name, agent) => host.mutatesFiles?.(name, agent) ?? true : undefined,
+    warm: host.warm ? () => host.warm?.() : undefined,
     execute: async (call, ctx) => {
       if (host.mutatesFiles?.(call.name, ctx.agent) ?? true) await idle()
       return host.execute(call, ctx)

@@ -37,4 +37,6 @@ export interface ToolHost {
   execute(call: ToolCallRequest, ctx: ToolCallContext): Promise<ToolOutcome>
   /** Whether a call of tool `name` may change files (see `mutatesFiles`); absent: every tool may. */
   mutatesFiles?(name: string, agent: AgentInfo): boolean
+  /** Called once a model request is out (its answer began): loads what the tools need while the model writes. */
+  warm?(): void
 }

@@ -1,12 +1,9 @@
-import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver-protocol/node'
+import type { Diagnostic, DiagnosticSeverity } from 'vscode-languageserver-protocol/node'
 import type { LspDiagnostic, LspFileDiagnostics } from '@shared/ipc/lsp'
 
-const SEVERITY: Record<number, LspDiagnostic['severity']> = {
-  [DiagnosticSeverity.Error]: 'error',
-  [DiagnosticSeverity.Warning]: 'warning',
-  [DiagnosticSeverity.Information]: 'info',
-  [DiagnosticSeverity.Hint]: 'hint',
-}
+/** The protocol's severity codes (written out: the protocol library loads only with a language server). */
+const SEVERITY: Record<DiagnosticSeverity, LspDiagnostic['severity']> = { 1: 'error', 2: 'warning', 3: 'info', 4: 'hint' }
+const ERROR: DiagnosticSeverity = 1
 
 /** TypeScript's numeric codes read as `TS2322`, as `tsc` prints them; other servers' codes as they are. */
 function codeOf(diagnostic: Diagnostic): string | undefined {
@@ -24,7 +21,7 @@ export function toLspDiagnostic(diagnostic: Diagnostic): LspDiagnostic {
     endLine: diagnostic.range.end.line + 1,
     endColumn: diagnostic.range.end.character + 1,
     // Servers that leave severity out mean an error (the spec lets the client decide).
-    severity: SEVERITY[diagnostic.severity ?? DiagnosticSeverity.Error] ?? 'error',
+    severity: SEVERITY[diagnostic.severity ?? ERROR] ?? 'error',
     message: typeof diagnostic.message === 'string' ? diagnostic.message : diagnostic.message.value,
     ...(code ? { code } : {}),
     ...(diagnostic.source ? { source: diagnostic.source } : {}),

@@ -4,7 +4,7 @@ import type { LspDiagnostic, LspServerStatus } from '@shared/ipc/lsp'
 import { Emitter, type Listener } from '../util/emitter'
 import { log } from '../util/log'
 import { languageIdOf } from './catalog'
-import { LanguageServerClient } from './client'
+import type { LanguageServerClient } from './client'
 import { toLspDiagnostic } from './format'
 import type { ServerSource } from './locate'
 import type { ServerLaunch } from './process'
@@ -140,6 +140,9 @@ export class ServerHandle {
     this.source = resolved.source
     // A crash during the handshake goes the same way as a later one: restarts, then degraded.
     let crashed = false
+    // The protocol library is loaded with the first server, not at start (most runs never start one).
+    const { LanguageServerClient } = await import('./client')
+    if (this.disposed) return undefined
     const client = new LanguageServerClient({
       launch: resolved.launch,
       rootPath: this.deps.rootPath,

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { setFlagsFromString } from 'node:v8'
-import { Language, Parser, type Node, type Tree } from 'web-tree-sitter'
+import type { Node, Parser, Tree } from 'web-tree-sitter'
 
 export type { Node as SyntaxNode }
 
@@ -29,7 +29,9 @@ function baselineWasmOnly(): void {
 async function load(): Promise<Parser> {
   baselineWasmOnly()
   const require = createRequire(import.meta.url)
-  const [runtime, grammar] = await Promise.all([
+  // The runtime's JavaScript loads here too, not with the module: a turn reaches its first request without it.
+  const [{ Language, Parser }, runtime, grammar] = await Promise.all([
+    import('web-tree-sitter'),
     readFile(require.resolve('web-tree-sitter/tree-sitter.wasm')),
     readFile(require.resolve('tree-sitter-bash/tree-sitter-bash.wasm')),
   ])

@@ -1,0 +1,78 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { afterEach, describe, expect, it } from 'vitest'
+import { startFakeLlm, type FakeLlm } from '../fixtures/fake-llm'
+import { fakeProviderEnv, ROOT, runHotaru } from '../support/cli'
+import { tempDir } from '../support/temp'
+
+// What a command loads decides how fast it starts: each provider SDK, the MCP SDK and the
+// language-server command live in chunks of their own, loaded only by the commands that use them.
+const RECORDER = pathToFileURL(join(ROOT, 'test/fixtures/record-loads.mjs')).href
+
+const servers: FakeLlm[] = []
+afterEach(async () => {
+  for (const s of servers.splice(0)) await s.close()
+})
+
+/** Runs `hotaru args…` and returns the files its main thread loaded, relative to the project root, and when each began. */
+async function loadsOf(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; files: string[]; at: Map<string, number> }> {
+  const log = join(tempDir(), 'loads.txt')
+  const result = await runHotaru(args, { ...env, NODE_OPTIONS: `--import ${RECORDER}`, HOTARU_TEST_LOADS: log })
+  const root = pathToFileURL(ROOT).href + '/'
+  const at = new Map<string, number>()
+  for (const line of readFileSync(log, 'utf8').split('\n')) {
+    const space = line.indexOf(' ')
+    const url = line.slice(space + 1)
+    if (space > 0 && url.startsWith(root) && !at.has(url.slice(root.length))) at.set(url.slice(root.length), Number(line.slice(0, space)))
+  }
+  return { code: result.code, stdout: result.stdout, files: [...at.keys()], at }
+}
+
+/** `node_modules/@scope/pkg/…` → `@scope`, `node_modules/pkg/…` → `pkg`. */
+const packageOf = (file: string): string => file.split('/')[1] ?? file
+
+const chunk = (files: string[], name: string): string[] => files.filter((f) => new RegExp(`^out/cli/assets/${name}-[\\w-]+\\.js$`).test(f))
+
+describe('modules a command loads', () => {
+  it('run --help loads neither the core nor any provider SDK', async () => {
+    const dataDir = tempDir()
+    const { code, stdout, files } = await loadsOf(['run', '--help'], fakeProviderEnv({ anthropicBaseURL: 'http://127.0.0.1:9', openaiBaseURL: 'http://127.0.0.1:9/v1' }, dataDir))
+    expect(code).toBe(0)
+    expect(stdout).toMatch(/hotaru run/)
+    expect(files).toContain('out/cli/main.js')
+    for (const name of ['services', 'anthropic-kit', 'openai-kit', 'mcp', 'lsp']) expect(chunk(files, name)).toEqual([])
+    expect(files.filter((f) => f.startsWith('node_modules/'))).toEqual([])
+  })
+
+  it('run over Anthropic loads the Anthropic SDK alone, no MCP or language-server code', async () => {
+    const server = await startFakeLlm({ turns: [{ text: 'Hi there.' }] })
+    servers.push(server)
+    const project = tempDir()
+    const { code, stdout, files, at } = await loadsOf(['run', '--dir', project, '--model', 'anthropic/claude-sonnet-4-6', 'hello'], fakeProviderEnv(server, tempDir()))
+    expect(code).toBe(0)
+    expect(stdout).toContain('Hi there.')
+    expect(chunk(files, 'services')).toHaveLength(1)
+    expect(chunk(files, 'anthropic-kit')).toHaveLength(1)
+    for (const name of ['openai-kit', 'mcp', 'lsp']) expect(chunk(files, name)).toEqual([])
+    // The language-server protocol library loads with the first language server, and this turn edits nothing.
+    const protocol = files.filter((f) => f.startsWith('out/cli/') && readFileSync(join(ROOT, f), 'utf8').includes('textDocument/publishDiagnostics'))
+    expect(protocol).toEqual([])
+    // The shell checker's grammar loads while the model answers, not before the first request.
+    const grammar = [...at].filter(([file]) => file.startsWith('node_modules/web-tree-sitter/')).map(([, time]) => time)
+    expect(grammar.length).toBeGreaterThan(0)
+    expect(Math.min(...grammar)).toBeGreaterThanOrEqual(server.requests[0]?.at ?? Infinity)
+    // Only native addons and WASM-backed packages stay outside the bundle.
+    const packages = new Set(files.filter((f) => f.startsWith('node_modules/')).map(packageOf))
+    for (const name of packages) expect(['better-sqlite3', 'bindings', 'file-uri-to-path', '@lydell', 'web-tree-sitter', 'tree-sitter-bash']).toContain(name)
+  })
+
+  it('run over OpenAI loads the OpenAI SDK and not the Anthropic one', async () => {
+    const server = await startFakeLlm({ turns: [{ text: 'Hi there.' }] })
+    servers.push(server)
+    const { code, files } = await loadsOf(['run', '--dir', tempDir(), '--model', 'openai/gpt-4.1', 'hello'], fakeProviderEnv(server, tempDir()))
+    expect(code).toBe(0)
+    expect(chunk(files, 'openai-kit')).toHaveLength(1)
+    expect(chunk(files, 'anthropic-kit')).toEqual([])
+  })
+})

@@ -19,6 +19,10 @@ describe('the file tree and @-mentions follow the worktree shown (hotaru serve)'
     try {
       await ui.openProject(repo)
       await row('main-only.txt').waitFor()
+      // A file open in the main folder's editor before the worktree is shown.
+      await row('main-only.txt').click()
+      const mainEditor = ui.view().locator('[data-testid="code-editor"][data-path="main-only.txt"]')
+      await expect.poll(() => mainEditor.innerText()).toMatch(/main/)
 
       await ui.chat().getByRole('button', { name: 'New session' }).click()
       await page.getByRole('menuitem', { name: 'New session in a new worktree…' }).click()
@@ -41,6 +45,7 @@ describe('the file tree and @-mentions follow the worktree shown (hotaru serve)'
       expect(await head().textContent()).toContain('hotaru/feature')
       await row('only-in-worktree.txt').waitFor({ timeout: 30_000 })
       expect(await row('main-only.txt').count()).toBe(0)
+      expect(await mainEditor.count()).toBe(0)
       await screenshot(page, 'worktree-folder-01-tree')
 
       // @ completes the worktree's file and inserts its path.
@@ -73,6 +78,7 @@ describe('the file tree and @-mentions follow the worktree shown (hotaru serve)'
       expect(await head().textContent()).not.toContain('⑂ feature')
       expect(await row('only-in-worktree.txt').count()).toBe(0)
       expect(await editor.count()).toBe(0)
+      await expect.poll(() => mainEditor.innerText()).toMatch(/main/)
       await input.fill('Look at @main-on')
       await ui.chat().getByTestId('mention-suggestions').getByRole('option').filter({ hasText: 'main-only.txt' }).waitFor({ timeout: 30_000 })
       await input.fill('Look at @only-in')

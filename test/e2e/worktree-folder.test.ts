@@ -40,7 +40,7 @@ describe('the file tree and @-mentions follow the worktree shown (hotaru serve)'
       writeFileSync(join(worktree as string, 'only-in-worktree.txt'), 'from the worktree\n')
 
       // The tree names the worktree and its branch, and lists the worktree's files, not the main folder's.
-      await page.waitForFunction(() => document.querySelector('[data-project-id][data-active="true"] [data-testid="sidebar-head"]')?.getAttribute('data-worktree') === 'feature')
+      await expect.poll(() => head().getAttribute('data-worktree'), { timeout: 30_000 }).toBe('feature')
       expect(await head().textContent()).toContain('⑂ feature')
       expect(await head().textContent()).toContain('hotaru/feature')
       await row('only-in-worktree.txt').waitFor({ timeout: 30_000 })

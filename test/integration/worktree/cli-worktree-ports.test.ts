@@ -29,9 +29,17 @@ interface Listed {
 }
 
 describe('worktree ports through the CLI', () => {
-  it('gives two worktrees made at once blocks of their own, seen by their commands and their model, and lists them', { timeout: 120_000 }, async () => {
+  it('gives two worktrees made at once blocks of their own, seen by their commands, hooks and model, and lists them', { timeout: 120_000 }, async () => {
     const dataDir = tempDir()
-    const root = gitRepo({ 'README.md': 'hello\n', '.gitignore': 'fg.txt\nbg.txt\n' })
+    // Hooks record the ports they see too: one of the turn (UserPromptSubmit) and one of a tool call (PreToolUse).
+    const record = (file: string) => [{ hooks: [{ type: 'command', command: `printf '%s' "\${HOTARU_PORTS-none}" > ${file}` }] }]
+    const hooks = { UserPromptSubmit: record('prompt-hook.txt'), PreToolUse: record('tool-hook.txt') }
+    const root = gitRepo({
+      'README.md': 'hello\n',
+      '.gitignore': 'fg.txt\nbg.txt\n*-hook.txt\n',
+      'hotaru.json': JSON.stringify({ hooks }),
+    })
+    expect((await runHotaru(['trust', '--dir', root], fakeProviderEnv(await fakeLlm([]), dataDir))).code).toBe(0)
     const a = await fakeLlm(recordPorts)
     const b = await fakeLlm(recordPorts)
     const main = await fakeLlm(recordPorts)
@@ -60,6 +68,8 @@ describe('worktree ports through the CLI', () => {
       const seen = `${ports.first} ${ports.first}-${ports.last}`
       expect(readFileSync(join(dir, 'fg.txt'), 'utf8')).toBe(seen)
       expect(readFileSync(join(dir, 'bg.txt'), 'utf8')).toBe(seen)
+      expect(readFileSync(join(dir, 'prompt-hook.txt'), 'utf8')).toBe(`${ports.first}-${ports.last}`)
+      expect(readFileSync(join(dir, 'tool-hook.txt'), 'utf8')).toBe(`${ports.first}-${ports.last}`)
     }
     // The model is told which ports to use.
     expect(JSON.stringify(a.requests[0]?.body)).toContain(`This worktree's ports: ${alpha.first}-${alpha.last}`)
@@ -67,6 +77,7 @@ describe('worktree ports through the CLI', () => {
     // The main tree has no ports of its own.
     expect(readFileSync(join(root, 'fg.txt'), 'utf8')).toBe('none none')
     expect(readFileSync(join(root, 'bg.txt'), 'utf8')).toBe('none none')
+    expect(readFileSync(join(root, 'prompt-hook.txt'), 'utf8')).toBe('none')
     expect(JSON.stringify(main.requests[0]?.body)).not.toContain("This worktree's ports")
 
     const text = await runHotaru(['worktrees', 'list', '--dir', root], env)

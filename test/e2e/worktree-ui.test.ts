@@ -47,6 +47,8 @@ describe('worktree sessions in Chromium (hotaru serve + fake LLM)', () => {
       const bar = ui.chat().getByTestId('worktree-bar')
       await bar.waitFor()
       expect(await bar.innerText()).toContain('hotaru/feature')
+      // Its own ports, which its commands get as HOTARU_PORT / HOTARU_PORTS.
+      expect(await bar.getByTestId('worktree-ports').innerText()).toMatch(/^ports (\d+)–(\d+)$/)
       await ui.chat().getByTestId('chat-empty').waitFor()
 
       // The agent edits the worktree's copy; the main tree does not change.

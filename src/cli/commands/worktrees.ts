@@ -19,6 +19,8 @@ tree. Files changed in both are conflicts: without --skip-conflicts nothing is w
 with it they stay as the main tree has them. Without --yes and without a terminal the preview is
 printed and nothing is applied (exit 3). Every merge first records a checkpoint that undoes it.
 A git worktree keeps its branch (hotaru/NAME) for a normal git merge or pull request.
+Each worktree has its own block of 10 ports (PORTS); commands in it get HOTARU_PORT (the first)
+and HOTARU_PORTS (first-last).
 Remove refuses while changes are not merged back, unless --force.`
 
 export async function runWorktrees(argv: string[]): Promise<number> {
@@ -85,9 +87,10 @@ async function list(argv: string[]): Promise<number> {
         w.changedFiles < 0 ? '?' : String(w.changedFiles),
         shortBase(w.base),
         formatTime(w.createdAt),
+        w.ports ? `${w.ports.first}-${w.ports.last}` : '-',
         w.path,
       ])
-      const header = ['NAME', 'KIND', 'BRANCH', 'STATUS', 'SESSIONS', 'CHANGED', 'BASE', 'CREATED', 'PATH']
+      const header = ['NAME', 'KIND', 'BRANCH', 'STATUS', 'SESSIONS', 'CHANGED', 'BASE', 'CREATED', 'PORTS', 'PATH']
       const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)))
       for (const row of [header, ...rows]) out(row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] as number))).join('  '))
     }

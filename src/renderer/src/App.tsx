@@ -11,6 +11,8 @@ import { ProcessesButton } from './features/processes'
 import { projectStoreFor } from './stores/project'
 import { useWorkspace, workspace } from './stores/workspace'
 import { existingProjectStore } from './stores/project'
+import { useChatScope } from './stores/chat-scope'
+import { shownWorktree } from './stores/shown-folder'
 import { windowTitle } from './features/workspace/title'
 
 /**
@@ -103,8 +105,10 @@ function ConnectionBlocker() {
 function useWindowTitle(): void {
   const activeId = useWorkspace((s) => s.activeId)
   const name = useWorkspace((s) => s.projects.find((p) => p.id === s.activeId)?.name ?? null)
+  // The file is the one the editor shows: a worktree's while the tab shows its chat.
+  const folderId = useChatScope((s) => (activeId ? (shownWorktree(activeId, s)?.projectId ?? activeId) : null))
   useEffect(() => {
-    const store = activeId ? existingProjectStore(activeId) : undefined
+    const store = folderId ? existingProjectStore(folderId) : undefined
     const apply = (): void => {
       const state = store?.getState()
       const file = state?.activeFile ?? null
@@ -112,7 +116,7 @@ function useWindowTitle(): void {
     }
     apply()
     return store?.subscribe(apply)
-  }, [activeId, name])
+  }, [folderId, name])
 }
 
 /** How long an error banner stays before it goes by itself (it can be dismissed at once). */

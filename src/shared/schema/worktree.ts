@@ -23,6 +23,10 @@ export type WorktreeStatus = z.infer<typeof WorktreeStatus>
 export const WorktreeBase = z.enum(['head', 'default'])
 export type WorktreeBase = z.infer<typeof WorktreeBase>
 
+/** A worktree's own TCP ports, `first` to `last` (commands in it get `HOTARU_PORT` and `HOTARU_PORTS`). */
+export const PortBlock = z.object({ first: z.number().int(), last: z.number().int() })
+export type PortBlock = z.infer<typeof PortBlock>
+
 export const Worktree = z.object({
   name: WorktreeName,
   kind: WorktreeKind,
@@ -46,6 +50,8 @@ export const Worktree = z.object({
   status: WorktreeStatus,
   /** Its project is open in this process (sessions can run there now). */
   open: z.boolean(),
+  /** Its block of ports; null for a worktree recorded before ports were given (it gets one when next opened). */
+  ports: PortBlock.nullable(),
 })
 export type Worktree = z.infer<typeof Worktree>
 

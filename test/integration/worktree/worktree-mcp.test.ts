@@ -30,5 +30,12 @@ describe('MCP servers of worktrees', { timeout: 60_000 }, () => {
     expect(services.mcp.statuses(offWorktree.id)).toEqual([])
     // The worktree lives under the data dir, outside every trusted folder: it runs with its project's trust.
     expect((await services.configs.of(onWorktree).load()).trust.trusted).toBe(true)
+    // The worktree's server runs with its ports; the main tree's with none.
+    const portsSeen = async (project: typeof on) => {
+      const manager = await services.mcp.ensure(project, await services.configs.of(project).load())
+      return (JSON.parse(String((await manager?.callTool('fx__environment', {}))?.output)) as { ports: string | null }).ports
+    }
+    expect(await portsSeen(onWorktree)).toBe(`${onWorktree.ports?.first}-${onWorktree.ports?.last}`)
+    expect(await portsSeen(on)).toBeNull()
   })
 })

@@ -16,6 +16,7 @@ const worktree = (name: string, projectId: string): Worktree => ({
   changedFiles: 2,
   status: 'idle',
   open: true,
+  ports: null,
 })
 
 /** The page's localStorage, in memory (the unit tests run in Node). */

@@ -14,6 +14,7 @@ import {
   subagentsPromptBlock,
   type ExtensionError,
 } from '../extensions'
+import { portsPromptBlock } from '../project/command-env'
 import type { ProjectManager } from '../project/manager'
 import { log } from '../util/log'
 import { detached } from '../util/detached'
@@ -92,9 +93,10 @@ export function turnEnvironment(options: EnvironmentOptions): (session: Session,
     const agents = mergeAgentFiles(resolveAgents(config), agentFiles.agents)
     const mcpTools = options.mcp?.toolsOf(project.id) ?? []
     const skillTools = skills.skills.length > 0 ? [createSkillTool(skills.skills)] : []
-    const blocks = [skillsPromptBlock(skills.skills), subagentsPromptBlock(agents.values())].filter((b) => b.length > 0)
+    const blocks = [skillsPromptBlock(skills.skills), subagentsPromptBlock(agents.values()), portsPromptBlock(project.ports)].filter((b) => b.length > 0)
     return {
       projectRoot: project.root,
+      commandEnv: project.commandEnv,
       agents,
       config,
       tools: options.tools.for(project).host({

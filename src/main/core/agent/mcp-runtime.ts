@@ -65,6 +65,8 @@ export class McpRuntime {
         manager: new McpManager({
         servers: config.mcp,
         projectRoot: project.root,
+        // Servers started for a worktree get its ports like its other commands.
+        env: { ...process.env, ...project.commandEnv },
         projectMcpJson: trusted,
         onStatus: (status) => this.bus.publish('mcp:status', status, project.id),
         onToolsChanged: () => this.refresh(project.id, created),

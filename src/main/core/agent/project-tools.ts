@@ -164,7 +164,7 @@ export class ProjectToolRuntime implements Disposable {
         const permissions = this.deps.permissions
         const ask = bindAsk(permissions, binding)
         const hookPayload = { sessionId, projectRoot: this.project.root, tool: call.name, input: call.input }
-        const hookOptions = { cwd: this.project.root, signal: ctx.signal, ...(input.sandbox ? { sandbox: input.sandbox } : {}) }
+        const hookOptions = { cwd: this.project.root, env: { ...process.env, ...this.project.commandEnv }, signal: ctx.signal, ...(input.sandbox ? { sandbox: input.sandbox } : {}) }
         const pre = await runHooks(config.hooks, 'PreToolUse', hookPayload, hookOptions)
         if (pre.blocked) {
           return {
@@ -198,6 +198,7 @@ export class ProjectToolRuntime implements Disposable {
             background: this.background,
             outputDir: this.outputDir,
             shell: config.shell,
+            env: this.project.commandEnv,
           },
           { doomLoop: this.doomLoop },
           available,

@@ -28,6 +28,8 @@ export interface PromptInput {
 /** Everything a turn needs that depends on the project (config, tools, prompt). */
 export interface TurnEnvironment {
   projectRoot: string
+  /** Variables the project's commands and hooks get on top of the environment (a worktree's ports). */
+  commandEnv?: Readonly<Record<string, string>>
   agents: Map<string, AgentInfo>
   tools: ToolHost
   system(agent: AgentInfo): string[]
@@ -293,7 +295,7 @@ export class AgentService {
     this.store.recoverInterrupted(session.id)
     const firstTurn = session.parentId === null && this.store.messages(session.id).length === 0
     const hookPayload = { sessionId: session.id, projectRoot: env.projectRoot }
-    const hookOptions = { cwd: env.projectRoot, sandbox: env.sandbox }
+    const hookOptions = { cwd: env.projectRoot, sandbox: env.sandbox, env: { ...process.env, ...env.commandEnv } }
     const submitted = await runHooks(env.config?.hooks, 'UserPromptSubmit', { ...hookPayload, prompt: input.text }, { ...hookOptions, signal })
     if (submitted.blocked) {
       reportHookFailures(submitted.failures)

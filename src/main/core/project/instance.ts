@@ -1,8 +1,10 @@
 import { ErrorNames, HotaruError } from '@shared/errors'
 import type { ProjectInfo } from '@shared/schema/project'
 import type { GitStatus } from '@shared/schema/fs-events'
+import type { PortBlock } from '@shared/schema/worktree'
 import type { EventBus } from '../bus/bus'
 import { DisposableStore, type Disposable } from '../util/disposable'
+import { portEnv } from './command-env'
 import { IgnoreRules } from './ignore-rules'
 import { listDirectory, readFile } from './files'
 import { createEntry, deleteEntry, renameEntry, writeTextFile } from './fs-ops'
@@ -29,6 +31,7 @@ export class ProjectInstance {
   private git: GitStatusTracker | null = null
   private readonly services = new Map<string, Disposable>()
   private readonly activities = new Set<ProjectActivity>()
+  private portBlock: PortBlock | null = null
 
   constructor(
     readonly info: ProjectInfo,
@@ -43,6 +46,23 @@ export class ProjectInstance {
   /** The folder whose trust decision applies: the main project's for a worktree. */
   get trustRoot(): string {
     return this.worktreeOf?.trustRoot ?? this.root
+  }
+
+  /** A worktree's own block of TCP ports (the worktree service sets it); null for a main tree. */
+  get ports(): PortBlock | null {
+    return this.portBlock
+  }
+
+  setPorts(ports: PortBlock | null): void {
+    this.portBlock = ports
+  }
+
+  /**
+   * Variables that every command started for the project (tool commands, background processes,
+   * terminals, hooks, MCP servers) gets on top of its environment: a worktree's ports.
+   */
+  get commandEnv(): Record<string, string> {
+    return portEnv(this.portBlock)
   }
 
   get id(): string {

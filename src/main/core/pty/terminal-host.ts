@@ -19,6 +19,8 @@ export interface TerminalHostOptions {
   publish<C extends 'pty:data' | 'pty:exit'>(channel: C, payload: BusPayload<C>): void
   shell?: ShellSpec
   env?: Record<string, string>
+  /** Variables on top of `env`, read when each terminal starts (a worktree's ports). */
+  extraEnv?: () => Readonly<Record<string, string>>
   flow?: FlowLimits
 }
 
@@ -48,7 +50,7 @@ export class TerminalHost {
       cwdRel,
       cols: input.cols,
       rows: input.rows,
-      env: this.options.env ?? terminalEnv(),
+      env: { ...(this.options.env ?? terminalEnv()), ...this.options.extraEnv?.() },
       flow: this.options.flow,
       onData: (data, offset) => this.options.publish('pty:data', { id, data, offset }),
       onExit: (exit) => this.options.publish('pty:exit', { id, ...exit }),
@@ -98,6 +100,7 @@ export function terminalsOf(
       new TerminalHost({
         projectId: p.id,
         root: p.root,
+        extraEnv: () => p.commandEnv,
         publish: (channel, payload) => bus.publish(channel, payload, p.id),
         ...overrides,
       }),

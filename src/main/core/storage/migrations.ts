@@ -92,4 +92,8 @@ export const migrations: readonly string[] = [
     UNIQUE(parent_id, name)
   );
   `,
+  /* 6: each worktree's block of TCP ports (port_first..port_first+9); blocks are aligned, so unique firsts never overlap */ `
+  ALTER TABLE worktrees ADD COLUMN port_first INTEGER;
+  CREATE UNIQUE INDEX worktrees_port_first ON worktrees(port_first);
+  `,
 ]

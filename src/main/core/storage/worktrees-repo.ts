@@ -14,6 +14,8 @@ export interface WorktreeRow {
   mergedAt: number | null
   /** Fingerprint of the worktree's changes when it was last merged (unchanged since = merged). */
   mergedState: string | null
+  /** First of the worktree's block of `PORT_BLOCK_SIZE` TCP ports; null until one is allocated. */
+  portFirst: number | null
 }
 
 interface RawWorktreeRow {
@@ -27,6 +29,7 @@ interface RawWorktreeRow {
   created_at: number
   merged_at: number | null
   merged_state: string | null
+  port_first: number | null
 }
 
 const fromRaw = (r: RawWorktreeRow): WorktreeRow => ({
@@ -40,6 +43,7 @@ const fromRaw = (r: RawWorktreeRow): WorktreeRow => ({
   createdAt: r.created_at,
   mergedAt: r.merged_at,
   mergedState: r.merged_state,
+  portFirst: r.port_first,
 })
 
 /** The worktree registry. */
@@ -65,10 +69,27 @@ export class WorktreesRepo {
   insert(row: WorktreeRow): void {
     this.db
       .prepare(
-        `INSERT INTO worktrees (project_id, parent_id, name, kind, branch, path, base, created_at, merged_at, merged_state)
-         VALUES (@projectId, @parentId, @name, @kind, @branch, @path, @base, @createdAt, @mergedAt, @mergedState)`,
+        `INSERT INTO worktrees (project_id, parent_id, name, kind, branch, path, base, created_at, merged_at, merged_state, port_first)
+         VALUES (@projectId, @parentId, @name, @kind, @branch, @path, @base, @createdAt, @mergedAt, @mergedState, @portFirst)`,
       )
       .run(row)
+  }
+
+  /** First ports of every worktree's block, of every project (ports are the machine's, not a project's). */
+  portFirsts(): number[] {
+    const rows = this.db.prepare('SELECT port_first FROM worktrees WHERE port_first IS NOT NULL').all() as Array<{ port_first: number }>
+    return rows.map((r) => r.port_first)
+  }
+
+  /** Records the worktree's port block; false when another worktree holds that block (another process took it first). */
+  setPorts(projectId: string, portFirst: number): boolean {
+    try {
+      this.db.prepare('UPDATE worktrees SET port_first = ? WHERE project_id = ?').run(portFirst, projectId)
+      return true
+    } catch (error) {
+      if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') return false
+      throw error
+    }
   }
 
   markMerged(projectId: string, state: string, now = Date.now()): void {

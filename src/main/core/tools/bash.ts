@@ -120,7 +120,7 @@ export const bashTool = defineTool({
     const loginEnv = await loginShellEnv(shell)
     // Every process of the command carries its tag, so a kill finds even one that double-forked away.
     const tag = treeTag()
-    const env = { ...commandEnv(loginEnv.env), [TREE_VARIABLE]: tag }
+    const env = { ...commandEnv(loginEnv.env), ...ctx.env, [TREE_VARIABLE]: tag }
     const title = args.description ?? args.command
     const envNote: Record<string, unknown> = loginEnv.error ? { envWarning: loginEnv.error } : {}
     if (args.unsandboxed && ctx.sandbox?.enabled) envNote.unsandboxed = true

@@ -57,6 +57,8 @@ export interface ToolContext {
   outputDir: string
   /** The `shell` config setting, when set. */
   shell?: string
+  /** Variables commands get on top of the shell's environment (a worktree's `HOTARU_PORT`, `HOTARU_PORTS`). */
+  env?: Readonly<Record<string, string>>
   /** The decision for an ask without asking anyone (sandbox `autoAllow` turns an ask into allow, never a deny). */
   check?(request: PermissionAsk): Promise<PermissionAction>
   /** The OS sandbox commands run in, when `sandbox.enabled` is on. */

@@ -22,6 +22,7 @@ import { fileChange } from './file-change'
 import { defaultBranchCommit, git, gitRepoOf } from './git'
 import { copyIncluded } from './include'
 import { branchName, generateName, worktreesFolder } from './names'
+import { findFreeBlock, portBlock } from './ports'
 import { changesFingerprint, classifyThreeWay, type SideChange } from './three-way'
 import { copyTrees, gitTrees, type MergeTrees } from './trees'
 
@@ -70,8 +71,19 @@ export class WorktreeService {
   private readonly timers = new Map<string, NodeJS.Timeout>()
   private readonly prefixes = new Map<string, string>()
   private readonly unsubscribe: () => void
+  private readonly stopOpened: () => void
+  /** Port blocks being allocated for worktrees recorded without one, by project id. */
+  private readonly allocating = new Map<string, Promise<void>>()
 
   constructor(private readonly deps: WorktreeDeps) {
+    // However a worktree's project is opened (the app, a CLI run in its folder), its commands get its ports.
+    this.stopOpened = deps.projects.onOpened((project) => {
+      if (!project.worktreeOf) return
+      const row = deps.storage.worktrees.byProject(project.id)
+      if (!row) return // being created: create() sets the ports
+      if (row.portFirst !== null) project.setPorts(portBlock(row.portFirst))
+      else detached('worktree ports', this.allocateLater(project))
+    })
     // A worktree's sessions starting, ending and changing files change its status.
     this.unsubscribe = deps.bus.subscribe((event) => {
       const projectId = event.envelope.projectId
@@ -109,7 +121,7 @@ export class WorktreeService {
     if (existsSync(top)) throw new HotaruError('WorktreeExists', { message: `${top} already exists`, name, path: top })
     await mkdir(folder, { recursive: true })
     const repo = await gitRepoOf(parent.root)
-    let row: Omit<WorktreeRow, 'projectId' | 'path'>
+    let row: Omit<WorktreeRow, 'projectId' | 'path' | 'portFirst'>
     let path = top
     let cache: StatCache | undefined
     const undo: Array<() => Promise<unknown>> = []
@@ -132,9 +144,9 @@ export class WorktreeService {
         row = { parentId: parent.id, name, kind: 'copy', branch: null, base: snapshot.id, createdAt: Date.now(), mergedAt: null, mergedState: null }
       }
       await copyIncluded(parent.root, path)
+      const ports = await this.freePortBlock()
       const project = projects.openFolder(path, { worktreeOf: parent })
-      const full: WorktreeRow = { ...row, projectId: project.id, path: project.root }
-      storage.worktrees.insert(full)
+      const full = await this.insertWithPorts({ ...row, projectId: project.id, path: project.root, portFirst: ports }, project)
       if (cache) await this.saveCache(full, cache)
       // Just made from its base: nothing to compare yet.
       const worktree = await this.describe(parent, full, { files: [], fingerprint: changesFingerprint([]) })
@@ -151,7 +163,8 @@ export class WorktreeService {
     const row = this.get(parent, name)
     if (!existsSync(row.path)) throw new HotaruError('WorktreeMissing', { message: `the folder of worktree "${name}" (${row.path}) is gone; remove it with --force`, name })
     const project = this.deps.projects.openFolder(row.path, { worktreeOf: parent })
-    return { worktree: await this.describe(parent, row), project }
+    if (row.portFirst === null) await this.allocateLater(project)
+    return { worktree: await this.describe(parent, this.get(parent, name)), project }
   }
 
   async diff(parent: ProjectInstance, name: string): Promise<WorktreeDiff> {
@@ -289,6 +302,7 @@ export class WorktreeService {
 
   dispose(): void {
     this.unsubscribe()
+    this.stopOpened()
     for (const timer of this.timers.values()) clearTimeout(timer)
     this.timers.clear()
   }
@@ -313,7 +327,48 @@ export class WorktreeService {
       changedFiles: changes?.files.length ?? -1,
       status: running ? 'running' : merged ? 'merged' : 'idle',
       open: projects.find(row.projectId) !== undefined,
+      ports: row.portFirst === null ? null : portBlock(row.portFirst),
     }
+  }
+
+  /** A block no worktree of any project holds and none of whose ports is in use now. */
+  private freePortBlock(): Promise<number> {
+    return findFreeBlock(this.deps.storage.worktrees.portFirsts())
+  }
+
+  /**
+   * Records the new worktree with its ports. Another process may have recorded the same block a moment
+   * ago (the registry refuses a second holder): then the next free block is taken.
+   */
+  private async insertWithPorts(row: WorktreeRow, project: ProjectInstance): Promise<WorktreeRow> {
+    for (let first = row.portFirst; ; first = await this.freePortBlock()) {
+      project.setPorts(first === null ? null : portBlock(first))
+      try {
+        const full = { ...row, portFirst: first }
+        this.deps.storage.worktrees.insert(full)
+        return full
+      } catch (error) {
+        if (!String((error as Error).message).includes('worktrees.port_first')) throw error
+      }
+    }
+  }
+
+  /** Gives a worktree recorded before ports were given its block (once, however often it is opened). */
+  private allocateLater(project: ProjectInstance): Promise<void> {
+    let pending = this.allocating.get(project.id)
+    if (!pending) {
+      pending = (async () => {
+        for (;;) {
+          const first = await this.freePortBlock()
+          if (this.deps.storage.worktrees.setPorts(project.id, first)) {
+            project.setPorts(portBlock(first))
+            return
+          }
+        }
+      })().finally(() => this.allocating.delete(project.id))
+      this.allocating.set(project.id, pending)
+    }
+    return pending
   }
 
   /** A turn runs in the worktree, in this process or another. */

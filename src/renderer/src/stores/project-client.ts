@@ -5,7 +5,7 @@ import type { SearchQuery } from '@shared/schema/search'
 import { FileIndex } from '../features/chat/composer/file-index'
 import { searchReducer, type SearchRun } from '../features/search/search-model'
 import { ChatController } from './chat-controller'
-import { onProjectDropped } from './project'
+import { dropProjectStore, onProjectDropped } from './project'
 import { WorktreesController } from './worktrees'
 
 let nextSearch = 1
@@ -97,7 +97,8 @@ export class ProjectClient {
   get worktrees(): WorktreesController {
     this.worktreesController ??= new WorktreesController(this.bridge, this.projectId, {
       opened: (worktree) => projectClient(this.bridge, worktree.projectId).startChat(),
-      removed: (worktree) => dropProjectClient(worktree.projectId),
+      // Its folder's store (tree, editor) goes too, and with it this client (`onProjectDropped`).
+      removed: (worktree) => dropProjectStore(worktree.projectId),
     })
     return this.worktreesController
   }

@@ -3,7 +3,8 @@ import { useVirtualizer } from '@tanstack/react-virtual'
 import { ContextMenu, type MenuItem } from '../../components/ContextMenu'
 import { formatShortcut } from '../../lib/keys'
 import { parentOf } from '../../lib/paths'
-import { useProject, useProjectStore } from '../../stores/project'
+import { existingProjectStore, useProject, useProjectStore } from '../../stores/project'
+import { tabOf } from '../../stores/chat-scope'
 import { gitDecorationOf, type GitDecoration } from '../../stores/project-tree'
 import { useWorkspace } from '../../stores/workspace'
 import { openFile } from '../editor'
@@ -153,7 +154,11 @@ export function FileTree() {
       { id: 'new-file', label: 'New File…', onSelect: () => background('createNew', createNew(folder, 'file')) },
       { id: 'new-folder', label: 'New Folder…', onSelect: () => background('createNew', createNew(folder, 'dir')) },
     )
-    if (isDir) items.push({ id: 'terminal', label: 'Open in Terminal', onSelect: () => background('openTerminal', openTerminal(store, folder)) })
+    if (isDir) {
+      // Terminals belong to the tab (its panel), even when the tree shows one of its worktrees.
+      const tab = existingProjectStore(tabOf(projectId)) ?? store
+      items.push({ id: 'terminal', label: 'Open in Terminal', onSelect: () => background('openTerminal', openTerminal(tab, folder, projectId)) })
+    }
     items.push({ kind: 'separator', id: 's1' })
     items.push(
       { id: 'copy-path', label: 'Copy Path', onSelect: () => background('copyPath', copyPath(store, path, false)) },

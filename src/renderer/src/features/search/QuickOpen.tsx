@@ -3,6 +3,8 @@ import { useStore } from 'zustand'
 import { existingProjectStore, type ProjectStore } from '../../stores/project'
 import { projectClient, type ProjectClient } from '../../stores/project-client'
 import { useWorkspace, workspace } from '../../stores/workspace'
+import { useChatScope } from '../../stores/chat-scope'
+import { shownWorktree } from '../../stores/shown-folder'
 import { documentsFor } from '../editor'
 import { rankFiles } from './rank'
 
@@ -20,9 +22,11 @@ export function QuickOpen() {
   const open = useWorkspace((s) => s.quickOpen)
   const activeId = useWorkspace((s) => s.activeId)
   const bridge = useWorkspace((s) => s.bridge)
-  const store = activeId ? existingProjectStore(activeId) : undefined
-  if (!open || !activeId || !bridge || !store) return null
-  return <QuickOpenBody key={activeId} store={store} client={projectClient(bridge, activeId)} />
+  // The folder on screen: a worktree's files while its chat is shown.
+  const folderId = useChatScope((s) => (activeId ? (shownWorktree(activeId, s)?.projectId ?? activeId) : undefined))
+  const store = folderId ? existingProjectStore(folderId) : undefined
+  if (!open || !folderId || !bridge || !store) return null
+  return <QuickOpenBody key={folderId} store={store} client={projectClient(bridge, folderId)} />
 }
 
 function QuickOpenBody({ store, client }: { store: ProjectStore; client: ProjectClient }) {

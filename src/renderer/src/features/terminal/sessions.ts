@@ -102,12 +102,13 @@ function estimateSize(): { cols: number; rows: number } {
 
 /**
  * Starts a shell, shows the terminal panel and focuses it. Without `cwd` it starts where the tab's chat
- * works: the worktree whose chat the tab shows, else the main folder; `cwd` is a folder of the main folder.
+ * works: the worktree whose chat the tab shows, else the main folder; `cwd` is a folder of `folderId` (the
+ * tab's main folder, or one of its worktrees).
  */
-export async function openTerminal(store: ProjectStore, cwd = ''): Promise<void> {
+export async function openTerminal(store: ProjectStore, cwd = '', folderId?: string): Promise<void> {
   const state = store.getState()
   state.setView({ terminal: true })
-  const projectId = cwd ? state.projectId : shownChatProject(state.projectId)
+  const projectId = cwd ? (folderId ?? state.projectId) : shownChatProject(state.projectId)
   try {
     const info = await unwrap(state.bridge.pty.create({ projectId, ...estimateSize(), cwd: cwd || undefined }))
     await sessionFor(store, projectId, info)

@@ -2,7 +2,10 @@ import { useEffect, useRef, useState, type ReactNode } from 'react'
 import { Group, Panel, Separator, type PanelImperativeHandle, type PanelSize } from 'react-resizable-panels'
 import { useStore } from 'zustand'
 import type { ProjectInfo } from '@shared/schema/project'
+import type { Worktree } from '@shared/schema/worktree'
 import { ProjectStoreContext, useProject, useProjectStore, type ProjectStore } from '../../stores/project'
+import { shownWorktree, useShownFolderStore } from '../../stores/shown-folder'
+import { useChatScope } from '../../stores/chat-scope'
 import type { LayoutView } from '../../stores/project-layout'
 import { documentsFor, EditorArea, openFile } from '../editor'
 import { createInFolder, FileTree } from '../files'
@@ -36,7 +39,8 @@ function useCollapsible(flag: keyof Pick<LayoutView, 'sidebar' | 'terminal' | 'r
   return { ref, onResize, shown }
 }
 
-function SidebarHead({ project }: { project: ProjectInfo }) {
+/** Names the folder the tree shows: the project, or the worktree (and its branch) whose chat is on screen. */
+function SidebarHead({ project, worktree }: { project: ProjectInfo; worktree: Worktree | undefined }) {
   const store = useProjectStore()
   const branch = useProject((s) => (s.git?.repo ? s.git.branch : null))
   const newFile = async (): Promise<void> => {
@@ -44,8 +48,13 @@ function SidebarHead({ project }: { project: ProjectInfo }) {
     if (created) openFile(store, created)
   }
   return (
-    <header className="sidebar-head" title={project.root}>
-      <span className="sidebar-title">{project.name}</span>
+    <header
+      className="sidebar-head"
+      title={worktree ? `Worktree ${worktree.name} of ${project.name}: ${worktree.path}` : project.root}
+      data-testid="sidebar-head"
+      data-worktree={worktree?.name ?? ''}
+    >
+      <span className="sidebar-title">{worktree ? `⑂ ${worktree.name}` : project.name}</span>
       <RestrictedBadge projectId={project.id} onReview={() => openSettings('trust')} />
       {branch && (
         <span className="branch" title={`git branch ${branch}`}>
@@ -68,7 +77,7 @@ function SidebarHead({ project }: { project: ProjectInfo }) {
 }
 
 /** The left sidebar: the file tree, or find in files (Mod+Shift+F), switched by the two tabs on top. */
-function Sidebar({ project }: { project: ProjectInfo }) {
+function Sidebar({ project, worktree }: { project: ProjectInfo; worktree: Worktree | undefined }) {
   const mode = useProject((s) => s.sidebarMode)
   const setMode = useProject((s) => s.setSidebarMode)
   return (
@@ -83,7 +92,7 @@ function Sidebar({ project }: { project: ProjectInfo }) {
       </div>
       {mode === 'files' ? (
         <>
-          <SidebarHead project={project} />
+          <SidebarHead project={project} worktree={worktree} />
           <FileTree />
         </>
       ) : (
@@ -99,6 +108,12 @@ function Layout({ project, right }: { project: ProjectInfo; right: ReactNode | n
   const sidebar = useCollapsible('sidebar', '20%')
   const terminal = useCollapsible('terminal', '32%')
   const rightPanel = useCollapsible('right', '28%')
+  // The tree, search and editor show the folder of the chat on screen; panels and terminals stay the tab's.
+  const folder = useShownFolderStore()
+  const worktree = useChatScope((s) => shownWorktree(project.id, s))
+  useEffect(() => {
+    documentsFor(folder)
+  }, [folder])
   // Saved sizes are read once, at mount: later changes come from the panels themselves.
   const [initial] = useState(() => ({ main: initialMainLayout(view, right !== null), center: initialCenterLayout(view) }))
   return (
@@ -118,7 +133,9 @@ function Layout({ project, right }: { project: ProjectInfo; right: ReactNode | n
         panelRef={sidebar.ref}
         onResize={sidebar.onResize}
       >
-        <Sidebar project={project} />
+        <ProjectStoreContext.Provider value={folder}>
+          <Sidebar project={project} worktree={worktree} />
+        </ProjectStoreContext.Provider>
       </Panel>
       <Separator className="separator vertical" />
       <Panel id="center" minSize={240}>
@@ -130,7 +147,9 @@ function Layout({ project, right }: { project: ProjectInfo; right: ReactNode | n
           onLayoutChanged={(layout, meta) => meta.isUserInteraction && store.getState().setPanels('center', layout)}
         >
           <Panel id="editor" minSize={120}>
-            <EditorArea />
+            <ProjectStoreContext.Provider value={folder}>
+              <EditorArea />
+            </ProjectStoreContext.Provider>
           </Panel>
           <Separator className="separator horizontal" />
           <Panel

@@ -1,5 +1,7 @@
 import { existingProjectStore, type ProjectStore } from '../../stores/project'
 import { useWorkspace, workspace } from '../../stores/workspace'
+import { activeFolderStore } from '../../stores/shown-folder'
+import { projectsOfTab } from '../../stores/chat-scope'
 import { registerCommands, type Command } from '../commands'
 import { closeFile, documentsFor, saveActive, saveAll, unsavedFiles } from '../editor'
 import { createInFolder } from '../files'
@@ -9,13 +11,19 @@ import { isDirEntry } from '../../lib/collate'
 import { parentOf } from '../../lib/paths'
 import { background } from '../../lib/background'
 
+/** The folder on screen (a worktree's while its chat is shown): file commands act on its editor and tree. */
 function active(): ProjectStore | undefined {
-  const id = useWorkspace.getState().activeId
-  return id ? existingProjectStore(id) : undefined
+  return activeFolderStore()
 }
 
 const hasProject = (): boolean => active() !== undefined
 const hasFile = (): boolean => active()?.getState().activeFile != null
+
+/** The tab's own store: its panels and terminals, whichever folder it shows. */
+function tab(): ProjectStore | undefined {
+  const id = useWorkspace.getState().activeId
+  return id ? existingProjectStore(id) : undefined
+}
 
 function withProject(run: (store: ProjectStore) => void | Promise<void>): () => void | Promise<void> {
   return () => {
@@ -24,10 +32,20 @@ function withProject(run: (store: ProjectStore) => void | Promise<void>): () => 
   }
 }
 
+function withTab(run: (store: ProjectStore) => void | Promise<void>): () => void | Promise<void> {
+  return () => {
+    const store = tab()
+    return store ? run(store) : undefined
+  }
+}
+
 /** Closes a project tab, asking first when it has unsaved files. */
 export async function closeProjectTab(projectId: string): Promise<void> {
-  const store = existingProjectStore(projectId)
-  const unsaved = store ? unsavedFiles(store) : []
+  // The editors of its worktrees go with the tab too.
+  const unsaved = projectsOfTab(projectId).flatMap((id) => {
+    const store = existingProjectStore(id)
+    return store ? unsavedFiles(store) : []
+  })
   if (unsaved.length > 0) {
     const ok = await confirmDialog({
       title: 'Unsaved changes',
@@ -129,16 +147,16 @@ export function installWorkspaceCommands(): () => void {
       when: hasProject,
       run: withProject((s) => s.getState().setView({ diffSideBySide: !s.getState().view.diffSideBySide })),
     },
-    { id: 'view.sidebar', category: 'View', title: 'Toggle File Tree', keys: 'Mod+B', when: hasProject, run: withProject((s) => s.getState().setView({ sidebar: !s.getState().view.sidebar })) },
-    { id: 'view.right', category: 'View', title: 'Toggle Agent Panel', keys: 'Mod+Alt+B', when: hasProject, run: withProject((s) => s.getState().setView({ right: !s.getState().view.right })) },
-    { id: 'view.terminal', category: 'View', title: 'Toggle Terminal Panel', keys: 'Ctrl+`', when: hasProject, run: withProject((s) => toggleTerminal(s)) },
+    { id: 'view.sidebar', category: 'View', title: 'Toggle File Tree', keys: 'Mod+B', when: hasProject, run: withTab((s) => s.getState().setView({ sidebar: !s.getState().view.sidebar })) },
+    { id: 'view.right', category: 'View', title: 'Toggle Agent Panel', keys: 'Mod+Alt+B', when: hasProject, run: withTab((s) => s.getState().setView({ right: !s.getState().view.right })) },
+    { id: 'view.terminal', category: 'View', title: 'Toggle Terminal Panel', keys: 'Ctrl+`', when: hasProject, run: withTab((s) => toggleTerminal(s)) },
     {
       id: 'files.focus',
       category: 'Files',
       title: 'Focus File Tree',
       keys: 'Mod+Shift+E',
       when: hasProject,
-      run: withProject((s) => {
+      run: withTab((s) => {
         s.getState().setView({ sidebar: true })
         requestAnimationFrame(focusTree)
       }),
@@ -151,7 +169,7 @@ export function installWorkspaceCommands(): () => void {
       run: withProject(async (s) => {
         const path = s.getState().activeFile
         if (!path) return
-        s.getState().setView({ sidebar: true })
+        tab()?.getState().setView({ sidebar: true })
         await s.getState().revealInTree(path)
         requestAnimationFrame(focusTree)
       }),
@@ -167,13 +185,13 @@ export function installWorkspaceCommands(): () => void {
         await s.getState().refreshGit()
       }),
     },
-    { id: 'terminal.new', category: 'Terminal', title: 'New Terminal', keys: 'Ctrl+Shift+`', when: hasProject, run: withProject((s) => openTerminal(s)) },
+    { id: 'terminal.new', category: 'Terminal', title: 'New Terminal', keys: 'Ctrl+Shift+`', when: hasProject, run: withTab((s) => openTerminal(s)) },
     {
       id: 'terminal.kill',
       category: 'Terminal',
       title: 'Kill Active Terminal',
-      when: () => active()?.getState().activeTerminal != null,
-      run: withProject((s) => {
+      when: () => tab()?.getState().activeTerminal != null,
+      run: withTab((s) => {
         const id = s.getState().activeTerminal
         if (id) background('closeTerminal', closeTerminal(s, id))
       }),

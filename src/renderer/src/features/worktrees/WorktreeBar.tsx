@@ -47,6 +47,11 @@ export function WorktreeBar({ tabId, worktree }: { tabId: string; worktree: Work
       <span className="muted worktree-changes" data-testid="worktree-changes-count">
         {changesLabel(worktree)}
       </span>
+      {worktree.ports && (
+        <span className="muted worktree-ports" data-testid="worktree-ports" title="Commands in this worktree get HOTARU_PORT (the first) and HOTARU_PORTS">
+          ports {worktree.ports.first}–{worktree.ports.last}
+        </span>
+      )}
       <span className="worktree-actions">
         <WorktreeActions tabId={tabId} worktree={worktree} />
         <button type="button" className="small ghost" title="Show the main folder's sessions" onClick={() => chatScope.show(tabId, undefined)}>

@@ -1,7 +1,9 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { SuggestList, type Suggestion } from '../../../components/SuggestList'
 import { useChat, useChatController } from '../../../stores/chat'
+import { useStore } from 'zustand'
 import { useProject } from '../../../stores/project'
+import { useShownFolderStore } from '../../../stores/shown-folder'
 import { fileSuggestions, slashSuggestions, triggerAt, type Trigger } from './completions'
 import { ContextMeter } from './ContextMeter'
 import { KeyNotice } from './KeyNotice'
@@ -26,7 +28,10 @@ export function Composer({ sessionId }: { sessionId: string | null }) {
   const chat = useChatController()
   const projectId = useProject((s) => s.projectId)
   const bridge = useProject((s) => s.bridge)
-  const openFiles = useProject((s) => s.openFiles)
+  // @-mentions list the files of the folder on screen (a worktree's own while its chat is shown).
+  const folder = useShownFolderStore()
+  const folderId = useStore(folder, (s) => s.projectId)
+  const openFiles = useStore(folder, (s) => s.openFiles)
   const busy = useChat((s) => (sessionId ? (s.statuses[sessionId]?.type ?? 'idle') !== 'idle' : false))
   const draftKey = `${projectId}:${sessionId ?? ''}`
   const [text, setText] = useState(() => drafts.get(draftKey) ?? '')
@@ -65,7 +70,7 @@ export function Composer({ sessionId }: { sessionId: string | null }) {
 
   const updateTrigger = (value: string, caret: number): void => {
     const next = triggerAt(value, caret)
-    if (next?.kind === 'mention') setFiles(projectClient(bridge, projectId).files.get(setFiles))
+    if (next?.kind === 'mention') setFiles(projectClient(bridge, folderId).files.get(setFiles))
     setTrigger(next)
     if (next?.query !== trigger?.query || next?.kind !== trigger?.kind) setActive(0)
   }

@@ -2,7 +2,8 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import { useVirtualizer } from '@tanstack/react-virtual'
 import type { Message } from '@shared/schema/session'
 import { useChat } from '../../../stores/chat'
-import { useProject } from '../../../stores/project'
+import { useStore } from 'zustand'
+import { useShownFolderStore } from '../../../stores/shown-folder'
 import { ChatFooter } from './ChatFooter'
 import { MessageRow } from './MessageRow'
 import { layoutTurns } from './turns'
@@ -17,7 +18,8 @@ const PIN_SLACK = 48
  * DOM, measured as they render), pinned to the bottom while the user is there.
  */
 export function MessageList({ sessionId }: { sessionId: string }) {
-  const root = useProject((s) => s.root)
+  // Tool cards name files relative to the folder the session works in.
+  const root = useStore(useShownFolderStore(), (s) => s.root)
   const order = useChat((s) => s.transcripts[sessionId]?.order) ?? NO_IDS
   const infos = useChat((s) => s.transcripts[sessionId]?.infos) ?? NO_INFOS
   const layout = useMemo(() => layoutTurns(order, infos), [order, infos])

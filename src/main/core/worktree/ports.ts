@@ -1,0 +1,46 @@
+import { createServer } from 'node:net'
+import { HotaruError } from '@shared/errors'
+import type { PortBlock } from '@shared/schema/worktree'
+
+/** Every worktree gets this many consecutive TCP ports (a dev server, its API, a debugger…). */
+export const PORT_BLOCK_SIZE = 10
+
+/**
+ * First ports of the blocks handed out: aligned to the block size, so two blocks are either the
+ * same or disjoint. Below the BSD/macOS ephemeral range (49152 up) and above the usual dev ports.
+ */
+export const PORT_RANGE = { from: 41000, to: 48990 }
+
+export function portBlock(first: number): PortBlock {
+  return { first, last: first + PORT_BLOCK_SIZE - 1 }
+}
+
+/** Whether something could listen on `port` of 127.0.0.1 right now (it is bound for a moment and let go). */
+export function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.unref()
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE' || error.code === 'EACCES') resolve(false)
+      else reject(error)
+    })
+    server.listen({ port, host: '127.0.0.1', exclusive: true }, () => {
+      server.close(() => resolve(true))
+    })
+  })
+}
+
+/**
+ * The first port of a block none of whose ports is in use now and whose first is not in `taken`
+ * (the blocks other worktrees hold). Blocks are tried in order from `range.from`.
+ */
+export async function findFreeBlock(taken: Iterable<number>, range: { from: number; to: number } = PORT_RANGE): Promise<number> {
+  const held = new Set(taken)
+  for (let first = range.from; first <= range.to; first += PORT_BLOCK_SIZE) {
+    if (held.has(first)) continue
+    const ports = Array.from({ length: PORT_BLOCK_SIZE }, (_, i) => first + i)
+    const free = await Promise.all(ports.map(canListen))
+    if (free.every(Boolean)) return first
+  }
+  throw new HotaruError('WorktreeNoPorts', { message: `no free block of ${PORT_BLOCK_SIZE} ports between ${range.from} and ${range.to + PORT_BLOCK_SIZE - 1}` })
+}

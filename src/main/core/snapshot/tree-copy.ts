@@ -1,6 +1,6 @@
-import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync } from 'node:fs'
+import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, type Stats } from 'node:fs'
 import { copyFile, lstat, symlink, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { IgnoreRules } from '../project/ignore-rules'
 import { type ObjectStore, sha256 } from './object-store'
 import { isSafeName } from './tree-codec'
@@ -104,4 +104,51 @@ export function compareTree(
   for (const path of manifest.keys()) if (!seen.has(path)) changes.push({ path, status: 'deleted' })
   changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
   return { changes, cache: next }
+}
+
+/**
+ * Which of `paths` differ in folder `dir` from the snapshot `manifest`, read one by one instead of
+ * walking the folder (a merge asks only about the files the other side changed). A path whose
+ * folders lead out of `dir` through a link counts as modified: it is not read.
+ */
+export function comparePaths(manifest: Manifest, dir: string, paths: readonly string[]): TreeChange[] {
+  const root = realpathSync(dir)
+  const changes: TreeChange[] = []
+  for (const path of paths) {
+    assertSafe(path)
+    const entry = manifest.get(path)
+    const status = compareOne(root, path, entry)
+    if (status) changes.push({ path, status })
+  }
+  return changes
+}
+
+function compareOne(root: string, path: string, entry: ManifestEntry | undefined): TreeChange['status'] | null {
+  const abs = join(root, path)
+  let folder: string
+  try {
+    folder = realpathSync(dirname(abs))
+  } catch (error) {
+    if (!isMissing(error)) throw error
+    return entry ? 'deleted' : null
+  }
+  if (folder !== root && !folder.startsWith(`${root}/`)) return entry ? 'modified' : 'added'
+  let stats: Stats
+  try {
+    stats = lstatSync(abs)
+  } catch (error) {
+    if (!isMissing(error)) throw error
+    return entry ? 'deleted' : null
+  }
+  if (stats.isSymbolicLink()) return entry?.kind === 'symlink' && entry.target === readlinkSync(abs) ? null : entry ? 'modified' : 'added'
+  if (!stats.isFile()) return entry ? 'deleted' : null
+  if (!entry) return 'added'
+  if (entry.kind === 'untracked') return entry.size === stats.size ? null : 'modified'
+  if (entry.kind !== 'file' || entry.size !== stats.size) return 'modified'
+  return sha256(readFileSync(abs)) === entry.hash ? null : 'modified'
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code
+  return code === 'ENOENT' || code === 'ENOTDIR'
 }

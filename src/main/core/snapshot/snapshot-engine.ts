@@ -1,7 +1,7 @@
 import { ErrorNames, HotaruError } from '@shared/errors'
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs'
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
-import { compareTree, materializeTree, type StatCache, type TreeChange } from './tree-copy'
+import { comparePaths, compareTree, materializeTree, type StatCache, type TreeChange } from './tree-copy'
 import { IgnoreRules } from '../project/ignore-rules'
 import { writeFileAtomic } from './atomic-file'
 import { ChangeFeed } from './change-feed'
@@ -247,6 +247,12 @@ export class SnapshotEngine {
   compareDir(id: SnapshotId, dir: string, cache: StatCache): { changes: TreeChange[]; cache: StatCache } {
     this.reader.assertExists(id)
     return compareTree(this.reader.manifest(id), resolve(dir), cache, this.extraExcludes)
+  }
+
+  /** Which of `paths` differ in folder `dir` (default: the project) from snapshot `id`, without walking the folder. */
+  comparePaths(id: SnapshotId, paths: readonly string[], dir: string = this.root): TreeChange[] {
+    this.reader.assertExists(id)
+    return comparePaths(this.reader.manifest(id), resolve(dir), paths)
   }
 
   /** Old and new content of one path for a diff viewer; `toId` omitted = the working tree as it is now. */

@@ -37,6 +37,8 @@ export interface SnapshotOps {
   materialize: [[id: SnapshotId, target: string], StatCache]
   /** Files of another folder that differ from a snapshot, with the updated stat cache. */
   compareDir: [[id: SnapshotId, dir: string, cache: StatCache], { changes: TreeChange[]; cache: StatCache }]
+  /** Which of the paths differ in a folder (default: the project) from a snapshot, read one by one. */
+  comparePaths: [[id: SnapshotId, paths: string[], dir?: string], TreeChange[]]
 }
 
 export type SnapshotOpName = keyof SnapshotOps

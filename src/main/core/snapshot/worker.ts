@@ -56,6 +56,7 @@ const handlers: Handlers = {
   gc: (liveIds) => engine.gc(liveIds),
   materialize: (id, target) => engine.materialize(id, target),
   compareDir: (id, dir, cache) => engine.compareDir(id, dir, cache),
+  comparePaths: (id, paths, dir) => engine.comparePaths(id, paths, dir),
 }
 
 function serialize(error: unknown): SerializedError {

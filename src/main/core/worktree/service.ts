@@ -419,7 +419,8 @@ export class WorktreeService {
 
   private async preview(parent: ProjectInstance, row: WorktreeRow): Promise<{ preview: MergePreview; fingerprint: string; worktreeStatus: Map<string, SideChange['status']> }> {
     const trees = await this.trees(parent, row)
-    const [worktree, main] = await Promise.all([trees.worktreeChanges(), trees.mainChanges()])
+    const worktree = await trees.worktreeChanges()
+    const main = await trees.mainChangesAmong(worktree.map((c) => c.path))
     const mainPaths = new Set(main.map((c) => c.path))
     const same = new Set<string>()
     await Promise.all(

@@ -3,28 +3,48 @@ import { dirname } from 'node:path'
 import type { SnapshotClient, StatCache } from '../snapshot'
 import type { WorktreeRow } from '../storage'
 import { gitObjects } from './blobs'
+import { readSide } from './disk'
 import { changesSince } from './git'
 import type { SideChange } from './three-way'
 
 /** The three trees of a merge: what the worktree and the main tree changed since the base, and the base's content. */
 export interface MergeTrees {
   worktreeChanges(): Promise<SideChange[]>
-  mainChanges(): Promise<SideChange[]>
+  /**
+   * Which of `paths` the main tree changed since the base (committed or not): only files the
+   * worktree changed can conflict, so the rest of the main tree is never walked.
+   */
+  mainChangesAmong(paths: readonly string[]): Promise<SideChange[]>
   /** Base content of each path (null: absent at the base); `binary` lists paths whose base content is not text. */
   baseContents(paths: readonly string[]): Promise<{ contents: Map<string, Buffer | null>; binary: Set<string> }>
 }
 
 /** Git worktrees: `git diff <base>` plus untracked files on each side, base content from the object database. */
 export function gitTrees(row: WorktreeRow, mainRoot: string, prefix: string): MergeTrees {
+  const baseContents = async (paths: readonly string[]) => {
+    const spec = (path: string): string => `${row.base}:${prefix ? `${prefix}/` : ''}${path}`
+    const objects = await gitObjects(mainRoot, paths.map(spec))
+    return { contents: new Map(paths.map((path) => [path, objects.get(spec(path)) ?? null])), binary: new Set<string>() }
+  }
   return {
     worktreeChanges: () => changesSince(row.path, row.base),
-    mainChanges: () => changesSince(mainRoot, row.base),
-    baseContents: async (paths) => {
-      const spec = (path: string): string => `${row.base}:${prefix ? `${prefix}/` : ''}${path}`
-      const objects = await gitObjects(mainRoot, paths.map(spec))
-      return { contents: new Map(paths.map((path) => [path, objects.get(spec(path)) ?? null])), binary: new Set() }
+    mainChangesAmong: async (paths) => {
+      const base = await baseContents(paths)
+      const current = await Promise.all(paths.map((path) => readSide(mainRoot, path)))
+      return paths.flatMap((path, i) => {
+        const status = sideStatus(base.contents.get(path) ?? null, current[i] ?? null)
+        return status ? [{ path, status }] : []
+      })
     },
+    baseContents,
   }
+}
+
+/** How a file went from `before` to `after` (null: absent); null when it did not change. */
+function sideStatus(before: Buffer | null, after: Buffer | null): SideChange['status'] | null {
+  if (before === null) return after === null ? null : 'added'
+  if (after === null) return 'deleted'
+  return before.equals(after) ? null : 'modified'
 }
 
 async function readCache(file: string): Promise<StatCache> {
@@ -46,7 +66,7 @@ export function copyTrees(row: WorktreeRow, engine: SnapshotClient, cacheFile: s
       await writeFile(cacheFile, JSON.stringify(cache))
       return changes
     },
-    mainChanges: async () => (await engine.diff(row.base, undefined, { lineCounts: false })).map(({ path, status }) => ({ path, status })),
+    mainChangesAmong: (paths) => engine.comparePaths(row.base, [...paths]),
     baseContents: async (paths) => {
       const contents = new Map<string, Buffer | null>()
       const binary = new Set<string>()

@@ -21,10 +21,16 @@ export interface MergeTrees {
 
 /** Git worktrees: `git diff <base>` plus untracked files on each side, base content from the object database. */
 export function gitTrees(row: WorktreeRow, mainRoot: string, prefix: string): MergeTrees {
+  // The base never changes: blobs read once (for the main tree's side) serve the diffs of the same preview.
+  const known = new Map<string, Buffer | null>()
   const baseContents = async (paths: readonly string[]) => {
     const spec = (path: string): string => `${row.base}:${prefix ? `${prefix}/` : ''}${path}`
-    const objects = await gitObjects(mainRoot, paths.map(spec))
-    return { contents: new Map(paths.map((path) => [path, objects.get(spec(path)) ?? null])), binary: new Set<string>() }
+    const missing = paths.filter((path) => !known.has(path))
+    if (missing.length > 0) {
+      const objects = await gitObjects(mainRoot, missing.map(spec))
+      for (const path of missing) known.set(path, objects.get(spec(path)) ?? null)
+    }
+    return { contents: new Map(paths.map((path) => [path, known.get(path) ?? null])), binary: new Set<string>() }
   }
   return {
     worktreeChanges: () => changesSince(row.path, row.base),

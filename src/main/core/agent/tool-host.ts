@@ -37,4 +37,9 @@ export interface ToolHost {
   execute(call: ToolCallRequest, ctx: ToolCallContext): Promise<ToolOutcome>
   /** Whether a call of tool `name` may change files (see `mutatesFiles`); absent: every tool may. */
   mutatesFiles?(name: string, agent: AgentInfo): boolean
+  /**
+   * The absolute paths a call will write, when that is known before it runs and nothing else it
+   * triggers (a hook) may write; `undefined`: unknown.
+   */
+  plannedWrites?(call: ToolCallRequest, agent: AgentInfo): string[] | undefined
 }

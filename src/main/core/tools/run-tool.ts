@@ -73,6 +73,16 @@ function renameAliases(input: unknown, aliases: Readonly<Record<string, string>>
 }
 
 /**
+ * The absolute paths a call of `tool` will write, known from its arguments before it runs (its
+ * `lockPaths`); `undefined` when the tool cannot say. Arguments that do not validate write nothing.
+ */
+export function plannedWrites(tool: Tool, input: unknown, root: string): string[] | undefined {
+  if (!tool.lockPaths || tool.mutatesFiles !== true) return undefined
+  const parsed = tool.parameters.safeParse(renameAliases(input ?? {}, tool.argumentAliases))
+  return parsed.success ? tool.lockPaths(parsed.data, { root }) : []
+}
+
+/**
  * Runs one tool call the way the loop needs it, never throwing: re-validates the
  * arguments (bad arguments come back as a message listing what to fix), raises a
  * doom-loop ask on the third identical call in a row, times the call, turns any

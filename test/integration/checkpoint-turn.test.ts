@@ -149,6 +149,17 @@ describe('checkpoints of a turn', () => {
     expect(checkpoints[1]?.summary.files).toEqual([{ path: 'made.txt', status: 'added' }])
   })
 
+  it('runs a shell line that provably writes nothing without waiting for the first snapshot', async () => {
+    const { result, held } = await turn(
+      [{ toolCalls: [{ name: 'bash', args: { command: 'cat a.txt | wc -l', description: 'shell' } }] }, { text: 'Done.' }],
+      { 'a.txt': 'one\n' },
+      { holdSnapshotsUntilFirstRequest: true, holdUntilRequests: 2 },
+    )
+    expect(result.status).toBe('completed')
+    // The command's result had gone back to the model before the walk began.
+    expect(held.requestsSeen).toBe(2)
+  })
+
   it('catches what a shell command changed anywhere in the tree', async () => {
     const { services, project } = await turn(
       [

@@ -144,7 +144,7 @@ export class ProjectToolRuntime implements Disposable {
         const tool = tools(agent).find((t) => t.id === call.name)
         // A hook around the call is a shell command: what it writes nobody knows in advance.
         const hooked = (['PreToolUse', 'PostToolUse'] as const).some((event) => plannedHooks(config.hooks, event, call.name).planned.length > 0)
-        return tool && !hooked ? plannedWrites(tool, call.input, this.project.root) : undefined
+        return tool && !hooked ? plannedWrites(tool, call.input, this.project.root) : Promise.resolve(undefined)
       },
       execute: async (call, ctx) => {
         const available = tools(ctx.agent)

@@ -474,10 +474,10 @@ function afterCheckpoints(host: ToolHost, wait: { idle: () => Promise<void>; bef
   return {
     definitions: (agent) => host.definitions(agent),
     mutatesFiles: host.mutatesFiles ? (name, agent) => host.mutatesFiles?.(name, agent) ?? true : undefined,
-    plannedWrites: host.plannedWrites ? (call, agent) => host.plannedWrites?.(call, agent) : undefined,
+    plannedWrites: host.plannedWrites ? (call, agent) => host.plannedWrites?.(call, agent) ?? Promise.resolve(undefined) : undefined,
     execute: async (call, ctx) => {
       if (host.mutatesFiles?.(call.name, ctx.agent) ?? true) {
-        const writes = host.plannedWrites?.(call, ctx.agent)
+        const writes = await host.plannedWrites?.(call, ctx.agent)
         await (writes ? wait.beforeWrite(writes) : wait.idle())
       }
       return host.execute(call, ctx)

@@ -41,5 +41,5 @@ export interface ToolHost {
    * The absolute paths a call will write, when that is known before it runs and nothing else it
    * triggers (a hook) may write; `undefined`: unknown.
    */
-  plannedWrites?(call: ToolCallRequest, agent: AgentInfo): string[] | undefined
+  plannedWrites?(call: ToolCallRequest, agent: AgentInfo): Promise<string[] | undefined>
 }

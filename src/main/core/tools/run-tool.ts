@@ -74,12 +74,16 @@ function renameAliases(input: unknown, aliases: Readonly<Record<string, string>>
 
 /**
  * The absolute paths a call of `tool` will write, known from its arguments before it runs (its
- * `lockPaths`); `undefined` when the tool cannot say. Arguments that do not validate write nothing.
+ * `lockPaths`, or none when it `writesNothing`); `undefined` when the tool cannot say. Arguments
+ * that do not validate write nothing.
  */
-export function plannedWrites(tool: Tool, input: unknown, root: string): string[] | undefined {
-  if (!tool.lockPaths || tool.mutatesFiles !== true) return undefined
+export async function plannedWrites(tool: Tool, input: unknown, root: string): Promise<string[] | undefined> {
+  const knows = tool.writesNothing !== undefined || (tool.lockPaths !== undefined && tool.mutatesFiles === true)
+  if (!knows) return undefined
   const parsed = tool.parameters.safeParse(renameAliases(input ?? {}, tool.argumentAliases))
-  return parsed.success ? tool.lockPaths(parsed.data, { root }) : []
+  if (!parsed.success) return []
+  if (tool.writesNothing && (await tool.writesNothing(parsed.data, { root }))) return []
+  return tool.lockPaths && tool.mutatesFiles === true ? tool.lockPaths(parsed.data, { root }) : undefined
 }
 
 /**

@@ -107,6 +107,8 @@ export interface ToolDef<P extends z.ZodType = z.ZodType> {
    * tools): it may; calls that list what they wrote (`changedPaths`) get an incremental checkpoint.
    */
   mutatesFiles?: boolean
+  /** Whether this call provably changes no file although the tool may (a shell line of known readers). */
+  writesNothing?(args: z.infer<P>, ctx: Pick<ToolContext, 'root'>): Promise<boolean>
 }
 
 /** A tool whose argument and metadata types are erased, as registries hold them. */
@@ -120,6 +122,7 @@ export interface Tool {
   argumentAliases?: Readonly<Record<string, string>>
   lockPaths?(args: unknown, ctx: Pick<ToolContext, 'root'>): string[]
   mutatesFiles?: boolean
+  writesNothing?(args: unknown, ctx: Pick<ToolContext, 'root'>): Promise<boolean>
 }
 
 /** Whether calls of `tool` may change files: unknown counts as yes. */

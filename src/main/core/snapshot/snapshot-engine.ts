@@ -181,11 +181,7 @@ export class SnapshotEngine {
       const changed = id !== this.lastId
       this.lastId = id
       stats.durationMs = performance.now() - started
-      const untracked = [...this.state.untracked].sort(compareNames).map((path) => {
-        const entry = this.state.get(path)?.entry
-        return entry?.kind === 'untracked' ? { path, size: entry.size, reason: entry.reason } : { path, size: 0, reason: 'unreadable' as const }
-      })
-      return { id, changed, untracked, stats }
+      return { id, changed, untracked: this.untrackedFiles(), stats }
     })
   }
 
@@ -670,13 +666,17 @@ export class SnapshotEngine {
     this.lastId = id
     stats.durationMs = performance.now() - started
     this.lastScan = stats
-    const untracked = [...this.state.untracked].sort(compareNames).map((path) => {
+    return { id, changed, untracked: this.untrackedFiles(), stats }
+  }
+
+  /** Files the tree as last scanned lists without content (over the size cap, unreadable). */
+  private untrackedFiles(): SnapshotResult['untracked'] {
+    return [...this.state.untracked].sort(compareNames).map((path) => {
       const entry = this.state.get(path)?.entry
       return entry?.kind === 'untracked'
         ? { path, size: entry.size, reason: entry.reason }
         : { path, size: 0, reason: 'unreadable' as const }
     })
-    return { id, changed, untracked, stats }
   }
 
   private requireEpoch(): string {

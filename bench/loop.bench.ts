@@ -188,6 +188,8 @@ async function benchProject(name: string, bulk: number, claude: { bin: string } 
   try {
     let started = performance.now()
     makeTaskProject(project, bulk)
+    // The generated tree is written back to disk before the first run, not during it.
+    execFileSync('sync')
     log(`${name}: project with ${bulk + 2} files committed in ${Math.round(performance.now() - started)} ms`)
     const runs: Record<Agent, RunResult[]> = { hotaru: [], claude: [] }
     const errors: string[] = []

@@ -13,6 +13,7 @@
  *   npm run bench:loop                          # 3 runs each, small and large
  *   LOOP_BENCH_RUNS=5 LOOP_BENCH_FILES=40000 npm run bench:loop
  *   LOOP_BENCH_SKIP_LARGE=1 npm run bench:loop  # small fixture only
+ *   LOOP_BENCH_SKIP_SMALL=1 npm run bench:loop  # large project only
  *   CLAUDE_BIN=/path/to/claude npm run bench:loop   # use an installed Claude Code
  *   LOOP_BENCH_LSP=1 npm run bench:loop         # keep our language servers on (Claude Code has none)
  *
@@ -102,6 +103,8 @@ interface RunResult {
   wallMs: number
   peakRssMB: number
   requests: number
+  /** When each model request arrived, in ms after the start: where a run spends its time. */
+  requestsAtMs: number[]
 }
 
 async function runOnce(agent: Agent, project: string, claudeBin: string | null): Promise<RunResult> {
@@ -155,6 +158,7 @@ async function runOnce(agent: Agent, project: string, claudeBin: string | null):
   const at = server.requests.map((r) => r.at)
   return {
     requests: at.length,
+    requestsAtMs: at.map((t) => Math.round(t - started)),
     firstRequestMs: Math.round((at[0] ?? ended) - started),
     lastRequestToExitMs: Math.round(ended - (at.at(-1) ?? started)),
     wallMs: Math.round(ended - started),
@@ -168,7 +172,7 @@ function median(values: number[]): number {
 }
 
 function summarize(runs: RunResult[]) {
-  const pick = (key: keyof RunResult) => median(runs.map((r) => r[key]))
+  const pick = (key: Exclude<keyof RunResult, 'requestsAtMs'>) => median(runs.map((r) => r[key]))
   return {
     firstRequestMs: pick('firstRequestMs'),
     lastRequestToExitMs: pick('lastRequestToExitMs'),
@@ -184,6 +188,8 @@ async function benchProject(name: string, bulk: number, claude: { bin: string } 
   try {
     let started = performance.now()
     makeTaskProject(project, bulk)
+    // The generated tree is written back to disk before the first run, not during it.
+    execFileSync('sync')
     log(`${name}: project with ${bulk + 2} files committed in ${Math.round(performance.now() - started)} ms`)
     const runs: Record<Agent, RunResult[]> = { hotaru: [], claude: [] }
     const errors: string[] = []
@@ -222,7 +228,7 @@ try {
   const installed = installClaude(claudeDir)
   const claude = 'bin' in installed ? installed : null
   if (!claude) log(`${'error' in installed ? installed.error : ''}; reporting ours alone`)
-  const small = await benchProject('small', 0, claude)
+  const small = process.env.LOOP_BENCH_SKIP_SMALL ? null : await benchProject('small', 0, claude)
   const large = process.env.LOOP_BENCH_SKIP_LARGE ? null : await benchProject('large', LARGE_FILES, claude)
   const report = {
     machine: {

@@ -34,6 +34,52 @@ describe('checkpoint service', () => {
     expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('one\n')
   })
 
+  it('records no checkpoint when the engine ends after the walk but before the pre-images are applied', async () => {
+    const { services, root, project, session, message } = setup({ 'a.txt': 'one\n', 'b.txt': 'bee\n' })
+    const engine = services.checkpoints.engine(project)
+    let release = (): void => undefined
+    const released = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    const snapshot = engine.snapshot
+    Object.defineProperty(engine, 'snapshot', {
+      value: async (...args: Parameters<typeof snapshot>) => {
+        await released
+        return snapshot(...args)
+      },
+    })
+    const withPreImages = engine.withPreImages
+    Object.defineProperty(engine, 'withPreImages', {
+      value: async (...args: Parameters<typeof withPreImages>) => {
+        // The app quits (or the worker dies) between the walk and the derived snapshot.
+        await engine.dispose()
+        return withPreImages(...args)
+      },
+    })
+    const checkpoint = services.checkpoints.beforeMessage(session, message('go').id)
+    // The write goes ahead at once: its pre-image is kept for the checkpoint still being taken.
+    await services.checkpoints.beforeWrite(project.id, [join(root, 'a.txt')])
+    writeFileSync(join(root, 'a.txt'), 'agent edit\n')
+    release()
+    expect(await checkpoint).toBeUndefined()
+    // Nothing claims to be the state before the message: no checkpoint holding the edit as the "before".
+    expect(services.checkpoints.list(project.id)).toEqual([])
+  })
+
+  it('lets a write wait when a restore is queued, instead of going ahead under it', async () => {
+    const { services, root, project, session, message } = setup()
+    const first = await services.checkpoints.beforeMessage(session, message('go').id)
+    writeFileSync(join(root, 'a.txt'), 'two\n')
+    await services.checkpoints.afterStep(session, message('x').id, { paths: ['a.txt'], unlisted: false })
+    const restored = services.checkpoints.restore(first?.id ?? '', { mode: 'code' })
+    let waited = false
+    await services.checkpoints.beforeWrite(project.id, [join(root, 'a.txt')]).then(() => {
+      waited = readFileSync(join(root, 'a.txt'), 'utf8') === 'one\n'
+    })
+    await restored
+    expect(waited).toBe(true)
+  })
+
   it('records a step checkpoint only when the tree changed', async () => {
     const { services, session, message } = setup()
     await services.checkpoints.beforeMessage(session, message('go').id)

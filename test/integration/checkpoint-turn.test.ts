@@ -1,4 +1,5 @@
-import { join } from 'node:path'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { answerPermissions } from '../../src/cli/permission-prompt'
 import { startFakeLlm, type FakeLlm, type FakeTurn } from '../fixtures/fake-llm'
@@ -15,19 +16,39 @@ type Engine = ReturnType<ReturnType<typeof testServices>['checkpoints']['engine'
 async function turn(
   turns: FakeTurn[],
   files: Record<string, string>,
-  options: { holdSnapshotsUntilFirstRequest?: boolean; onEngine?: (engine: Engine) => void } = {},
+  options: {
+    holdSnapshotsUntilFirstRequest?: boolean
+    /** Held snapshots wait for this many model requests (at most 5 s) instead of the first and 500 ms. */
+    holdUntilRequests?: number
+    onEngine?: (engine: Engine) => void
+    /** Called when a held snapshot is about to walk the tree (the tree as its walk will see it). */
+    onWalk?: (root: string) => void
+  } = {},
 ) {
   let firstRequest = (): void => undefined
   const requested = new Promise<void>((resolve) => {
     firstRequest = resolve
   })
-  const fake = await startFakeLlm({ turns, onRequest: () => firstRequest() })
+  let requests = 0
+  let enoughRequests = (): void => undefined
+  const enough = new Promise<void>((resolve) => {
+    enoughRequests = resolve
+    setTimeout(resolve, 5_000).unref()
+  })
+  const fake = await startFakeLlm({
+    turns,
+    onRequest: () => {
+      firstRequest()
+      if (++requests >= (options.holdUntilRequests ?? 1)) enoughRequests()
+    },
+  })
   servers.push(fake)
   const home = tempDir()
   const services = testServices({
     env: { HOME: home, XDG_CONFIG_HOME: join(home, 'config'), ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: fake.anthropicBaseURL },
   })
-  const project = services.projects.openFolder(writeTree(tempDir(), files))
+  const root = writeTree(tempDir(), files)
+  const project = services.projects.openFolder(root)
   const session = services.sessions.create({ projectId: project.id, agent: 'build', model: 'anthropic/claude-sonnet-4-6' })
   const held = { requestsSeen: -1 }
   options.onEngine?.(services.checkpoints.engine(project))
@@ -37,10 +58,14 @@ async function turn(
     const snapshot = engine.snapshot
     Object.defineProperty(engine, 'snapshot', {
       value: async (...args: Parameters<typeof snapshot>) => {
-        await requested
-        // Long enough for the first response's write to run if nothing held it back.
-        await new Promise((resolve) => setTimeout(resolve, 500))
+        if (options.holdUntilRequests) await enough
+        else {
+          await requested
+          // Long enough for the first response's write to run if nothing held it back.
+          await new Promise((resolve) => setTimeout(resolve, 500))
+        }
         if (held.requestsSeen < 0) held.requestsSeen = fake.requests.length
+        options.onWalk?.(root)
         return snapshot(...args)
       },
     })
@@ -48,7 +73,7 @@ async function turn(
   const stop = answerPermissions(services, { sessionId: session.id, mode: 'yes', format: 'json' })
   const result = await services.agents.prompt({ sessionId: session.id, text: 'go' })
   stop()
-  return { services, project, result, held }
+  return { services, project, root, result, held }
 }
 
 describe('checkpoints of a turn', () => {
@@ -68,12 +93,71 @@ describe('checkpoints of a turn', () => {
     expect(held.requestsSeen).toBeGreaterThanOrEqual(1)
     const checkpoints = services.checkpoints.list(project.id)
     expect(checkpoints.map((c) => c.trigger)).toEqual(['message', 'step', 'step'])
-    // The write waited for the message checkpoint: that checkpoint does not have the new file.
+    // The write did not wait, yet the message checkpoint does not have the new file.
     const sinceMessage = await services.checkpoints.diff(checkpoints[0]?.id ?? '')
     expect(sinceMessage.map((d) => `${d.status} ${d.path}`).sort()).toEqual(['added new.txt', 'modified a.txt'])
     // Each step checkpoint holds exactly what its tool wrote.
     expect(checkpoints[1]?.summary.files).toEqual([{ path: 'new.txt', status: 'added' }])
     expect(checkpoints[2]?.summary.files).toEqual([{ path: 'a.txt', status: 'modified' }])
+  })
+
+  it('lets an edit run while the first snapshot is taken; that checkpoint still restores the tree as it was before the edit', async () => {
+    const seen: string[] = []
+    const original = { 'a.txt': 'one\n', 'keep.txt': 'same\n', 'deep/er/b.txt': 'bee\n' }
+    const { services, project, root, result } = await turn(
+      [
+        { toolCalls: [{ name: 'read', args: { filePath: 'a.txt' } }] },
+        { toolCalls: [{ name: 'edit', args: { filePath: 'a.txt', oldString: 'one', newString: 'two' } }] },
+        { toolCalls: [{ name: 'write', args: { filePath: 'deep/new.txt', content: 'hello\n' } }] },
+        { text: 'Done.' },
+      ],
+      original,
+      {
+        holdSnapshotsUntilFirstRequest: true,
+        // The message checkpoint's walk starts only once the edit's result went back to the model.
+        holdUntilRequests: 3,
+        onWalk: (dir) => {
+          if (seen.length === 0) seen.push(readFileSync(join(dir, 'a.txt'), 'utf8'))
+        },
+      },
+    )
+    expect(result.status).toBe('completed')
+    // The edit had run before the message checkpoint's walk started.
+    expect(seen).toEqual(['two\n'])
+    const checkpoints = services.checkpoints.list(project.id)
+    expect(checkpoints.map((c) => c.trigger)).toEqual(['message', 'step', 'step'])
+    expect(checkpoints[1]?.summary.files).toEqual([{ path: 'a.txt', status: 'modified' }])
+    expect(checkpoints[2]?.summary.files).toEqual([{ path: 'deep/new.txt', status: 'added' }])
+    await services.checkpoints.restore(checkpoints[0]?.id ?? '', { mode: 'code' })
+    const files = (readdirSync(root, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
+      .filter((d) => d.isFile())
+      .map((d) => relative(root, join(d.parentPath, d.name)))
+      .sort()
+    expect(Object.fromEntries(files.map((f) => [f, readFileSync(join(root, f), 'utf8')]))).toEqual(original)
+  })
+
+  it('holds a shell command that may write until the first snapshot is taken', async () => {
+    const seen: boolean[] = []
+    const { services, project, result } = await turn(
+      [{ toolCalls: [{ name: 'bash', args: { command: 'echo x > made.txt', description: 'shell' } }] }, { text: 'Done.' }],
+      { 'a.txt': 'one\n' },
+      { holdSnapshotsUntilFirstRequest: true, onWalk: (dir) => seen.push(existsSync(join(dir, 'made.txt'))) },
+    )
+    expect(result.status).toBe('completed')
+    expect(seen[0]).toBe(false)
+    const checkpoints = services.checkpoints.list(project.id)
+    expect(checkpoints[1]?.summary.files).toEqual([{ path: 'made.txt', status: 'added' }])
+  })
+
+  it('runs a shell line that provably writes nothing without waiting for the first snapshot', async () => {
+    const { result, held } = await turn(
+      [{ toolCalls: [{ name: 'bash', args: { command: 'cat a.txt | wc -l', description: 'shell' } }] }, { text: 'Done.' }],
+      { 'a.txt': 'one\n' },
+      { holdSnapshotsUntilFirstRequest: true, holdUntilRequests: 2 },
+    )
+    expect(result.status).toBe('completed')
+    // The command's result had gone back to the model before the walk began.
+    expect(held.requestsSeen).toBe(2)
   })
 
   it('catches what a shell command changed anywhere in the tree', async () => {

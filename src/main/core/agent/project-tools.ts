@@ -8,9 +8,9 @@ import type { KvRepo } from '../storage/kv-repo'
 import { MEMORY_TOOL_ID, memoryFilePath, memoryToolDescription, memoryToolParameters, runMemoryTool } from '../context'
 import { Permission } from '../permission/names'
 import { warmBashParser } from '../permission/shell/bash-parser'
-import { BackgroundProcesses, builtinTools, defineTool, FileTimes, mayMutateFiles, ToolRegistry, type SubagentRequest, type Todo, type TodoStore, type Tool } from '../tools'
+import { BackgroundProcesses, builtinTools, defineTool, FileTimes, mayMutateFiles, plannedWrites, ToolRegistry, type SubagentRequest, type Todo, type TodoStore, type Tool } from '../tools'
 import type { Disposable } from '../util/disposable'
-import { customToolRules, runHooks } from '../extensions'
+import { customToolRules, plannedHooks, runHooks } from '../extensions'
 import type { CommandSandbox } from '../sandbox/sandbox'
 import type { AgentInfo } from './agents'
 import type { QuestionService } from './questions'
@@ -140,6 +140,12 @@ export class ProjectToolRuntime implements Disposable {
       mutatesFiles: (name, agent) => mayMutateFiles(tools(agent).find((t) => t.id === name)),
       // The shell checker's grammar (WebAssembly) loads while the model writes its first answer, not before the request.
       warm: warmBashParser,
+      plannedWrites: (call, agent) => {
+        const tool = tools(agent).find((t) => t.id === call.name)
+        // A hook around the call is a shell command: what it writes nobody knows in advance.
+        const hooked = (['PreToolUse', 'PostToolUse'] as const).some((event) => plannedHooks(config.hooks, event, call.name).planned.length > 0)
+        return tool && !hooked ? plannedWrites(tool, call.input, this.project.root) : Promise.resolve(undefined)
+      },
       execute: async (call, ctx) => {
         const available = tools(ctx.agent)
         const binding: AskBinding = {

@@ -318,7 +318,12 @@ export class AgentService {
       work?.catch((error: unknown) => log.warn(`[checkpoint] ${(error as Error).message}`))
     }
     track(checkpoints?.beforeMessage(session, user.id, env.config))
-    const tools: ToolHost = checkpoints ? afterCheckpoints(env.tools, () => checkpoints.idle(projectId)) : env.tools
+    const tools: ToolHost = checkpoints
+      ? afterCheckpoints(env.tools, {
+          idle: () => checkpoints.idle(projectId),
+          beforeWrite: (paths) => checkpoints.beforeWrite(projectId, paths),
+        })
+      : env.tools
 
     // A readable title at once; the model's title replaces it after the turn (requests made
     // during the turn would compete with it).
@@ -463,14 +468,21 @@ function reportHookFailures(failures: { command: string; error: string }[]): voi
   for (const failure of failures) log.warn(`[hooks] ${failure.command}: ${failure.error}`)
 }
 
-/** Tool calls that may change files start only once the checkpoints before them are taken. */
-function afterCheckpoints(host: ToolHost, idle: () => Promise<void>): ToolHost {
+/**
+ * Tool calls that may change files start only once the checkpoints before them are taken, or,
+ * when they say which paths they will write, once those paths' pre-images are kept for them.
+ */
+function afterCheckpoints(host: ToolHost, wait: { idle: () => Promise<void>; beforeWrite: (paths: string[]) => Promise<void> }): ToolHost {
   return {
     definitions: (agent) => host.definitions(agent),
     mutatesFiles: host.mutatesFiles ? (name, agent) => host.mutatesFiles?.(name, agent) ?? true : undefined,
     warm: host.warm ? () => host.warm?.() : undefined,
+    plannedWrites: host.plannedWrites ? (call, agent) => host.plannedWrites?.(call, agent) ?? Promise.resolve(undefined) : undefined,
     execute: async (call, ctx) => {
-      if (host.mutatesFiles?.(call.name, ctx.agent) ?? true) await idle()
+      if (host.mutatesFiles?.(call.name, ctx.agent) ?? true) {
+        const writes = await host.plannedWrites?.(call, ctx.agent)
+        await (writes ? wait.beforeWrite(writes) : wait.idle())
+      }
       return host.execute(call, ctx)
     },
   }

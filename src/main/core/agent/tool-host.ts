@@ -39,4 +39,9 @@ export interface ToolHost {
   mutatesFiles?(name: string, agent: AgentInfo): boolean
   /** Called once a model request is out (its answer began): loads what the tools need while the model writes. */
   warm?(): void
+  /**
+   * The absolute paths a call will write, when that is known before it runs and nothing else it
+   * triggers (a hook) may write; `undefined`: unknown.
+   */
+  plannedWrites?(call: ToolCallRequest, agent: AgentInfo): Promise<string[] | undefined>
 }

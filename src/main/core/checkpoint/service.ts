@@ -21,6 +21,7 @@ import type { KvRepo } from '../storage/kv-repo'
 import { ascendingId } from '../util/id'
 import { log } from '../util/log'
 import { detached } from '../util/detached'
+import { insideRoot, PendingCapture, readPreImage } from './pre-images'
 
 const SERVICE_KEY = 'snapshots'
 
@@ -94,6 +95,10 @@ export class CheckpointService {
 
   /** Checkpoint work queued per project (see `enqueue`). */
   private readonly queues = new Map<string, Promise<void>>()
+  /** Captures queued or running per project, collecting pre-images of writes made meanwhile. */
+  private readonly captures = new Map<string, Set<PendingCapture>>()
+  /** Queued work per project that a write must not run under (restores, reviews, merges, diffs). */
+  private readonly exclusive = new Map<string, number>()
 
   /**
    * The project's snapshot engine, in its own worker thread (created on first use, disposed with
@@ -139,19 +144,37 @@ export class CheckpointService {
    */
   beforeMessage(session: Session, messageId: string, config?: Config): Promise<Checkpoint | undefined> {
     if (config?.snapshot?.enabled === false) return Promise.resolve(undefined)
-    return this.enqueue(session.projectId, () => this.capture(session, messageId, 'message', config, 'walk'))
+    return this.enqueueCapture(session.projectId, (pending) => this.capture(session, messageId, 'message', config, 'walk', false, pending))
   }
 
   /** After a step: a checkpoint when its tools changed files and the tree differs from the last checkpoint. */
   afterStep(session: Session, messageId: string, changes: StepFileChanges, config?: Config): Promise<Checkpoint | undefined> {
     if (config?.snapshot?.enabled === false) return Promise.resolve(undefined)
     if (changes.paths.length === 0 && !changes.unlisted) return Promise.resolve(undefined)
-    return this.enqueue(session.projectId, () => this.capture(session, messageId, 'step', config, changes, true))
+    return this.enqueueCapture(session.projectId, (pending) => this.capture(session, messageId, 'step', config, changes, true, pending))
   }
 
   /** Resolves when the project's queued checkpoint work is done (a file-changing tool waits for it). */
   async idle(projectId: string): Promise<void> {
     await this.queues.get(projectId)
+  }
+
+  /**
+   * Before a tool writes exactly `paths` (absolute): when only captures are queued, what those
+   * paths hold now is kept for each of them and the tool need not wait for the tree walk; their
+   * snapshots come out as if the write happened after them. Anything else queued (a restore, a
+   * review), or a path that cannot be kept (a link, a large file): waits like any other write.
+   */
+  async beforeWrite(projectId: string, paths: string[]): Promise<void> {
+    if (!this.queues.has(projectId)) return
+    if ((this.exclusive.get(projectId) ?? 0) > 0) return this.idle(projectId)
+    const root = this.projects.get(projectId).root
+    const open = (): PendingCapture[] => [...(this.captures.get(projectId) ?? [])]
+    const wanted = [...new Set(paths)].filter((path) => insideRoot(root, path) && open().some((c) => c.wants(path)))
+    const images = await Promise.all(wanted.map((path) => readPreImage(path)))
+    if (images.some((image) => image === undefined) || (this.exclusive.get(projectId) ?? 0) > 0) return this.idle(projectId)
+    // Synchronously with the check above: a capture still open now takes its pre-images after the walk.
+    for (const capture of open()) for (const image of images) if (image) capture.keep(image)
   }
 
   list(projectId: string, sessionId?: string): Checkpoint[] {
@@ -274,13 +297,37 @@ export class CheckpointService {
     return this.enqueue(projectId, () => this.engine(this.projects.get(projectId)).usage())
   }
 
+  /** A capture in the project's queue, open for pre-images (see `beforeWrite`) from now until its walk is done. */
+  private enqueueCapture<T>(projectId: string, work: (pending: PendingCapture) => Promise<T>): Promise<T> {
+    const pending = new PendingCapture()
+    let open = this.captures.get(projectId)
+    if (!open) this.captures.set(projectId, (open = new Set()))
+    open.add(pending)
+    const settled = (): void => {
+      pending.close()
+      open.delete(pending)
+      if (open.size === 0 && this.captures.get(projectId) === open) this.captures.delete(projectId)
+    }
+    return this.enqueue(projectId, () => work(pending).finally(settled), false)
+  }
+
   /**
    * Runs checkpoint work of a project in order: a step's checkpoint never overtakes the message
-   * checkpoint before it, and a restore never runs in the middle of a capture.
+   * checkpoint before it, and a restore never runs in the middle of a capture. `exclusive` work
+   * (everything but captures) also holds back writes that would otherwise go ahead (`beforeWrite`).
    */
-  private enqueue<T>(projectId: string, work: () => Promise<T>): Promise<T> {
+  private enqueue<T>(projectId: string, work: () => Promise<T>, exclusive = true): Promise<T> {
+    if (exclusive) this.exclusive.set(projectId, (this.exclusive.get(projectId) ?? 0) + 1)
     const previous = this.queues.get(projectId) ?? Promise.resolve()
     const next = previous.then(work, work)
+    if (exclusive) {
+      const release = (): void => {
+        const left = (this.exclusive.get(projectId) ?? 1) - 1
+        if (left > 0) this.exclusive.set(projectId, left)
+        else this.exclusive.delete(projectId)
+      }
+      detached('checkpoint queue', next.then(release, release))
+    }
     const tail = next.then(
       () => undefined,
       () => undefined,
@@ -389,6 +436,7 @@ export class CheckpointService {
     config: Config | undefined,
     changes: 'walk' | StepFileChanges,
     onlyIfChanged = false,
+    pending?: PendingCapture,
   ): Promise<Checkpoint | undefined> {
     const project = this.projects.get(session.projectId)
     let snapshot: SnapshotResult
@@ -400,6 +448,9 @@ export class CheckpointService {
         if (changes.unlisted) await engine.settleAfterUnlistedChange()
       }
       snapshot = await engine.snapshot({ trustMarks: changes !== 'walk' })
+      // Paths tools wrote while the walk ran are put back as they were before (see `beforeWrite`).
+      const preImages = pending?.close() ?? []
+      if (preImages.length > 0) snapshot = await engine.withPreImages(preImages)
     } catch (error) {
       // A failed snapshot must not fail the user's turn; it is visible in the log and the timeline lacks this point.
       log.warn(`[checkpoint] snapshot of ${project.root} failed: ${(error as Error).message}`)

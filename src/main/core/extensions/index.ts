@@ -14,6 +14,7 @@ export { FrontmatterError, parseFrontmatter, type Frontmatter, type FrontmatterV
 export {
   DEFAULT_HOOK_TIMEOUT_S,
   HOOK_BLOCK_EXIT_CODE,
+  plannedHooks,
   runHooks,
   type HookFailure,
   type HookPayload,

@@ -51,6 +51,7 @@ export class SnapshotClient {
   }
 
   readonly snapshot: Call<'snapshot'> = (...args) => this.call('snapshot', ...args)
+  readonly withPreImages: Call<'withPreImages'> = (...args) => this.call('withPreImages', ...args)
   readonly markDirty: Call<'markDirty'> = (...args) => this.call('markDirty', ...args)
   readonly markAllDirty: Call<'markAllDirty'> = () => this.call('markAllDirty')
   /** After a change nobody listed (shell, MCP): lets a live feed catch up, else the next snapshot walks all. */

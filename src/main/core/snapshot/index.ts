@@ -5,6 +5,7 @@ export type * from './restore-types'
 export {
   DEFAULT_MAX_FILE_BYTES,
   SnapshotEngine,
+  type PreImage,
   type RestoreRunOptions,
   type SnapshotOptions,
   type StatCache,

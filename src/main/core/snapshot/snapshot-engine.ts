@@ -10,20 +10,20 @@ import { errnoCode, SnapshotErrorNames, snapshotError } from './errors'
 import { collectGarbage } from './gc'
 import { IgnoreCache } from './ignore-cache'
 import { sideFromDisk, sideFromStore } from './file-versions'
-import { ObjectStore } from './object-store'
+import { ObjectStore, sha256 } from './object-store'
 import { RestoreApplier } from './restore-apply'
 import { journalBlobs, type JournalOp, MAX_SAVED_BYTES, newNonce, readJournal, removeJournal, type RestoreJournal, writeJournal } from './restore-journal'
 import { recoverRestore } from './restore-recovery'
 import { planRestore, scopeMatcher } from './restore-plan'
 import { RestoreTransaction } from './restore-transaction'
 import type { RecoverResult, RestoreOptions, RestorePreview, RestoreResult } from './restore-types'
-import { type DirListing, emptyStats, Scanner, sigOf } from './scanner'
+import { type DirListing, emptyStats, isInGitDir, Scanner, sigOf } from './scanner'
 import { StatIndexFile } from './stat-index-file'
 import { acquireStoreLock } from './store-lock'
 import { describeChanges, diffTrees, type RawChange } from './tree-diff'
 import { compareNames } from './tree-codec'
 import { TreeReader } from './tree-reader'
-import { TreeState } from './tree-state'
+import { parentOf, TreeState } from './tree-state'
 import type {
   DiffEntry,
   DiffOptions,
@@ -58,6 +58,16 @@ export interface SnapshotOptions {
    * A pending full walk (first snapshot, `markAllDirty`, an ignore-rule change) still happens.
    */
   trustMarks?: boolean
+}
+
+/**
+ * What a path held before a tool wrote it, read just before the write (see `withPreImages`):
+ * its content and exec bit, or `null` when it did not exist.
+ */
+export interface PreImage {
+  /** Absolute, or relative to the project root. */
+  path: string
+  content: { data: Uint8Array; exec: boolean } | null
 }
 
 export interface RestoreRunOptions extends RestoreOptions {
@@ -134,6 +144,80 @@ export class SnapshotEngine {
       this.assertNoRestorePending()
       return this.takeSnapshot(options.full ?? false, options.trustMarks ?? false)
     })
+  }
+
+  /**
+   * The snapshot just taken with some paths put back as they were before a tool wrote them
+   * while it ran: the walk may have read either version, the pre-images say which one belongs
+   * to this snapshot. The engine's own view of the tree stays the disk's: those paths are read
+   * again by the next snapshot (their stat signatures are cleared, so they are re-hashed).
+   * Returns the derived snapshot's id (stored like any other; nothing names it until the caller
+   * records it).
+   */
+  withPreImages(preImages: readonly PreImage[]): SnapshotResult {
+    return this.locked(() => {
+      this.assertNoRestorePending()
+      const started = performance.now()
+      const stats = emptyStats(false)
+      this.blobs.beginBatch()
+      this.trees.beginBatch()
+      let id: SnapshotId
+      try {
+        for (const image of preImages) this.putPreImage(this.toRelative(image.path), image, stats)
+        id = this.state.buildRoot((hash, bytes) => {
+          if (this.trees.put(hash, bytes) > 0) stats.treesWritten++
+        })
+        stats.bytesWritten += this.blobs.flush() + this.trees.flush()
+      } catch (error) {
+        this.blobs.discardBatch()
+        this.trees.discardBatch()
+        this.state.invalidateTrees()
+        this.allDirty = true
+        throw error
+      }
+      // The records now hold pre-images under a cleared signature: saved that way, they can
+      // only ever be re-hashed, never trusted.
+      this.indexFile.save(this.state, this.requireEpoch())
+      const changed = id !== this.lastId
+      this.lastId = id
+      stats.durationMs = performance.now() - started
+      return { id, changed, untracked: this.untrackedFiles(), stats }
+    })
+  }
+
+  private putPreImage(path: string, image: PreImage, stats: ScanStats): void {
+    if (path === '') return
+    // Below a link or a file in this snapshot (a write through a linked folder): not this tree's path.
+    for (let dir = parentOf(path); dir !== ''; dir = parentOf(dir)) if (this.state.get(dir)) return
+    this.dirty.add(path)
+    if (!image.content) {
+      this.state.delete(path)
+      return
+    }
+    // A path the snapshot would never hold (ignored, excluded, inside .git) stays out.
+    if (!this.state.get(path) && !this.tracks(path)) return
+    const data = Buffer.from(image.content.data.buffer, image.content.data.byteOffset, image.content.data.byteLength)
+    const cleared = { size: 0, mtimeNs: 0n, ctimeNs: 0n, ino: 0n, mode: 0 }
+    if (data.length > this.maxFileBytes) {
+      this.state.set(path, { ...cleared, entry: { kind: 'untracked', reason: 'too-large', size: data.length } })
+      return
+    }
+    const hash = sha256(data)
+    const written = this.blobs.put(hash, data)
+    if (written > 0) {
+      stats.blobsWritten++
+      stats.bytesWritten += written
+    }
+    this.state.set(path, { ...cleared, entry: { kind: 'file', hash, size: data.length, exec: image.content.exec } })
+  }
+
+  /** Whether a walk would include `path` (not excluded, not in .git, not ignored at any level). */
+  private tracks(path: string): boolean {
+    if (isInGitDir(path)) return false
+    for (const excluded of this.excluded) if (path === excluded || path.startsWith(`${excluded}/`)) return false
+    const parts = path.split('/')
+    for (let i = 1; i < parts.length; i++) if (this.rules.isIgnored(parts.slice(0, i).join('/'), true)) return false
+    return !this.rules.isIgnored(path, false)
   }
 
   /** Paths the caller changed (e.g. an edit tool): visited by the next snapshot even without a feed event. */
@@ -588,13 +672,17 @@ export class SnapshotEngine {
     this.lastId = id
     stats.durationMs = performance.now() - started
     this.lastScan = stats
-    const untracked = [...this.state.untracked].sort(compareNames).map((path) => {
+    return { id, changed, untracked: this.untrackedFiles(), stats }
+  }
+
+  /** Files the tree as last scanned lists without content (over the size cap, unreadable). */
+  private untrackedFiles(): SnapshotResult['untracked'] {
+    return [...this.state.untracked].sort(compareNames).map((path) => {
       const entry = this.state.get(path)?.entry
       return entry?.kind === 'untracked'
         ? { path, size: entry.size, reason: entry.reason }
         : { path, size: 0, reason: 'unreadable' as const }
     })
-    return { id, changed, untracked, stats }
   }
 
   private requireEpoch(): string {

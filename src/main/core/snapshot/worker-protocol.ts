@@ -1,5 +1,5 @@
 import type { RecoverResult, RestoreOptions, RestorePreview, RestoreResult } from './restore-types'
-import type { RestoreRunOptions, SnapshotOptions } from './snapshot-engine'
+import type { PreImage, RestoreRunOptions, SnapshotOptions } from './snapshot-engine'
 import type { StatCache, TreeChange } from './tree-copy'
 import type { DiffEntry, DiffOptions, FileVersions, GcResult, Manifest, SnapshotId, SnapshotResult, UsageReport } from './types'
 
@@ -16,6 +16,8 @@ export interface ChangeFeedState {
  */
 export interface SnapshotOps {
   snapshot: [[options?: SnapshotOptions], SnapshotResult]
+  /** The snapshot just taken with the given paths as they were before tools wrote them during it. */
+  withPreImages: [[preImages: PreImage[]], SnapshotResult]
   /** Marks paths (project-relative or absolute); paths outside the project are skipped. */
   markDirty: [[paths: string[]], void]
   markAllDirty: [[], void]

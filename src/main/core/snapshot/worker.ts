@@ -23,6 +23,7 @@ type Handlers = { [K in keyof SnapshotOps]: (...args: SnapshotOps[K][0]) => Snap
 
 const handlers: Handlers = {
   snapshot: (options) => engine.snapshot(options),
+  withPreImages: (preImages) => engine.withPreImages(preImages),
   markDirty: (paths) => {
     for (const path of paths) {
       try {

@@ -6,6 +6,7 @@ import { Permission } from '../permission/names'
 import type { PermissionAsk } from '../permission/service'
 import { bashPermissionAsks } from '../permission/shell/bash-asks'
 import { isReadOnlyCommand } from '../permission/shell/read-only'
+import { lockKey } from './fs/file-lock'
 import { SandboxUnavailableError, type CommandSandbox, type SandboxLaunch } from '../sandbox/sandbox'
 import { BoundedText } from '../util/bounded-text'
 import { waitForExit } from '../process/exit'
@@ -97,6 +98,7 @@ export const bashTool = defineTool({
   description,
   parameters,
   truncate: 'tail',
+  writesNothing: (args, ctx) => isReadOnlyCommand(args.command, args.workdir ? lockKey(ctx.root, args.workdir) : ctx.root),
   async execute(args, ctx) {
     const cwd = await workingDirectory(ctx, args.workdir)
     const sandbox = ctx.sandbox?.enabled && !args.unsandboxed ? ctx.sandbox : undefined

@@ -6,7 +6,7 @@ export { ToolError, ToolErrorNames } from './errors'
 export { FileTimes } from './file-times'
 export { planFilePath } from './plan'
 export { ToolRegistry, toolDefinition } from './registry'
-export { errorResult, formatZodIssues, runTool, type RunToolOptions, type ToolResult } from './run-tool'
+export { errorResult, formatZodIssues, plannedWrites, runTool, type RunToolOptions, type ToolResult } from './run-tool'
 export { MemoryTodoStore, TodoSchema, type Todo, type TodoStore } from './todos'
 export {
   defineTool,

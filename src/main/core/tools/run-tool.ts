@@ -73,6 +73,20 @@ function renameAliases(input: unknown, aliases: Readonly<Record<string, string>>
 }
 
 /**
+ * The absolute paths a call of `tool` will write, known from its arguments before it runs (its
+ * `lockPaths`, or none when it `writesNothing`); `undefined` when the tool cannot say. Arguments
+ * that do not validate write nothing.
+ */
+export async function plannedWrites(tool: Tool, input: unknown, root: string): Promise<string[] | undefined> {
+  const knows = tool.writesNothing !== undefined || (tool.lockPaths !== undefined && tool.mutatesFiles === true)
+  if (!knows) return undefined
+  const parsed = tool.parameters.safeParse(renameAliases(input ?? {}, tool.argumentAliases))
+  if (!parsed.success) return []
+  if (tool.writesNothing && (await tool.writesNothing(parsed.data, { root }))) return []
+  return tool.lockPaths && tool.mutatesFiles === true ? tool.lockPaths(parsed.data, { root }) : undefined
+}
+
+/**
  * Runs one tool call the way the loop needs it, never throwing: re-validates the
  * arguments (bad arguments come back as a message listing what to fix), raises a
  * doom-loop ask on the third identical call in a row, times the call, turns any

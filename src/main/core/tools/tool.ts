@@ -97,14 +97,20 @@ export interface ToolDef<P extends z.ZodType = z.ZodType> {
   inputSchema?: Record<string, unknown>
   /** Argument names models commonly send instead of ours (`file_path` for `filePath`); renamed before validation. */
   argumentAliases?: Readonly<Record<string, string>>
-  /** The files a call changes: calls sharing one run one after another (see `withFileLocks`). */
-  lockPaths?(args: z.infer<P>, ctx: ToolContext): string[]
+  /**
+   * The files a call changes, known from its arguments before it runs: calls sharing one run one
+   * after another (see `withFileLocks`), and the first checkpoint of a message need not be
+   * complete before it runs (their pre-images are kept instead; see `CheckpointService.beforeWrite`).
+   */
+  lockPaths?(args: z.infer<P>, ctx: Pick<ToolContext, 'root'>): string[]
   /**
    * Whether a call may change files in the project. `false`: never (no checkpoint work after it,
    * and it need not wait for the message's first checkpoint). `true` or unset (custom and MCP
    * tools): it may; calls that list what they wrote (`changedPaths`) get an incremental checkpoint.
    */
   mutatesFiles?: boolean
+  /** Whether this call provably changes no file although the tool may (a shell line of known readers). */
+  writesNothing?(args: z.infer<P>, ctx: Pick<ToolContext, 'root'>): Promise<boolean>
 }
 
 /** A tool whose argument and metadata types are erased, as registries hold them. */
@@ -116,8 +122,9 @@ export interface Tool {
   truncate?: TruncateDirection
   inputSchema?: Record<string, unknown>
   argumentAliases?: Readonly<Record<string, string>>
-  lockPaths?(args: unknown, ctx: ToolContext): string[]
+  lockPaths?(args: unknown, ctx: Pick<ToolContext, 'root'>): string[]
   mutatesFiles?: boolean
+  writesNothing?(args: unknown, ctx: Pick<ToolContext, 'root'>): Promise<boolean>
 }
 
 /** Whether calls of `tool` may change files: unknown counts as yes. */

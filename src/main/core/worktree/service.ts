@@ -23,7 +23,7 @@ import { defaultBranchCommit, git, gitRepoOf } from './git'
 import { copyIncluded } from './include'
 import { branchName, generateName, worktreesFolder } from './names'
 import { findFreeBlock, portBlock } from './ports'
-import { changesFingerprint, classifyThreeWay, type SideChange } from './three-way'
+import { changesFingerprint, classifyThreeWay, pathsOf, type SideChange } from './three-way'
 import { copyTrees, gitTrees, type MergeTrees } from './trees'
 
 export interface WorktreeDeps {
@@ -419,7 +419,7 @@ export class WorktreeService {
   private async mergedInto(parent: ProjectInstance, row: WorktreeRow, changes: Changes): Promise<boolean> {
     if (row.mergedState === null || row.mergedState !== changes.fingerprint) return false
     // A renamed file's old path must be gone from the main tree too (as it is from the worktree).
-    const paths = changes.files.flatMap((file) => (file.from !== undefined ? [file.path, file.from] : [file.path]))
+    const paths = changes.files.flatMap(pathsOf)
     const same = await Promise.all(paths.map((path) => sameContent(row.path, parent.root, path)))
     return same.every(Boolean)
   }
@@ -437,7 +437,7 @@ export class WorktreeService {
     const trees = await this.trees(parent, row)
     const worktree = await trees.worktreeChanges()
     // A rename can conflict at either of its paths.
-    const touchedPaths = worktree.flatMap((c) => (c.from !== undefined ? [c.path, c.from] : [c.path]))
+    const touchedPaths = worktree.flatMap(pathsOf)
     const main = await trees.mainChangesAmong(touchedPaths)
     const mainStatus = new Map(main.map((c) => [c.path, c.status]))
     const touchedByMain = (c: SideChange) => mainStatus.has(c.path) || (c.from !== undefined && mainStatus.has(c.from))
@@ -445,14 +445,14 @@ export class WorktreeService {
     await Promise.all(
       worktree.filter(touchedByMain).map(async (c) => {
         // The same rename on both sides: the new path alike, the old one gone from both.
-        const alike = await Promise.all((c.from !== undefined ? [c.path, c.from] : [c.path]).map((path) => sameContent(row.path, parent.root, path)))
+        const alike = await Promise.all(pathsOf(c).map((path) => sameContent(row.path, parent.root, path)))
         if (alike.every(Boolean)) same.add(c.path)
       }),
     )
     const plan = classifyThreeWay(worktree, main, (c) => same.has(c.path))
     const changes = new Map(worktree.map((c) => [c.path, c]))
     const shown = worktree.filter((c) => !same.has(c.path))
-    const base = await trees.baseContents([...new Set(shown.flatMap((c) => (c.from !== undefined ? [c.path, c.from] : [c.path])))])
+    const base = await trees.baseContents([...new Set(shown.flatMap(pathsOf))])
     const ours = new Map(await Promise.all(worktree.map(async (c) => [c.path, await readSide(row.path, c.path)] as const)))
     const baseAt = (path: string) => base.contents.get(path) ?? null
     const ourChange = (path: string) => {

@@ -8,6 +8,11 @@ export interface SideChange {
   similarity?: number
 }
 
+/** The paths a change touches: its own, and for a rename also the old one. */
+export function pathsOf(change: SideChange): string[] {
+  return change.from !== undefined ? [change.path, change.from] : [change.path]
+}
+
 export interface ThreeWay {
   /** Changed in the worktree only: the merge writes (or deletes) them. */
   /** A rename is a `create` with `from`: the old path is deleted, the new one written. */

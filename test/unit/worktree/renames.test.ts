@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { pairExactRenames } from '../../../src/main/core/worktree/renames'
+import { WorktreeFileChange } from '../../../src/shared/schema/worktree'
 import type { SideChange } from '../../../src/main/core/worktree/three-way'
 
 const add = (path: string): SideChange => ({ path, status: 'added' })
@@ -34,5 +35,15 @@ describe('pairing exact renames', () => {
     const found: SideChange = { path: 'n.ts', status: 'added', from: 'o.ts', similarity: 80 }
     const out = pairExactRenames([found, del('gone.ts')], keys({ 'n.ts': 'h', 'gone.ts': 'h' }))
     expect(out).toEqual([del('gone.ts'), found])
+  })
+})
+
+describe('renames on the wire', () => {
+  it('are optional fields: payloads from before parse, and a client without them still reads a rename', () => {
+    const before = { path: 'a.ts', status: 'added', binary: false, additions: 1, deletions: 0, diff: '' }
+    expect(WorktreeFileChange.parse(before)).toEqual(before)
+    const rename = { ...before, path: 'b.ts', from: 'a.ts', similarity: 100 }
+    const older = WorktreeFileChange.omit({ from: true, similarity: true })
+    expect(older.parse(rename)).toEqual({ ...before, path: 'b.ts' })
   })
 })

@@ -18,7 +18,7 @@
  */
 import './support/app-modules'
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -59,12 +59,14 @@ function generate(root: string, files: number): void {
   }
 }
 
+/** The path of generated file number `n`. */
+function fileOf(n: number): string {
+  const dir = Math.floor(n / 12)
+  return `src/p${dir % 25}/m${Math.floor(dir / 25) % 20}/d${Math.floor(dir / 500)}/f${n}.ts`
+}
+
 function changePaths(): string[] {
-  return Array.from({ length: CHANGED }, (_, i) => {
-    const n = i * Math.floor(FILES / CHANGED)
-    const dir = Math.floor(n / 12)
-    return `src/p${dir % 25}/m${Math.floor(dir / 25) % 20}/d${Math.floor(dir / 500)}/f${n}.ts`
-  })
+  return Array.from({ length: CHANGED }, (_, i) => fileOf(i * Math.floor(FILES / CHANGED)))
 }
 
 async function main(): Promise<void> {
@@ -112,6 +114,18 @@ async function main(): Promise<void> {
       gitPreview.push(performance.now() - start)
       conflicts = preview.conflicts.length
     }
+    // Agents also move files without `git mv` and add new ones: untracked files take part in rename detection.
+    const renamedPaths = Array.from({ length: 20 }, (_, i) => fileOf(i * Math.floor(FILES / CHANGED) + 1))
+    for (const path of renamedPaths) renameSync(join(kept?.path as string, path), join(kept?.path as string, path.replace(/\.ts$/, '.moved.ts')))
+    for (let i = 0; i < 30; i++) writeFileSync(join(kept?.path as string, `src/new-${i}.ts`), `export const n${i} = ${i}\n`)
+    const renamePreview: number[] = []
+    let renames = 0
+    for (let run = 0; run < RUNS; run++) {
+      const begin = performance.now()
+      const preview = await services.worktrees.previewMerge(parent, kept?.name as string)
+      renamePreview.push(performance.now() - begin)
+      renames = preview.apply.filter((a) => a.from !== undefined).length
+    }
 
     log(`generating a ${FILES}-file folder without git`)
     const folder = join(base, 'folder')
@@ -155,6 +169,8 @@ async function main(): Promise<void> {
         changedFiles: CHANGED,
         conflicts,
         gitMs: median(gitPreview),
+        /** The same with 20 files moved on disk (found as renames) and 30 untracked new files. */
+        gitWithRenames: { ms: median(renamePreview), renames, untrackedAdds: 30 },
         copyFirstMs: Math.round(copyPreviewFirst),
         copyMs: median(copyPreview),
         targetMs: 200,

@@ -99,11 +99,24 @@ async function list(argv: string[]): Promise<number> {
 }
 
 function counts(change: WorktreeFileChange): string {
-  return change.binary ? 'binary' : `+${change.additions} -${change.deletions}`
+  if (change.from !== undefined && change.similarity === 100) return 'content unchanged'
+  const lines = change.binary ? 'binary' : `+${change.additions} -${change.deletions}`
+  return change.from !== undefined ? `${change.similarity ?? 0}% similar, ${lines}` : lines
+}
+
+/** `a → b` for a renamed file, else its path. */
+function pathOf(change: WorktreeFileChange): string {
+  return change.from !== undefined ? `${change.from} → ${change.path}` : change.path
+}
+
+function letter(change: WorktreeFileChange): string {
+  if (change.from !== undefined) return 'R'
+  return change.status === 'added' ? 'A' : change.status === 'deleted' ? 'D' : 'M'
 }
 
 function printPatch(change: WorktreeFileChange): void {
-  if (change.binary) out(`Binary file ${change.path} differs`)
+  if (change.from !== undefined && change.similarity === 100) out(`Renamed ${change.from} → ${change.path}`)
+  else if (change.binary) out(`Binary file ${pathOf(change)} differs`)
   else if (change.diff) process.stdout.write(change.diff.endsWith('\n') ? change.diff : `${change.diff}\n`)
 }
 
@@ -120,7 +133,7 @@ async function diff(argv: string[]): Promise<number> {
       out(`No changes in worktree ${name} since its base ${shortBase(result.base)}.`)
       return 0
     }
-    for (const f of result.files) out(`${f.status === 'added' ? 'A' : f.status === 'deleted' ? 'D' : 'M'} ${f.path}  ${counts(f)}`)
+    for (const f of result.files) out(`${letter(f)} ${pathOf(f)}  ${f.from !== undefined ? 'renamed, ' : ''}${counts(f)}`)
     out()
     for (const f of result.files) printPatch(f)
     return 0
@@ -129,17 +142,18 @@ async function diff(argv: string[]): Promise<number> {
 
 function printPreview(project: ProjectInstance, p: MergePreview, skipConflicts: boolean): void {
   out(`Merge worktree ${p.name} (base ${shortBase(p.base)}) into ${project.root}:`)
-  for (const a of p.apply) out(`  ${a.action.padEnd(8)} ${a.path}  ${a.action === 'delete' ? '' : counts(a.change)}`.trimEnd())
+  for (const a of p.apply) out(`  ${(a.from !== undefined ? 'rename' : a.action).padEnd(8)} ${pathOf(a.change)}  ${a.action === 'delete' ? '' : counts(a.change)}`.trimEnd())
   for (const s of p.same) out(`  same     ${s} (both sides made the same change)`)
   for (const c of p.conflicts) {
-    out(`  conflict ${c.path}: changed in the worktree (${counts(c.worktree)}) and in the main tree (${counts(c.main)}); ${skipConflicts ? 'kept as the main tree has it' : 'blocks the merge'}`)
+    const mainSide = c.main.path === c.path ? `in the main tree (${counts(c.main)})` : `${c.main.path} in the main tree (${c.main.status}, ${counts(c.main)})`
+    out(`  conflict ${pathOf(c.worktree)}: changed in the worktree (${counts(c.worktree)}) and ${mainSide}; ${skipConflicts ? 'kept as the main tree has it' : 'blocks the merge'}`)
   }
   out(`  ${p.apply.length} to apply, ${p.conflicts.length} conflict(s), ${p.same.length} already the same`)
   for (const c of p.conflicts) {
     out()
-    out(`Conflict ${c.path}, the worktree's change:`)
+    out(`Conflict ${pathOf(c.worktree)}, the worktree's change:`)
     printPatch(c.worktree)
-    out(`Conflict ${c.path}, the main tree's change:`)
+    out(`Conflict ${pathOf(c.worktree)}, the main tree's change${c.main.path === c.path ? '' : ` to ${c.main.path}`}:`)
     printPatch(c.main)
   }
 }
@@ -149,7 +163,8 @@ function printMerged(result: MergeResult): void {
     out('Nothing to merge: the main tree already has every change.')
     return
   }
-  out(`Merged: ${result.written} written, ${result.deleted} deleted${result.skipped.length > 0 ? `, ${result.skipped.length} conflict(s) left as they were` : ''}.`)
+  const renamed = result.renamed ? ` (${result.renamed} renamed)` : ''
+  out(`Merged: ${result.written} written, ${result.deleted} deleted${renamed}${result.skipped.length > 0 ? `, ${result.skipped.length} conflict(s) left as they were` : ''}.`)
   if (result.undoCheckpointId) out(`Undo with: hotaru checkpoints restore ${result.undoCheckpointId} --yes`)
   if (result.branch) out(`Branch ${result.branch} is kept for a git merge or pull request.`)
 }

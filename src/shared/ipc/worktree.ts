@@ -27,10 +27,11 @@ export const worktreeContract = {
     diff: { input: z.object(Target).strict(), output: WorktreeDiff },
     /**
      * Old and new text of one file for the diff editor: `worktree` = base → worktree (default),
-     * `main` = base → main tree (the other side of a conflict).
+     * `main` = base → main tree (the other side of a conflict). `from`: the worktree renamed the file
+     * from that path, where its base version is.
      */
     file: {
-      input: z.object({ ...Target, path: RelativePath, side: z.enum(['worktree', 'main']).optional() }).strict(),
+      input: z.object({ ...Target, path: RelativePath, side: z.enum(['worktree', 'main']).optional(), from: RelativePath.optional() }).strict(),
       output: FileVersions,
     },
     /** What a merge would write, three-way against the main tree; conflicts first-class. Nothing is written. */

@@ -58,10 +58,18 @@ export type Worktree = z.infer<typeof Worktree>
 export const WorktreeFileStatus = z.enum(['added', 'modified', 'deleted'])
 export type WorktreeFileStatus = z.infer<typeof WorktreeFileStatus>
 
-/** One file changed on one side since the base, with its unified diff (empty for binary files). */
+/**
+ * One file changed on one side since the base, with its unified diff (empty for binary files). A renamed
+ * file is one change: `path` is its new name, `from` the name it had at the base, `status` is `added` (the
+ * old name's deletion is part of it) and the diff goes from the old content to the new.
+ */
 export const WorktreeFileChange = z.object({
   path: z.string(),
   status: WorktreeFileStatus,
+  /** Renamed: its path at the base. */
+  from: z.string().optional(),
+  /** Renamed: how much of the content stayed, in percent (git's rename score); 100 when only the name changed. */
+  similarity: z.number().int().min(0).max(100).optional(),
   binary: z.boolean(),
   additions: z.number(),
   deletions: z.number(),
@@ -73,7 +81,11 @@ export type WorktreeFileChange = z.infer<typeof WorktreeFileChange>
 export const WorktreeDiff = z.object({ name: WorktreeName, base: z.string(), files: z.array(WorktreeFileChange) })
 export type WorktreeDiff = z.infer<typeof WorktreeDiff>
 
-/** A file both the worktree and the main tree changed since the base (differently): both diffs against the base. */
+/**
+ * A file both the worktree and the main tree changed since the base (differently): both diffs against the base.
+ * For a file the worktree renamed, `main` is the main tree's change at the old path when it changed that one,
+ * else at the new path.
+ */
 export const MergeConflict = z.object({ path: z.string(), worktree: WorktreeFileChange, main: WorktreeFileChange })
 export type MergeConflict = z.infer<typeof MergeConflict>
 
@@ -82,7 +94,10 @@ export const MergePreview = z.object({
   name: WorktreeName,
   base: z.string(),
   /** Worktree changes the main tree did not touch: applied by every merge. */
-  apply: z.array(z.object({ path: z.string(), action: z.enum(['create', 'update', 'delete']), change: WorktreeFileChange })),
+  /** A rename is one `create` of the new path with `from` set: the merge deletes `from` and writes `path`. */
+  apply: z.array(
+    z.object({ path: z.string(), action: z.enum(['create', 'update', 'delete']), from: z.string().optional(), change: WorktreeFileChange }),
+  ),
   /** Changed on both sides, differently: a merge needs `skipConflicts` (keep the main tree's) or `overwriteConflicts`. */
   conflicts: z.array(MergeConflict),
   /** Changed the same way on both sides: nothing to write. */
@@ -94,6 +109,8 @@ export const MergeResult = z.object({
   preview: MergePreview,
   written: z.number(),
   deleted: z.number(),
+  /** Renamed files among them (each is one of `written` and its old path one of `deleted`). */
+  renamed: z.number().optional(),
   /** Conflicting files left as the main tree has them (`skipConflicts`). */
   skipped: z.array(z.string()),
   /** A checkpoint of the main tree taken before anything was written: restoring it undoes the merge. */

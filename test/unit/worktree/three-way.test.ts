@@ -18,7 +18,7 @@ describe('three-way merge classification', () => {
   })
 
   it('makes a conflict of a file both sides changed differently, and nothing of the same change on both', () => {
-    const result = classifyThreeWay([w('both.ts'), w('same.ts'), w('gone.ts', 'deleted')], [w('both.ts'), w('same.ts'), w('gone.ts', 'deleted')], (path) => path !== 'both.ts')
+    const result = classifyThreeWay([w('both.ts'), w('same.ts'), w('gone.ts', 'deleted')], [w('both.ts'), w('same.ts'), w('gone.ts', 'deleted')], (c) => c.path !== 'both.ts')
     expect(result.apply).toEqual([])
     expect(result.conflicts).toEqual(['both.ts'])
     expect(result.same).toEqual(['same.ts', 'gone.ts'])
@@ -39,5 +39,23 @@ describe('three-way merge classification', () => {
     expect(changesFingerprint([{ path: 'a', status: 'modified', hash: '1' }])).toBe(one)
     expect(changesFingerprint([{ path: 'a', status: 'modified', hash: '2' }])).not.toBe(one)
     expect(changesFingerprint([])).not.toBe(one)
+  })
+})
+
+describe('three-way classification of renames', () => {
+  const rename: SideChange = { path: 'b.ts', status: 'added', from: 'a.ts', similarity: 100 }
+
+  it('applies a rename the main tree did not touch as a create of the new path from the old one', () => {
+    expect(classifyThreeWay([rename], [w('elsewhere.ts')], () => false).apply).toEqual([{ path: 'b.ts', action: 'create', from: 'a.ts' }])
+  })
+
+  it('counts the main tree changing either path as a conflict, and the same rename as the same change', () => {
+    expect(classifyThreeWay([rename], [w('a.ts')], () => false).conflicts).toEqual(['b.ts'])
+    expect(classifyThreeWay([rename], [w('b.ts', 'added')], () => false).conflicts).toEqual(['b.ts'])
+    expect(classifyThreeWay([rename], [w('a.ts', 'deleted'), w('b.ts', 'added')], () => true).same).toEqual(['b.ts'])
+  })
+
+  it('fingerprints the old path of a rename', () => {
+    expect(changesFingerprint([{ path: 'b', status: 'added', from: 'a', hash: '1' }])).not.toBe(changesFingerprint([{ path: 'b', status: 'added', from: 'c', hash: '1' }]))
   })
 })

@@ -69,6 +69,7 @@ export class SnapshotClient {
   readonly materialize: Call<'materialize'> = (...args) => this.call('materialize', ...args)
   readonly compareDir: Call<'compareDir'> = (...args) => this.call('compareDir', ...args)
   readonly comparePaths: Call<'comparePaths'> = (...args) => this.call('comparePaths', ...args)
+  readonly entries: Call<'entries'> = (...args) => this.call('entries', ...args)
 
   /**
    * Starts the change feed inside the worker (the watcher's crawl never touches this thread);

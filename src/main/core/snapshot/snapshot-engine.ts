@@ -339,6 +339,12 @@ export class SnapshotEngine {
     return comparePaths(this.reader.manifest(id), resolve(dir), paths)
   }
 
+  /** The entries of `paths` in snapshot `id` (null: not in it), without their content. */
+  entries(id: SnapshotId, paths: readonly string[]): Array<ManifestEntry | null> {
+    this.reader.assertExists(id)
+    return paths.map((path) => this.reader.lookup(id, path) ?? null)
+  }
+
   /** Old and new content of one path for a diff viewer; `toId` omitted = the working tree as it is now. */
   fileVersions(path: string, fromId: SnapshotId, toId?: SnapshotId): FileVersions {
     const rel = this.toRelative(path)

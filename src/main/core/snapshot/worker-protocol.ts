@@ -1,7 +1,7 @@
 import type { RecoverResult, RestoreOptions, RestorePreview, RestoreResult } from './restore-types'
 import type { PreImage, RestoreRunOptions, SnapshotOptions } from './snapshot-engine'
 import type { StatCache, TreeChange } from './tree-copy'
-import type { DiffEntry, DiffOptions, FileVersions, GcResult, Manifest, SnapshotId, SnapshotResult, UsageReport } from './types'
+import type { DiffEntry, DiffOptions, FileVersions, GcResult, Manifest, ManifestEntry, SnapshotId, SnapshotResult, UsageReport } from './types'
 
 /** The change feed as the engine sees it: trusted or not, and what the next snapshot will visit. */
 export interface ChangeFeedState {
@@ -39,6 +39,8 @@ export interface SnapshotOps {
   materialize: [[id: SnapshotId, target: string], StatCache]
   /** Files of another folder that differ from a snapshot, with the updated stat cache. */
   compareDir: [[id: SnapshotId, dir: string, cache: StatCache], { changes: TreeChange[]; cache: StatCache }]
+  /** The entries of paths in a snapshot (null: not in it), without their content. */
+  entries: [[id: SnapshotId, paths: string[]], Array<ManifestEntry | null>]
   /** Which of the paths differ in a folder (default: the project) from a snapshot, read one by one. */
   comparePaths: [[id: SnapshotId, paths: string[], dir?: string], TreeChange[]]
 }

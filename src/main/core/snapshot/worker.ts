@@ -58,6 +58,7 @@ const handlers: Handlers = {
   materialize: (id, target) => engine.materialize(id, target),
   compareDir: (id, dir, cache) => engine.compareDir(id, dir, cache),
   comparePaths: (id, paths, dir) => engine.comparePaths(id, paths, dir),
+  entries: (id, paths) => engine.entries(id, paths),
 }
 
 function serialize(error: unknown): SerializedError {

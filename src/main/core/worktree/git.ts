@@ -1,16 +1,20 @@
 import { execFile } from 'node:child_process'
+import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
 import { HotaruError } from '@shared/errors'
+import type { SideChange } from './three-way'
 
 const GIT_TIMEOUT_MS = 120_000
 const GIT_MAX_BUFFER = 256 * 1024 * 1024
 
-/** Runs git in `cwd`; a non-zero exit is a `GitFailed` error carrying git's own message. */
-export function git(cwd: string, args: string[]): Promise<string> {
+/** Runs git in `cwd` (`env` added to the environment); a non-zero exit is a `GitFailed` error carrying git's own message. */
+export function git(cwd: string, args: string[], env: Record<string, string> = {}): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(
       'git',
       args,
-      { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: GIT_MAX_BUFFER, encoding: 'utf8', env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' } },
+      { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: GIT_MAX_BUFFER, encoding: 'utf8', env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', ...env } },
       (error, stdout, stderr) => {
         if (!error) {
           resolve(stdout)
@@ -63,25 +67,50 @@ export function nulRecords(out: string): string[] {
   return out.split('\0').filter((r) => r !== '')
 }
 
-export type GitChange = { path: string; status: 'added' | 'modified' | 'deleted' }
-
 /**
- * Files of the folder `cwd` that differ from commit `base`: committed and uncommitted
- * changes of tracked files (`git diff <base>`, renames as delete + add) plus untracked,
- * not ignored files. Paths are relative to `cwd`.
+ * Files of the folder `cwd` that differ from commit `base`: committed and uncommitted changes
+ * of tracked files plus untracked, not ignored files, with renames found by git (`-M`, its
+ * default 50% similarity). Untracked files take part in rename detection through a copy of
+ * the index where they are added as intent-to-add (`git add -N`): the worktree's own index is
+ * never written. Paths are relative to `cwd`.
  */
-export async function changesSince(cwd: string, base: string): Promise<GitChange[]> {
-  const [tracked, untracked] = await Promise.all([
-    git(cwd, ['diff', '--name-status', '--no-renames', '--relative', '-z', base, '--', '.']),
-    git(cwd, ['ls-files', '-z', '--others', '--exclude-standard', '--', '.']),
-  ])
-  const changes = new Map<string, GitChange>()
+export async function changesSince(cwd: string, base: string): Promise<SideChange[]> {
+  const untracked = nulRecords(await git(cwd, ['ls-files', '-z', '--others', '--exclude-standard', '--', '.']))
+  // A nested repository is listed as its folder (`sub/`): it stays an added entry of its own.
+  const files = untracked.filter((path) => !path.endsWith('/'))
+  const diffArgs = ['diff', '--name-status', '-M', '--relative', '-z', base, '--', '.']
+  const tracked = files.length === 0 ? await git(cwd, diffArgs) : await withIntentToAdd(cwd, files, (env) => git(cwd, diffArgs, env))
+  const changes = new Map<string, SideChange>()
   const records = nulRecords(tracked)
-  for (let i = 0; i + 1 < records.length; i += 2) {
+  for (let i = 0; i < records.length; ) {
     const code = records[i] as string
+    if (code.startsWith('R')) {
+      const from = records[i + 1] as string
+      const path = records[i + 2] as string
+      changes.set(path, { path, status: 'added', from, similarity: Number(code.slice(1)) || 0 })
+      i += 3
+      continue
+    }
     const path = records[i + 1] as string
     changes.set(path, { path, status: code.startsWith('A') ? 'added' : code.startsWith('D') ? 'deleted' : 'modified' })
+    i += 2
   }
-  for (const path of nulRecords(untracked)) changes.set(path, { path, status: 'added' })
+  for (const path of untracked) if (!changes.has(path)) changes.set(path, { path, status: 'added' })
   return [...changes.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+}
+
+/** Runs `work` with `GIT_INDEX_FILE` set to a throwaway copy of `cwd`'s index holding `paths` as intent-to-add. */
+async function withIntentToAdd<T>(cwd: string, paths: readonly string[], work: (env: Record<string, string>) => Promise<T>): Promise<T> {
+  const index = resolve(cwd, (await git(cwd, ['rev-parse', '--git-path', 'index'])).trim())
+  const dir = await mkdtemp(join(tmpdir(), 'hotaru-index-'))
+  try {
+    const env = { GIT_INDEX_FILE: join(dir, 'index') }
+    await copyFile(index, env.GIT_INDEX_FILE)
+    const list = join(dir, 'paths')
+    await writeFile(list, paths.join('\0'))
+    await git(cwd, ['--literal-pathspecs', 'add', '--intent-to-add', `--pathspec-from-file=${list}`, '--pathspec-file-nul'], env)
+    return await work(env)
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
 }

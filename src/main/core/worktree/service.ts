@@ -18,12 +18,12 @@ import type { Storage, WorktreeRow } from '../storage'
 import { detached } from '../util/detached'
 import { log } from '../util/log'
 import { copyInto, deleteFrom, readSide, sameContent } from './disk'
-import { fileChange } from './file-change'
+import { fileChange, renameOf } from './file-change'
 import { defaultBranchCommit, git, gitRepoOf } from './git'
 import { copyIncluded } from './include'
 import { branchName, generateName, worktreesFolder } from './names'
 import { findFreeBlock, portBlock } from './ports'
-import { changesFingerprint, classifyThreeWay, type SideChange } from './three-way'
+import { changesFingerprint, classifyThreeWay, pathsOf, type SideChange } from './three-way'
 import { copyTrees, gitTrees, type MergeTrees } from './trees'
 
 export interface WorktreeDeps {
@@ -171,23 +171,30 @@ export class WorktreeService {
     const row = this.get(parent, name)
     const trees = await this.trees(parent, row)
     const files = await trees.worktreeChanges()
-    const base = await trees.baseContents(files.map((f) => f.path))
+    const base = await trees.baseContents(files.map((f) => f.from ?? f.path))
     const out = await Promise.all(
-      files.map(async (f) => fileChange(f.path, f.status, base.contents.get(f.path) ?? null, await readSide(row.path, f.path), base.binary.has(f.path))),
+      files.map(async (f) => {
+        const at = f.from ?? f.path
+        return fileChange(f.path, f.status, base.contents.get(at) ?? null, await readSide(row.path, f.path), base.binary.has(at), renameOf(f))
+      }),
     )
     return { name, base: row.base, files: out }
   }
 
-  /** Base → worktree (or base → main tree) of one file, for the diff editor. */
-  async fileVersions(parent: ProjectInstance, name: string, path: string, side: 'worktree' | 'main' = 'worktree'): Promise<FileVersions> {
+  /**
+   * Base → worktree (or base → main tree) of one file, for the diff editor. `from`: the worktree renamed
+   * the file, and its base version is at that path.
+   */
+  async fileVersions(parent: ProjectInstance, name: string, path: string, side: 'worktree' | 'main' = 'worktree', from?: string): Promise<FileVersions> {
     const row = this.get(parent, name)
-    const base = await (await this.trees(parent, row)).baseContents([path])
-    const before = base.contents.get(path) ?? null
+    const at = side === 'worktree' && from !== undefined ? from : path
+    const base = await (await this.trees(parent, row)).baseContents([at])
+    const before = base.contents.get(at) ?? null
     const after = await readSide(side === 'main' ? parent.root : row.path, path)
-    const change = fileChange(path, 'modified', before, after, base.binary.has(path))
+    const change = fileChange(path, 'modified', before, after, base.binary.has(at))
     const sideOf = (data: Buffer | null) =>
       data === null ? null : { kind: 'file' as const, size: data.length, text: change.binary ? null : data.toString('utf8') }
-    return { path, binary: change.binary, old: base.binary.has(path) ? { kind: 'file', size: 0, text: null } : sideOf(before), new: sideOf(after) }
+    return { path, binary: change.binary, old: base.binary.has(at) ? { kind: 'file', size: 0, text: null } : sideOf(before), new: sideOf(after) }
   }
 
   async previewMerge(parent: ProjectInstance, name: string): Promise<MergePreview> {
@@ -204,27 +211,34 @@ export class WorktreeService {
     if (await this.running(row)) {
       throw new HotaruError('WorktreeRunning', { message: `a turn runs in worktree "${name}"; merge it when the turn has ended`, name })
     }
-    const { preview, fingerprint, worktreeStatus } = await this.preview(parent, row)
+    const { preview, fingerprint, worktreeChanges } = await this.preview(parent, row)
     if (preview.conflicts.length > 0 && !options.skipConflicts && !options.overwriteConflicts) {
       throw new HotaruError('WorktreeConflicts', {
         message: `${preview.conflicts.length} file(s) changed in both the worktree and the main tree: ${preview.conflicts.map((c) => c.path).join(', ')}`,
         conflicts: preview.conflicts.map((c) => c.path),
       })
     }
-    const writes = [...preview.apply.map((a) => ({ path: a.path, remove: a.action === 'delete' }))]
+    // A rename deletes its old path before writing the new one (which may lie in a folder of that name).
+    const writes: Array<{ path: string; remove: boolean; from?: string }> = preview.apply.map((a) => ({ path: a.path, remove: a.action === 'delete', ...(a.from !== undefined ? { from: a.from } : {}) }))
     const skipped: string[] = []
     for (const conflict of preview.conflicts) {
-      if (options.overwriteConflicts) writes.push({ path: conflict.path, remove: worktreeStatus.get(conflict.path) === 'deleted' })
+      const change = worktreeChanges.get(conflict.path)
+      if (options.overwriteConflicts) writes.push({ path: conflict.path, remove: change?.status === 'deleted', ...(change?.from !== undefined ? { from: change.from } : {}) })
       else skipped.push(conflict.path)
     }
     if (writes.length === 0) {
       if (skipped.length === 0) this.deps.storage.worktrees.markMerged(row.projectId, fingerprint)
-      return { preview, written: 0, deleted: 0, skipped, undoCheckpointId: null, branch: row.branch }
+      return { preview, written: 0, deleted: 0, renamed: 0, skipped, undoCheckpointId: null, branch: row.branch }
     }
     let written = 0
     let deleted = 0
+    let renamed = 0
     const { undoCheckpointId } = await this.deps.checkpoints.aroundMerge(parent.id, async () => {
       for (const write of writes) {
+        if (write.from !== undefined) {
+          if (await deleteFrom(parent.root, write.from)) deleted++
+          renamed++
+        }
         if (write.remove) {
           if (await deleteFrom(parent.root, write.path)) deleted++
         } else {
@@ -236,7 +250,7 @@ export class WorktreeService {
     // Conflicts left as the main tree has them are not merged back: the worktree still holds work of its own.
     if (skipped.length === 0) this.deps.storage.worktrees.markMerged(row.projectId, fingerprint)
     await this.publishChanged(parent, row.projectId)
-    return { preview, written, deleted, skipped, undoCheckpointId, branch: row.branch }
+    return { preview, written, deleted, renamed, skipped, undoCheckpointId, branch: row.branch }
   }
 
   /**
@@ -404,7 +418,9 @@ export class WorktreeService {
    */
   private async mergedInto(parent: ProjectInstance, row: WorktreeRow, changes: Changes): Promise<boolean> {
     if (row.mergedState === null || row.mergedState !== changes.fingerprint) return false
-    const same = await Promise.all(changes.files.map((file) => sameContent(row.path, parent.root, file.path)))
+    // A renamed file's old path must be gone from the main tree too (as it is from the worktree).
+    const paths = changes.files.flatMap(pathsOf)
+    const same = await Promise.all(paths.map((path) => sameContent(row.path, parent.root, path)))
     return same.every(Boolean)
   }
 
@@ -417,40 +433,48 @@ export class WorktreeService {
     return status.split('\0').filter((r) => r !== '').length
   }
 
-  private async preview(parent: ProjectInstance, row: WorktreeRow): Promise<{ preview: MergePreview; fingerprint: string; worktreeStatus: Map<string, SideChange['status']> }> {
+  private async preview(parent: ProjectInstance, row: WorktreeRow): Promise<{ preview: MergePreview; fingerprint: string; worktreeChanges: Map<string, SideChange> }> {
     const trees = await this.trees(parent, row)
     const worktree = await trees.worktreeChanges()
-    const main = await trees.mainChangesAmong(worktree.map((c) => c.path))
-    const mainPaths = new Set(main.map((c) => c.path))
+    // A rename can conflict at either of its paths.
+    const touchedPaths = worktree.flatMap(pathsOf)
+    const main = await trees.mainChangesAmong(touchedPaths)
+    const mainStatus = new Map(main.map((c) => [c.path, c.status]))
+    const touchedByMain = (c: SideChange) => mainStatus.has(c.path) || (c.from !== undefined && mainStatus.has(c.from))
     const same = new Set<string>()
     await Promise.all(
-      worktree.filter((c) => mainPaths.has(c.path)).map(async (c) => {
-        if (await sameContent(row.path, parent.root, c.path)) same.add(c.path)
+      worktree.filter(touchedByMain).map(async (c) => {
+        // The same rename on both sides: the new path alike, the old one gone from both.
+        const alike = await Promise.all(pathsOf(c).map((path) => sameContent(row.path, parent.root, path)))
+        if (alike.every(Boolean)) same.add(c.path)
       }),
     )
-    const plan = classifyThreeWay(worktree, main, (path) => same.has(path))
-    const status = new Map(worktree.map((c) => [c.path, c.status]))
-    const mainStatus = new Map(main.map((c) => [c.path, c.status]))
-    const shown = worktree.map((c) => c.path).filter((path) => !same.has(path))
-    const base = await trees.baseContents(shown)
+    const plan = classifyThreeWay(worktree, main, (c) => same.has(c.path))
+    const changes = new Map(worktree.map((c) => [c.path, c]))
+    const shown = worktree.filter((c) => !same.has(c.path))
+    const base = await trees.baseContents([...new Set(shown.flatMap(pathsOf))])
     const ours = new Map(await Promise.all(worktree.map(async (c) => [c.path, await readSide(row.path, c.path)] as const)))
-    const change = (path: string, state: SideChange['status'], data: Buffer | null) =>
-      fileChange(path, state, base.contents.get(path) ?? null, data, base.binary.has(path))
+    const baseAt = (path: string) => base.contents.get(path) ?? null
+    const ourChange = (path: string) => {
+      const c = changes.get(path) ?? { path, status: 'modified' as const }
+      const at = c.from ?? path
+      return fileChange(path, c.status, baseAt(at), ours.get(path) ?? null, base.binary.has(at), renameOf(c))
+    }
+    const mainChange = async (path: string) => {
+      // For a rename, what the main tree did at the old path when it changed that one.
+      const from = changes.get(path)?.from
+      const at = from !== undefined && mainStatus.has(from) ? from : path
+      return fileChange(at, mainStatus.get(at) ?? 'modified', baseAt(at), await readSide(parent.root, at), base.binary.has(at))
+    }
     const preview: MergePreview = {
       name: row.name,
       base: row.base,
-      apply: plan.apply.map((a) => ({ ...a, change: change(a.path, status.get(a.path) ?? 'modified', ours.get(a.path) ?? null) })),
-      conflicts: await Promise.all(
-        plan.conflicts.map(async (path) => ({
-          path,
-          worktree: change(path, status.get(path) ?? 'modified', ours.get(path) ?? null),
-          main: change(path, mainStatus.get(path) ?? 'modified', await readSide(parent.root, path)),
-        })),
-      ),
+      apply: plan.apply.map((a) => ({ ...a, change: ourChange(a.path) })),
+      conflicts: await Promise.all(plan.conflicts.map(async (path) => ({ path, worktree: ourChange(path), main: await mainChange(path) }))),
       same: plan.same,
     }
     const fingerprint = changesFingerprint(worktree.map((c) => ({ ...c, hash: sha256(ours.get(c.path) ?? null) })))
-    return { preview, fingerprint, worktreeStatus: status }
+    return { preview, fingerprint, worktreeChanges: changes }
   }
 
   /** The git worktree's top folder (the project may sit in a subfolder of its repository). */

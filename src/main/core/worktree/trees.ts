@@ -1,14 +1,17 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
-import { dirname } from 'node:path'
+import { createHash } from 'node:crypto'
+import { lstat, mkdir, readFile, readlink, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
 import type { SnapshotClient, StatCache } from '../snapshot'
 import type { WorktreeRow } from '../storage'
 import { gitObjects } from './blobs'
 import { readSide } from './disk'
 import { changesSince } from './git'
+import { pairExactRenames } from './renames'
 import type { SideChange } from './three-way'
 
 /** The three trees of a merge: what the worktree and the main tree changed since the base, and the base's content. */
 export interface MergeTrees {
+  /** Renames are one change each (`from` set), not a deletion and an addition. */
   worktreeChanges(): Promise<SideChange[]>
   /**
    * Which of `paths` the main tree changed since the base (committed or not): only files the
@@ -70,7 +73,7 @@ export function copyTrees(row: WorktreeRow, engine: SnapshotClient, cacheFile: s
       const { changes, cache } = await engine.compareDir(row.base, row.path, await readCache(cacheFile))
       await mkdir(dirname(cacheFile), { recursive: true })
       await writeFile(cacheFile, JSON.stringify(cache))
-      return changes
+      return withExactRenames(changes, row, engine)
     },
     mainChangesAmong: (paths) => engine.comparePaths(row.base, [...paths]),
     baseContents: async (paths) => {
@@ -87,4 +90,45 @@ export function copyTrees(row: WorktreeRow, engine: SnapshotClient, cacheFile: s
       return { contents, binary }
     },
   }
+}
+
+/**
+ * A copy's deleted and added files of identical content paired into renames: the base side's
+ * content hash comes from the snapshot, the worktree side's is read from disk, only for files
+ * whose size matches a deleted one.
+ */
+async function withExactRenames(changes: SideChange[], row: WorktreeRow, engine: SnapshotClient): Promise<SideChange[]> {
+  const deleted = changes.filter((c) => c.status === 'deleted')
+  const added = changes.filter((c) => c.status === 'added')
+  if (deleted.length === 0 || added.length === 0) return changes
+  const keys = new Map<string, string>()
+  const sizes = new Set<number>()
+  const entries = await engine.entries(row.base, deleted.map((c) => c.path))
+  for (const [i, change] of deleted.entries()) {
+    const entry = entries[i]
+    if (entry?.kind === 'file') {
+      keys.set(change.path, `file:${entry.hash}`)
+      sizes.add(entry.size)
+    } else if (entry?.kind === 'symlink') keys.set(change.path, `link:${entry.target}`)
+  }
+  await Promise.all(
+    added.map(async (change) => {
+      const key = await diskKey(join(row.path, change.path), sizes)
+      if (key !== null) keys.set(change.path, key)
+    }),
+  )
+  return pairExactRenames(changes, (change) => keys.get(change.path) ?? null)
+}
+
+/** The content key of a file on disk as `withExactRenames` compares it; null for a file no deleted one could match. */
+async function diskKey(abs: string, sizes: ReadonlySet<number>): Promise<string | null> {
+  const stats = await lstat(abs).catch((error: unknown) => {
+    // Gone since the walk (a turn still writing): it is not a rename target now.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+    throw error
+  })
+  if (stats === null) return null
+  if (stats.isSymbolicLink()) return `link:${await readlink(abs)}`
+  if (!stats.isFile() || !sizes.has(stats.size)) return null
+  return `file:${createHash('sha256').update(await readFile(abs)).digest('hex')}`
 }

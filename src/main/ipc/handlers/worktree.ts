@@ -18,7 +18,7 @@ export const worktreeHandlers: DomainHandlers<'worktree'> = {
     return worktree
   },
   diff: ({ projectId, name }, { services }) => services.worktrees.diff(services.projects.get(projectId), name),
-  file: ({ projectId, name, path, side }, { services }) => services.worktrees.fileVersions(services.projects.get(projectId), name, path, side),
+  file: ({ projectId, name, path, side, from }, { services }) => services.worktrees.fileVersions(services.projects.get(projectId), name, path, side, from),
   previewMerge: ({ projectId, name }, { services }) => services.worktrees.previewMerge(services.projects.get(projectId), name),
   merge: ({ projectId, name, skipConflicts, overwriteConflicts }, { services }) =>
     services.worktrees.merge(services.projects.get(projectId), name, { skipConflicts, overwriteConflicts }),

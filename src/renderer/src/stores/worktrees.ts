@@ -86,8 +86,9 @@ export class WorktreesController {
     return unwrap(this.bridge.worktree.diff({ projectId: this.projectId, name }))
   }
 
-  file(name: string, path: string, side: 'worktree' | 'main'): Promise<FileVersions> {
-    return unwrap(this.bridge.worktree.file({ projectId: this.projectId, name, path, side }))
+  /** `from`: the worktree renamed the file from there (its base version). */
+  file(name: string, path: string, side: 'worktree' | 'main', from?: string): Promise<FileVersions> {
+    return unwrap(this.bridge.worktree.file({ projectId: this.projectId, name, path, side, ...(from !== undefined ? { from } : {}) }))
   }
 
   previewMerge(name: string): Promise<MergePreview> {

@@ -10,14 +10,16 @@ import { Overlay } from './Overlay'
 /**
  * One conflicting file in the Monaco diff: the worktree's version on the left, the main tree's on the
  * right and editable, so the user can carry over what they want and save it into the main tree. Back in
- * the merge preview, "Apply without conflicts" then keeps that file as saved.
+ * the merge preview, "Apply without conflicts" then keeps that file as saved. For a file the worktree renamed
+ * whose old path the main tree changed, the right side starts from the main tree's old path (`mainPath`) and is
+ * saved under the new one.
  */
-export function ConflictView({ tabId, name, path }: { tabId: string; name: string; path: string }) {
+export function ConflictView({ tabId, name, path, mainPath = path }: { tabId: string; name: string; path: string; mainPath?: string }) {
   const bridge = useWorkspace((s) => s.bridge)
   const sideBySide = useProject((s) => s.view.diffSideBySide)
   const setView = useProject((s) => s.setView)
   const ours = useWorktreeFile(tabId, name, path, 'worktree')
-  const theirs = useWorktreeFile(tabId, name, path, 'main')
+  const theirs = useWorktreeFile(tabId, name, mainPath, 'main')
   const [edited, setEdited] = useState<string | null>(null)
   const [reset, setReset] = useState(0)
   const [message, setMessage] = useState<string | null>(null)
@@ -78,7 +80,7 @@ export function ConflictView({ tabId, name, path }: { tabId: string; name: strin
               sideBySide={sideBySide}
               onSideBySideChange={(value) => setView({ diffSideBySide: value })}
               originalLabel={`worktree ${name}`}
-              modifiedLabel="main tree (editable)"
+              modifiedLabel={mainPath === path ? 'main tree (editable)' : `main tree: ${mainPath} (editable, saved as ${path})`}
               readOnly={false}
               onModifiedChange={(text) => setEdited(text)}
             />

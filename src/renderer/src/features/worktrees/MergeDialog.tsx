@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import type { MergePreview, MergeResult, WorktreeFileChange } from '@shared/schema/worktree'
+import type { MergeConflict, MergePreview, MergeResult, WorktreeFileChange } from '@shared/schema/worktree'
 import { worktreesFor } from '../../stores/chat'
 import { useChatScope } from '../../stores/chat-scope'
 import { useWorkspace, workspace } from '../../stores/workspace'
@@ -13,19 +13,31 @@ type Selection = { kind: 'conflict' | 'apply'; path: string } | null
 
 const ACTION_NOTE = { create: 'new', update: '', delete: 'deleted' } as const
 
-/** The conflict's two changes since the base, one above the other: the worktree's and the main tree's. */
-function ConflictSides({ tabId, name, path }: { tabId: string; name: string; path: string }) {
+/** What applying a change does, as the list says it. */
+function applyNote(action: keyof typeof ACTION_NOTE, change: WorktreeFileChange): string {
+  return change.from !== undefined ? '' : ACTION_NOTE[action]
+}
+
+/**
+ * The conflict's two changes since the base, one above the other: the worktree's and the main tree's (for a
+ * file the worktree renamed, the main tree's change at whichever of its paths it changed).
+ */
+function ConflictSides({ tabId, name, conflict }: { tabId: string; name: string; conflict: MergeConflict }) {
+  const { path, worktree, main } = conflict
+  const from = worktree.from !== undefined ? { from: worktree.from } : {}
   return (
     <div className="merge-conflict" data-testid="merge-conflict" data-path={path}>
       <div className="merge-side">
-        <div className="merge-side-head">Worktree {name} changed it</div>
-        <WorktreeFileDiff tabId={tabId} name={name} path={path} side="worktree" height={240} />
+        <div className="merge-side-head">{worktree.from !== undefined ? `Worktree ${name} renamed ${worktree.from} → ${path}` : `Worktree ${name} changed it`}</div>
+        <WorktreeFileDiff tabId={tabId} name={name} path={path} side="worktree" height={240} {...from} />
       </div>
       <div className="merge-side">
-        <div className="merge-side-head">The main tree changed it since the base (you or another session)</div>
-        <WorktreeFileDiff tabId={tabId} name={name} path={path} side="main" height={240} />
+        <div className="merge-side-head">
+          The main tree changed {main.path === path ? 'it' : main.path} since the base (you or another session)
+        </div>
+        <WorktreeFileDiff tabId={tabId} name={name} path={main.path} side="main" height={240} />
       </div>
-      <button type="button" className="small" onClick={() => showWorktreeView({ kind: 'conflict', tabId, name, path })}>
+      <button type="button" className="small" onClick={() => showWorktreeView({ kind: 'conflict', tabId, name, path, ...(main.path !== path ? { mainPath: main.path } : {}) })}>
         Open in the diff view
       </button>
     </div>
@@ -37,6 +49,7 @@ function Outcome({ result, onUndo, undone }: { result: MergeResult; onUndo(): vo
     <div className="merge-outcome pad" role="status" data-testid="merge-result">
       <p>
         Merged: {result.written} file{result.written === 1 ? '' : 's'} written, {result.deleted} deleted
+        {result.renamed ? ` (${result.renamed} renamed)` : ''}
         {result.skipped.length > 0 ? `; ${result.skipped.length} conflicting file${result.skipped.length === 1 ? '' : 's'} left as you have ${result.skipped.length === 1 ? 'it' : 'them'} (${result.skipped.join(', ')})` : ''}.
       </p>
       {result.branch && (
@@ -120,7 +133,8 @@ export function MergeDialog({ tabId, name }: { tabId: string; name: string }) {
 
   const conflicts = preview?.conflicts ?? []
   const apply = preview?.apply ?? []
-  const changeOf = (path: string): WorktreeFileChange | undefined => apply.find((a) => a.path === path)?.change
+  const selectedChange: WorktreeFileChange | undefined = selection?.kind === 'apply' ? apply.find((a) => a.path === selection.path)?.change : undefined
+  const selectedConflict = selection?.kind === 'conflict' ? conflicts.find((c) => c.path === selection.path) : undefined
   const title = `Merge worktree ${name} into the main tree`
   const actions = result ? null : (
     <span className="merge-actions">
@@ -164,7 +178,7 @@ export function MergeDialog({ tabId, name }: { tabId: string; name: string }) {
             ))}
             {apply.length > 0 && <li className="merge-section">To apply ({apply.length})</li>}
             {apply.map((a) => (
-              <FileRow key={`a:${a.path}`} change={a.change} note={ACTION_NOTE[a.action]} selected={selection?.kind === 'apply' && selection.path === a.path} onSelect={() => setSelection({ kind: 'apply', path: a.path })} />
+              <FileRow key={`a:${a.path}`} change={a.change} note={applyNote(a.action, a.change)} selected={selection?.kind === 'apply' && selection.path === a.path} onSelect={() => setSelection({ kind: 'apply', path: a.path })} />
             ))}
             {preview.same.length > 0 && <li className="merge-section muted">Already the same ({preview.same.length})</li>}
             {preview.same.map((path) => (
@@ -174,8 +188,10 @@ export function MergeDialog({ tabId, name }: { tabId: string; name: string }) {
             ))}
           </ul>
           <div className="merge-detail">
-            {selection?.kind === 'conflict' && <ConflictSides key={selection.path} tabId={tabId} name={name} path={selection.path} />}
-            {selection?.kind === 'apply' && changeOf(selection.path) && <WorktreeFileDiff key={selection.path} tabId={tabId} name={name} path={selection.path} side="worktree" />}
+            {selectedConflict && <ConflictSides key={selectedConflict.path} tabId={tabId} name={name} conflict={selectedConflict} />}
+            {selectedChange && (
+              <WorktreeFileDiff key={selectedChange.path} tabId={tabId} name={name} path={selectedChange.path} side="worktree" {...(selectedChange.from !== undefined ? { from: selectedChange.from } : {})} />
+            )}
           </div>
         </>
       )}

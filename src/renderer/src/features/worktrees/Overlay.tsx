@@ -33,8 +33,10 @@ export function Overlay({ title, testId, actions, children, onClose = () => show
   )
 }
 
-/** A changed file in a list: status letter, path, +/− counts. */
+/** A changed file in a list: status letter, path (`old → new` for a rename), +/− counts. */
 export function FileRow({ change, selected, onSelect, note }: { change: WorktreeFileChange; selected: boolean; onSelect(): void; note?: string }) {
+  const renamed = change.from !== undefined
+  const rename = renamed ? `renamed ${change.from} → ${change.path}` : ''
   return (
     <li
       role="option"
@@ -43,13 +45,25 @@ export function FileRow({ change, selected, onSelect, note }: { change: Worktree
       onClick={onSelect}
       data-testid="changes-file"
       data-path={change.path}
+      {...(renamed ? { 'data-from': change.from } : {})}
     >
-      <span className={`git-letter status-${change.status}`}>{STATUS_LETTER[change.status]}</span>
-      <span className="changes-path" title={change.path}>
-        {change.path}
-      </span>
+      <span className={`git-letter status-${renamed ? 'renamed' : change.status}`}>{renamed ? 'R' : STATUS_LETTER[change.status]}</span>
+      {renamed ? (
+        // The new path on its line, the rename under it: both stay readable in a narrow list.
+        <span className="changes-name" title={rename}>
+          <span className="changes-path">{change.path}</span>
+          <span className="changes-from muted small">
+            {rename}
+            {change.similarity === 100 ? '' : `, ${change.similarity ?? 0}% similar`}
+          </span>
+        </span>
+      ) : (
+        <span className="changes-path" title={change.path}>
+          {change.path}
+        </span>
+      )}
       {note && <span className="muted small">{note}</span>}
-      {!change.binary && (
+      {!change.binary && !(renamed && change.similarity === 100) && (
         <span className="changes-counts mono">
           <span className="add">+{change.additions}</span> <span className="del">−{change.deletions}</span>
         </span>

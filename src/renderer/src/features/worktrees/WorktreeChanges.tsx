@@ -52,7 +52,7 @@ export function WorktreeChanges({ tabId, name }: { tabId: string; name: string }
               <FileRow key={f.path} change={f} selected={f === current} onSelect={() => setSelected(f.path)} />
             ))}
           </ul>
-          {current && <WorktreeFileDiff key={current.path} tabId={tabId} name={name} path={current.path} side="worktree" />}
+          {current && <WorktreeFileDiff key={current.path} tabId={tabId} name={name} path={current.path} side="worktree" {...(current.from !== undefined ? { from: current.from } : {})} />}
         </>
       )}
     </Overlay>

@@ -18,6 +18,6 @@ export function WorktreeOverlays() {
     case 'merge':
       return <MergeDialog tabId={tabId} name={view.name} />
     case 'conflict':
-      return <ConflictView tabId={tabId} name={view.name} path={view.path} />
+      return <ConflictView tabId={tabId} name={view.name} path={view.path} {...(view.mainPath !== undefined ? { mainPath: view.mainPath } : {})} />
   }
 }

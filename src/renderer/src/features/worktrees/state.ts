@@ -4,7 +4,8 @@ import { create } from 'zustand'
 export type WorktreeView =
   | { kind: 'changes'; tabId: string; name: string }
   | { kind: 'merge'; tabId: string; name: string }
-  | { kind: 'conflict'; tabId: string; name: string; path: string }
+  /** `mainPath`: the main tree's side is at another path (the old path of a file the worktree renamed). */
+  | { kind: 'conflict'; tabId: string; name: string; path: string; mainPath?: string }
   | { kind: 'create'; tabId: string }
 
 export const useWorktreeView = create<{ view: WorktreeView | null }>(() => ({ view: null }))

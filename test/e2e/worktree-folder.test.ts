@@ -42,7 +42,8 @@ describe('the file tree and @-mentions follow the worktree shown (hotaru serve)'
       // The tree names the worktree and its branch, and lists the worktree's files, not the main folder's.
       await expect.poll(() => head().getAttribute('data-worktree'), { timeout: 30_000 }).toBe('feature')
       expect(await head().textContent()).toContain('⑂ feature')
-      expect(await head().textContent()).toContain('hotaru/feature')
+      // The branch arrives with the worktree list, which may come after the folder.
+      await expect.poll(() => head().textContent(), { timeout: 30_000 }).toContain('hotaru/feature')
       await row('only-in-worktree.txt').waitFor({ timeout: 30_000 })
       expect(await row('main-only.txt').count()).toBe(0)
       expect(await mainEditor.count()).toBe(0)

@@ -13,6 +13,8 @@
  *   npm run bench:loop                          # 3 runs each, small and large
  *   LOOP_BENCH_RUNS=5 LOOP_BENCH_FILES=40000 npm run bench:loop
  *   LOOP_BENCH_SKIP_LARGE=1 npm run bench:loop  # small fixture only
+ *   LOOP_BENCH_SKIP_SMALL=1 npm run bench:loop  # the large tree only
+ *   LOOP_BENCH_OURS_ONLY=1 npm run bench:loop   # ours alone (no Claude Code install)
  *   CLAUDE_BIN=/path/to/claude npm run bench:loop   # use an installed Claude Code
  *   LOOP_BENCH_LSP=1 npm run bench:loop         # keep our language servers on (Claude Code has none)
  *
@@ -78,6 +80,7 @@ function script(agent: Agent, project: string): FakeTurn[] {
 
 /** Claude Code from npm in a temporary folder (its platform package carries the binary). */
 function installClaude(dir: string): { bin: string; version: string } | { error: string } {
+  if (process.env.LOOP_BENCH_OURS_ONLY) return { error: 'Claude Code skipped (LOOP_BENCH_OURS_ONLY)' }
   if (process.env.CLAUDE_BIN) return { bin: process.env.CLAUDE_BIN, version: claudeVersion(process.env.CLAUDE_BIN) }
   try {
     mkdirSync(dir, { recursive: true })
@@ -222,7 +225,7 @@ try {
   const installed = installClaude(claudeDir)
   const claude = 'bin' in installed ? installed : null
   if (!claude) log(`${'error' in installed ? installed.error : ''}; reporting ours alone`)
-  const small = await benchProject('small', 0, claude)
+  const small = process.env.LOOP_BENCH_SKIP_SMALL ? null : await benchProject('small', 0, claude)
   const large = process.env.LOOP_BENCH_SKIP_LARGE ? null : await benchProject('large', LARGE_FILES, claude)
   const report = {
     machine: {

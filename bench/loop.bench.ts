@@ -13,7 +13,9 @@
  *   npm run bench:loop                          # 3 runs each, small and large
  *   LOOP_BENCH_RUNS=5 LOOP_BENCH_FILES=40000 npm run bench:loop
  *   LOOP_BENCH_SKIP_LARGE=1 npm run bench:loop  # small fixture only
- *   LOOP_BENCH_SKIP_SMALL=1 npm run bench:loop  # large project only
+ *   LOOP_BENCH_SKIP_SMALL=1 npm run bench:loop  # the large tree only
+ *   LOOP_BENCH_OURS_ONLY=1 npm run bench:loop   # ours alone (no Claude Code install)
+ *   LOOP_BENCH_HOTARU_BIN=/other/build/bin/hotaru.js npm run bench:loop   # measure another build of ours
  *   CLAUDE_BIN=/path/to/claude npm run bench:loop   # use an installed Claude Code
  *   LOOP_BENCH_LSP=1 npm run bench:loop         # keep our language servers on (Claude Code has none)
  *
@@ -28,7 +30,8 @@ import { startFakeLlm, type FakeTurn } from '../test/fixtures/fake-llm'
 import { makeTaskProject, resetTaskProject, taskAnswers, writeFile } from './support/task-project'
 
 const ROOT = join(import.meta.dirname, '..')
-const BIN = join(ROOT, 'bin', 'hotaru.js')
+// Another build's entry (e.g. one of the previous commit) to compare against, in the same conditions.
+const BIN = process.env.LOOP_BENCH_HOTARU_BIN ?? join(ROOT, 'bin', 'hotaru.js')
 const RUNS = Number(process.env.LOOP_BENCH_RUNS ?? 3)
 const LARGE_FILES = Number(process.env.LOOP_BENCH_FILES ?? 40_000)
 const LSP = process.env.LOOP_BENCH_LSP === '1'
@@ -79,6 +82,7 @@ function script(agent: Agent, project: string): FakeTurn[] {
 
 /** Claude Code from npm in a temporary folder (its platform package carries the binary). */
 function installClaude(dir: string): { bin: string; version: string } | { error: string } {
+  if (process.env.LOOP_BENCH_OURS_ONLY) return { error: 'Claude Code skipped (LOOP_BENCH_OURS_ONLY)' }
   if (process.env.CLAUDE_BIN) return { bin: process.env.CLAUDE_BIN, version: claudeVersion(process.env.CLAUDE_BIN) }
   try {
     mkdirSync(dir, { recursive: true })

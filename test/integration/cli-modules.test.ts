@@ -62,6 +62,10 @@ describe('modules a command loads', () => {
     const grammar = [...at].filter(([file]) => file.startsWith('node_modules/web-tree-sitter/')).map(([, time]) => time)
     expect(grammar.length).toBeGreaterThan(0)
     expect(Math.min(...grammar)).toBeGreaterThanOrEqual(server.requests[0]?.at ?? Infinity)
+    // The system prompt's `git status` starts before the core's modules load, not after them.
+    const [gitRun] = chunk(files, 'git-status-run')
+    const [services] = chunk(files, 'services')
+    expect(at.get(gitRun ?? '')).toBeLessThan(at.get(services ?? '') ?? -Infinity)
     // Only native addons and WASM-backed packages stay outside the bundle.
     const packages = new Set(files.filter((f) => f.startsWith('node_modules/')).map(packageOf))
     for (const name of packages) expect(['better-sqlite3', 'bindings', 'file-uri-to-path', '@lydell', 'web-tree-sitter', 'tree-sitter-bash']).toContain(name)

@@ -1,3 +1,6 @@
+import { realpathSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { prefetchGitStatus } from '../../main/core/agent/git-status-run'
 import type { BusEvent } from '../../main/core/bus/bus'
 import type { Services } from '../../main/core/services'
 import { parseCommandArgs, stringOption } from '../args'
@@ -62,6 +65,9 @@ export async function runRun(rawArgv: string[]): Promise<number> {
   if (model !== undefined && !/^[^/\s]+\/\S+$/.test(model)) throw new CliError(`--model must look like provider/model, got "${model}"`)
   if (values.session && values.continue) throw new CliError('use either --session or --continue, not both')
 
+  // The system prompt's `git status` runs while the core loads (in a large repository it takes
+  // about as long). A worktree's folder is known only once it is opened.
+  if (worktree === undefined) prefetchGitStatusOf(stringOption(values, 'dir'))
   // The core loads only now: `run --help` and argument errors stay instant.
   const [{ HotaruError }, { restrictedSummary }, { cliServices, openProject }, { answerPermissions }, { sandboxContext, sandboxStatusLine }] =
     await Promise.all([
@@ -155,6 +161,18 @@ export async function runRun(rawArgv: string[]): Promise<number> {
     process.off('SIGTERM', onSignal)
     await services.dispose()
   }
+}
+
+/** `git status` for the project folder `dir` names, as the project will hold it (its real path). */
+function prefetchGitStatusOf(dir: string | undefined): void {
+  let root: string
+  try {
+    root = realpathSync(resolve(dir ?? process.cwd()))
+  } catch {
+    // A folder that cannot be opened is reported when the project opens, with the path as given.
+    return
+  }
+  prefetchGitStatus(root)
 }
 
 /** Worktree `name` of the project at `dir` (created when new or unnamed), opened for the turn. */

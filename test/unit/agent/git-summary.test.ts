@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { prefetchGitStatus, takeGitStatus } from '../../../src/main/core/agent/git-status-run'
 import { gitSummary } from '../../../src/main/core/agent/system-prompt'
 import { tempDir, writeTree } from '../../support/temp'
 
@@ -38,5 +39,23 @@ describe('git summary for the system prompt', () => {
 
   it('gives up at the time cap instead of holding up the turn', async () => {
     expect(await gitSummary(repo(), 1)).toBe('git repository status unknown (git status took over 1 ms)')
+  })
+
+  it('uses a status started ahead of the turn once; the next summary reads the folder again', async () => {
+    const root = repo()
+    prefetchGitStatus(root)
+    // What the command started before the core loaded: the state of the folder at that moment.
+    await takeGitStatus(root).output
+    prefetchGitStatus(root)
+    writeFileSync(join(root, 'a.txt'), 'two\n')
+    const early = await gitSummary(root)
+    expect(['git repository, branch main, clean', 'git repository, branch main, 1 changed file(s)']).toContain(early)
+    expect(await gitSummary(root)).toBe('git repository, branch main, 1 changed file(s)')
+  })
+
+  it('reports a prefetched status of a folder that is no repository like any other', async () => {
+    const root = tempDir()
+    prefetchGitStatus(root)
+    expect(await gitSummary(root)).toBe('not a git repository (or git is unavailable)')
   })
 })

@@ -268,6 +268,9 @@ export class AgentService {
   private async runTurnOf(initial: Session, input: PromptInput, signal: AbortSignal, written: (messageId: string) => void): Promise<TurnResult> {
     let session = initial
     const turn: { id?: string } = {}
+    // The provider SDK loads while the turn is set up (config, extensions, git status): the first
+    // request does not wait for its module graph after all of that.
+    this.providers.prepare(input.model ?? session.model)
     const env = await untilAborted(
       this.environment(session, {
         turnId: () => turn.id,

@@ -1,6 +1,6 @@
-import { execFile } from 'node:child_process'
 import { parsePorcelain } from '../project/git-status'
 import type { AgentInfo } from './agents'
+import { takeGitStatus } from './git-status-run'
 import { findInstructionFiles } from './instructions'
 
 export interface PromptContext {
@@ -17,15 +17,6 @@ export interface PromptContext {
 /** `git status` in a large repository can take seconds; the prompt says so rather than wait. */
 export const GIT_SUMMARY_TIMEOUT_MS = 500
 
-function git(root: string, args: string[], signal: AbortSignal): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile('git', args, { cwd: root, encoding: 'utf8', signal, maxBuffer: 64 * 1024 * 1024 }, (error, stdout) => {
-      if (error) reject(error)
-      else resolve(stdout)
-    })
-  })
-}
-
 const TIMED_OUT = Symbol('timed out')
 
 /**
@@ -34,17 +25,17 @@ const TIMED_OUT = Symbol('timed out')
  * the prompt says the status is unknown and the git process is killed.
  */
 export async function gitSummary(root: string, timeoutMs = GIT_SUMMARY_TIMEOUT_MS): Promise<string> {
-  const controller = new AbortController()
   let timer: NodeJS.Timeout | undefined
   const cap = new Promise<typeof TIMED_OUT>((resolve) => {
     timer = setTimeout(() => resolve(TIMED_OUT), timeoutMs)
   })
-  // One git process (branch and changes together): each one costs a fork of this large process.
-  const work = git(root, ['status', '--porcelain=v1', '-z', '-b'], controller.signal)
+  // Started at the command's start when it prefetched it (`prefetchGitStatus`).
+  const run = takeGitStatus(root)
+  const work = run.output
   try {
     const result = await Promise.race([work, cap])
     if (result === TIMED_OUT) {
-      controller.abort()
+      run.abort()
       // The aborted calls reject; that is the expected end of them.
       work.catch(() => undefined)
       return `git repository status unknown (git status took over ${timeoutMs} ms)`

@@ -77,6 +77,21 @@ export class ProviderRegistry {
     return resolveProvider(providerId, { env: this.env, settings, secrets: this.secrets })
   }
 
+  /**
+   * Starts loading the SDK a request to `modelId` will use, so its module graph loads while the
+   * turn is still being set up (config, extensions, `git status`) instead of after. A built-in
+   * provider only: a custom one's kind is known from the project's settings, at the request. Load
+   * errors surface at the request itself, which awaits the same import.
+   */
+  prepare(modelId: string): void {
+    // A malformed id is reported by the request, with its own error.
+    const kind = PROVIDER_PRESETS[modelId.slice(0, Math.max(0, modelId.indexOf('/')))]?.kind
+    if (kind === undefined) return
+    const loading: Promise<unknown> = kind === 'anthropic' ? this.clients.anthropicSdk() : this.clients.openaiSdk()
+    // The request awaits this same import and reports its failure; nothing to report twice.
+    loading.catch(() => undefined)
+  }
+
   /** The model, failure context and resolved endpoint of a request; an already-aborted request goes no further. */
   private async target(request: ChatRequest): Promise<{ model: ModelInfo; ctx: FailureContext; provider: ResolvedProvider }> {
     const model = this.model(request.model, request.settings)

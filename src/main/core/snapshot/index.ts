@@ -7,7 +7,6 @@ export {
   SnapshotEngine,
   type RestoreRunOptions,
   type SnapshotOptions,
-  type StatCache,
   type TreeChange,
   type WatchHandle,
 } from './snapshot-engine'

@@ -54,8 +54,9 @@ const handlers: Handlers = {
   recover: (options) => engine.recover(options),
   usage: (options) => engine.usage(options),
   gc: (liveIds) => engine.gc(liveIds),
-  materialize: (id, target) => engine.materialize(id, target),
-  compareDir: (id, dir, cache) => engine.compareDir(id, dir, cache),
+  materialize: (id, target, indexDir) => engine.materialize(id, target, indexDir),
+  compareDir: (id, dir, indexDir) => engine.compareDir(id, dir, indexDir),
+  forgetCopy: (dir) => engine.forgetCopy(dir),
   comparePaths: (id, paths, dir) => engine.comparePaths(id, paths, dir),
 }
 

@@ -1,6 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
-import { dirname } from 'node:path'
-import type { SnapshotClient, StatCache } from '../snapshot'
+import type { SnapshotClient } from '../snapshot'
 import type { WorktreeRow } from '../storage'
 import { gitObjects } from './blobs'
 import { readSide } from './disk'
@@ -53,25 +51,10 @@ function sideStatus(before: Buffer | null, after: Buffer | null): SideChange['st
   return before.equals(after) ? null : 'modified'
 }
 
-async function readCache(file: string): Promise<StatCache> {
-  try {
-    return JSON.parse(await readFile(file, 'utf8')) as StatCache
-  } catch (error) {
-    // A lost cache only costs re-reading the files once.
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || error instanceof SyntaxError) return {}
-    throw error
-  }
-}
-
-/** Copies: the worktree folder against the base snapshot (stat cache kept in `cacheFile`); the main tree through its own snapshots. */
-export function copyTrees(row: WorktreeRow, engine: SnapshotClient, cacheFile: string): MergeTrees {
+/** Copies: the worktree folder against the base snapshot (its stat index kept in `indexDir`); the main tree through its own snapshots. */
+export function copyTrees(row: WorktreeRow, engine: SnapshotClient, indexDir: string): MergeTrees {
   return {
-    worktreeChanges: async () => {
-      const { changes, cache } = await engine.compareDir(row.base, row.path, await readCache(cacheFile))
-      await mkdir(dirname(cacheFile), { recursive: true })
-      await writeFile(cacheFile, JSON.stringify(cache))
-      return changes
-    },
+    worktreeChanges: () => engine.compareDir(row.base, row.path, indexDir),
     mainChangesAmong: (paths) => engine.comparePaths(row.base, [...paths]),
     baseContents: async (paths) => {
       const contents = new Map<string, Buffer | null>()

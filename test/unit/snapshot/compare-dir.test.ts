@@ -96,4 +96,23 @@ describe('comparing a copy of the project with its base', () => {
     expect(loaded.changes(base).stats.filesHashed).toBe(1) // the racy one, read once more
     expect(loaded.changes(base).stats.filesHashed).toBe(0)
   })
+
+  it('trusts the folder listings it wrote only until a folder or its .gitignore changes', async () => {
+    const engine = box.engine()
+    const { id } = engine.snapshot()
+    await engine.materialize(id, copy, index)
+    await settle()
+    mkdirSync(join(copy, 'out'))
+    writeFileSync(join(copy, 'out/build.js'), 'ignored\n')
+    expect(engine.compareDir(id, copy, index)).toEqual([])
+    await settle()
+    // Edited in place: the folder's own stat stays as it was.
+    writeFileSync(join(copy, '.gitignore'), 'nothing\n')
+    writeFileSync(join(copy, 'src/a.ts'), 'edited in a listed folder\n')
+    expect(engine.compareDir(id, copy, index)).toEqual([
+      { path: '.gitignore', status: 'modified' },
+      { path: 'out/build.js', status: 'added' },
+      { path: 'src/a.ts', status: 'modified' },
+    ])
+  })
 })

@@ -1,13 +1,13 @@
-import { mkdirSync, statSync } from 'node:fs'
+import { lstatSync, mkdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { IgnoreRules } from '../project/ignore-rules'
 import { errnoCode } from './errors'
 import { IgnoreCache } from './ignore-cache'
-import { type DirListing, emptyStats, isRacyAt, Scanner } from './scanner'
+import { type DirListing, emptyStats, isRacyAt, Scanner, sigOf } from './scanner'
 import { StatIndexFile } from './stat-index-file'
 import { sameEntry } from './tree-codec'
 import type { TreeChange } from './tree-copy'
-import { type IndexRecord, TreeState } from './tree-state'
+import { type IndexRecord, parentOf, TreeState } from './tree-state'
 import type { Manifest, ScanStats } from './types'
 
 /** The index of a copy says only what its files hashed to: it is not tied to the store's garbage collections. */
@@ -54,14 +54,17 @@ export class CopyIndex {
   }
 
   /**
-   * An index of files just written with the signatures they were written with (`materialize`), so the
-   * first comparison reads none of them again, except those still within the racy window now.
+   * An index of a copy just written from `manifest` (`materialize`): its files with the signatures they
+   * were written with, and each folder's listing (the manifest's entries, which the same ignore rules
+   * let in), so the first comparison neither lists folders nor reads files again, except those still
+   * within the racy window now.
    */
   static seeded(
     dir: string,
     indexDir: string,
     maxFileBytes: number,
     extraExcludes: readonly string[],
+    manifest: Manifest,
     records: Iterable<[string, IndexRecord]>,
   ): CopyIndex {
     const index = new CopyIndex(dir, indexDir, maxFileBytes, extraExcludes)
@@ -70,8 +73,32 @@ export class CopyIndex {
       index.state.set(path, record)
       if (isRacyAt(record, now)) index.racy.add(path)
     }
+    index.seedListings(manifest, now)
     index.save()
     return index
+  }
+
+  private seedListings(manifest: Manifest, now: bigint): void {
+    const listings = new Map<string, { files: string[]; dirs: string[] }>([['', { files: [], dirs: [] }]])
+    const listingOf = (folder: string): { files: string[]; dirs: string[] } => {
+      let listing = listings.get(folder)
+      if (!listing) {
+        listing = { files: [], dirs: [] }
+        listings.set(folder, listing)
+        const parent = parentOf(folder)
+        listingOf(parent).dirs.push(folder)
+      }
+      return listing
+    }
+    for (const path of manifest.keys()) listingOf(parentOf(path)).files.push(path)
+    const generation = this.rules.generation
+    for (const [folder, { files, dirs }] of listings) {
+      const abs = folder === '' ? this.dir : `${this.dir}/${folder}`
+      const stats = folder === '' ? statSync(abs, { bigint: true }) : lstatSync(abs, { bigint: true })
+      // A folder changed within the racy window is listed again by the first comparison, as the scanner would.
+      if (!stats.isDirectory() || isRacyAt(stats, now)) continue
+      this.dirs.set(folder, { ...sigOf(stats), generation, files, dirs, gitignore: files.find(isGitignore) ?? null })
+    }
   }
 
   /** Files of the copy that differ from `base`, sorted by path; the index is brought up to date (and saved if it changed). */
@@ -122,4 +149,8 @@ function lastSaveNs(indexDir: string): bigint {
     }
   }
   return latest
+}
+
+function isGitignore(path: string): boolean {
+  return path === '.gitignore' || path.endsWith('/.gitignore')
 }

@@ -257,8 +257,9 @@ export class SnapshotEngine {
    */
   async materialize(id: SnapshotId, target: string, indexDir: string): Promise<void> {
     const dir = resolve(target)
-    const records = await materializeTree(this.blobs, this.manifestOf(id), dir, this.root)
-    this.copies.set(dir, CopyIndex.seeded(dir, resolve(indexDir), this.maxFileBytes, this.extraExcludes, records))
+    const manifest = this.manifestOf(id)
+    const records = await materializeTree(this.blobs, manifest, dir, this.root)
+    this.copies.set(dir, CopyIndex.seeded(dir, resolve(indexDir), this.maxFileBytes, this.extraExcludes, manifest, records))
   }
 
   /**

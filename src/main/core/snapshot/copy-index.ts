@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { IgnoreRules } from '../project/ignore-rules'
 import { errnoCode } from './errors'
 import { IgnoreCache } from './ignore-cache'
-import { type DirListing, emptyStats, isRacyAt, Scanner, sigOf } from './scanner'
+import { type DirListing, emptyStats, isGitignorePath, isRacyAt, Scanner, sigOf } from './scanner'
 import { StatIndexFile } from './stat-index-file'
 import { sameEntry } from './tree-codec'
 import type { TreeChange } from './tree-copy'
@@ -97,7 +97,7 @@ export class CopyIndex {
       const stats = folder === '' ? statSync(abs, { bigint: true }) : lstatSync(abs, { bigint: true })
       // A folder changed within the racy window is listed again by the first comparison, as the scanner would.
       if (!stats.isDirectory() || isRacyAt(stats, now)) continue
-      this.dirs.set(folder, { ...sigOf(stats), generation, files, dirs, gitignore: files.find(isGitignore) ?? null })
+      this.dirs.set(folder, { ...sigOf(stats), generation, files, dirs, gitignore: files.find(isGitignorePath) ?? null })
     }
   }
 
@@ -149,8 +149,4 @@ function lastSaveNs(indexDir: string): bigint {
     }
   }
   return latest
-}
-
-function isGitignore(path: string): boolean {
-  return path === '.gitignore' || path.endsWith('/.gitignore')
 }

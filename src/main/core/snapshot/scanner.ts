@@ -366,7 +366,7 @@ export function sigOf(stats: BigIntStats): StatSig {
   }
 }
 
-function isGitignorePath(path: string): boolean {
+export function isGitignorePath(path: string): boolean {
   return path === '.gitignore' || path.endsWith('/.gitignore')
 }
 

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync, unlinkSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, writeFileSync, unlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { gitRepo, runGit } from '../../support/git-repo'
@@ -140,5 +140,23 @@ describe('worktrees (core)', () => {
     expect(preview.apply).toEqual([])
     expect(preview.conflicts.map((c) => c.path)).toEqual(['b.bin', 'c.txt'])
     expect(preview.conflicts[1]?.main.status).toBe('deleted')
+  })
+
+  it('knows what a copy changed in the next process too, and leaves nothing of it behind on removal', async () => {
+    const dataDir = tempDir('hotaru-data-')
+    const first = testServices({ dataDir })
+    const root = writeTree(tempDir(), { 'a.txt': 'a\n', 'src/b.txt': 'b\n', 'src/c.txt': 'c\n' })
+    const { worktree } = await first.worktrees.create(first.projects.openFolder(root), { name: 'again' })
+    writeFileSync(join(worktree.path, 'src/b.txt'), 'B\n')
+    unlinkSync(join(worktree.path, 'src/c.txt'))
+    await first.dispose()
+    // Same size, written after the last comparison was saved: only the content can tell.
+    writeFileSync(join(worktree.path, 'a.txt'), 'A\n')
+    const next = testServices({ dataDir })
+    const parent = next.projects.openFolder(root)
+    const diff = await next.worktrees.diff(parent, 'again')
+    expect(diff.files.map((f) => [f.path, f.status])).toEqual([['a.txt', 'modified'], ['src/b.txt', 'modified'], ['src/c.txt', 'deleted']])
+    await next.worktrees.remove(parent, 'again', { force: true })
+    expect(readdirSync(join(dataDir, 'worktrees', '.state')).filter((name) => !name.endsWith('.running'))).toEqual([])
   })
 })

@@ -21,9 +21,9 @@ describe('writeNewFiles', () => {
     expect(stats).toHaveLength(files.length)
     for (const [i, file] of files.entries()) {
       expect(readFileSync(file.path)).toEqual(Buffer.from(file.data))
-      const st = lstatSync(file.path)
-      expect(stats[i]).toEqual([st.size, st.mtimeMs])
-      expect(st.mode & 0o100).toBe(i % 7 === 0 ? 0o100 : 0)
+      const st = lstatSync(file.path, { bigint: true })
+      expect(stats[i]).toEqual({ size: Number(st.size), mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs, ino: st.ino, mode: Number(st.mode) })
+      expect(Number(st.mode) & 0o100).toBe(i % 7 === 0 ? 0o100 : 0)
     }
   })
 

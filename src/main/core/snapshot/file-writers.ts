@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os'
 import { Worker } from 'node:worker_threads'
+import type { StatSig } from './tree-state'
 
 /** One new file: its absolute path, content and mode. */
 export interface NewFile {
@@ -16,8 +17,8 @@ export interface NewFiles {
   read(i: number): NewFile
 }
 
-/** What a written file looks like on disk afterwards: size and mtime (ms), for a stat cache. */
-export type WrittenStat = [size: number, mtimeMs: number]
+/** What a written file looks like on disk afterwards (its stat signature), for a stat index. */
+export type WrittenStat = StatSig
 
 /**
  * The writers' code, run from source text so it needs no file of its own in the bundle or the
@@ -35,8 +36,8 @@ parentPort.on('message', ({ id, files }) => {
       try {
         let offset = 0
         while (offset < file.data.length) offset += fs.writeSync(fd, file.data, offset)
-        const st = fs.fstatSync(fd)
-        stats.push([st.size, st.mtimeMs])
+        const st = fs.fstatSync(fd, { bigint: true })
+        stats.push({ size: Number(st.size), mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs, ino: st.ino, mode: Number(st.mode) })
       } finally {
         fs.closeSync(fd)
       }

@@ -8,7 +8,6 @@ export {
   type PreImage,
   type RestoreRunOptions,
   type SnapshotOptions,
-  type StatCache,
   type TreeChange,
   type WatchHandle,
 } from './snapshot-engine'

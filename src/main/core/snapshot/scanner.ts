@@ -1,7 +1,7 @@
 import { type BigIntStats, lstatSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs'
 import { errnoCode } from './errors'
 import type { IgnoreCache } from './ignore-cache'
-import { type ObjectStore, sha256 } from './object-store'
+import { sha256 } from './object-store'
 import { type IndexRecord, parentOf, type StatSig, type TreeState } from './tree-state'
 import type { ManifestEntry, ScanStats } from './types'
 
@@ -16,11 +16,27 @@ const RACY_WINDOW_FINE_NS = 200_000_000n
 const RACY_WINDOW_COARSE_NS = 2_000_000_000n
 const SECOND_NS = 1_000_000_000n
 
+/** Where hashed content goes: the object store, or nowhere when only the hashes matter (a copy's comparison). */
+export interface BlobSink {
+  /** Stores `data` under `hash`; returns the bytes written (0 when it was there already). */
+  put(hash: string, data: Buffer): number
+}
+
+/**
+ * Whether a file with these timestamps, stat'ed at `atNs` (ns since the epoch), may still change
+ * within the same timestamp tick without its signature changing: then only its content can tell.
+ */
+export function isRacyAt(stats: { mtimeNs: bigint; ctimeNs: bigint }, atNs: bigint): boolean {
+  const touched = stats.mtimeNs > stats.ctimeNs ? stats.mtimeNs : stats.ctimeNs
+  const coarse = stats.mtimeNs % SECOND_NS === 0n && stats.ctimeNs % SECOND_NS === 0n
+  return touched + (coarse ? RACY_WINDOW_COARSE_NS : RACY_WINDOW_FINE_NS) >= atNs
+}
+
 export interface ScanContext {
   root: string
   rules: IgnoreCache
   state: TreeState
-  blobs: ObjectStore
+  blobs: BlobSink
   maxFileBytes: number
   /** Paths never walked, e.g. the store itself when it lives inside the project. */
   excluded: ReadonlySet<string>
@@ -217,9 +233,7 @@ export class Scanner {
   }
 
   private isRacy(stats: BigIntStats): boolean {
-    const touched = stats.mtimeNs > stats.ctimeNs ? stats.mtimeNs : stats.ctimeNs
-    const coarse = stats.mtimeNs % SECOND_NS === 0n && stats.ctimeNs % SECOND_NS === 0n
-    return touched + (coarse ? RACY_WINDOW_COARSE_NS : RACY_WINDOW_FINE_NS) >= this.scanStartNs
+    return isRacyAt(stats, this.scanStartNs)
   }
 
   /** Drops cached rules of `dir` when its `.gitignore` appeared, vanished or changed since the last scan. */
@@ -352,7 +366,7 @@ export function sigOf(stats: BigIntStats): StatSig {
   }
 }
 
-function isGitignorePath(path: string): boolean {
+export function isGitignorePath(path: string): boolean {
   return path === '.gitignore' || path.endsWith('/.gitignore')
 }
 

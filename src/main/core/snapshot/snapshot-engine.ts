@@ -1,7 +1,8 @@
 import { ErrorNames, HotaruError } from '@shared/errors'
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs'
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
-import { comparePaths, compareTree, materializeTree, type StatCache, type TreeChange } from './tree-copy'
+import { comparePaths, materializeTree, type TreeChange } from './tree-copy'
+import { CopyIndex } from './copy-index'
 import { IgnoreRules } from '../project/ignore-rules'
 import { writeFileAtomic } from './atomic-file'
 import { ChangeFeed } from './change-feed'
@@ -38,7 +39,7 @@ import type {
   UsageReport,
 } from './types'
 
-export type { StatCache, TreeChange } from './tree-copy'
+export type { TreeChange } from './tree-copy'
 
 export const DEFAULT_MAX_FILE_BYTES = 20 * 1024 * 1024
 const STORE_FORMAT = 'hotaru-snapshot-store 1\n'
@@ -120,6 +121,10 @@ export class SnapshotEngine {
   private lastId: SnapshotId | null = null
   private usageCounters: UsageCounters | null = null
   private activeRestore: RestoreTransaction | null = null
+  /** Stat indexes of copies of the project (worktrees), by folder: kept between comparisons. */
+  private readonly copies = new Map<string, CopyIndex>()
+  /** The last manifest read whole (a worktree's base, asked for at every comparison); manifests never change. */
+  private lastManifest: { id: SnapshotId; manifest: Manifest } | null = null
 
   constructor(options: SnapshotEngineOptions) {
     this.root = resolve(options.root)
@@ -313,6 +318,15 @@ export class SnapshotEngine {
     return this.reader.manifest(id)
   }
 
+  /** `manifest(id)`, the same map again while `id` is the last one asked for (callers must not change it). */
+  private manifestOf(id: SnapshotId): Manifest {
+    if (this.lastManifest?.id !== id) {
+      this.reader.assertExists(id)
+      this.lastManifest = { id, manifest: this.reader.manifest(id) }
+    }
+    return this.lastManifest.manifest
+  }
+
   /** Changed paths from `fromId` to `toId`, or to the working tree (snapshotted first) when `toId` is omitted. */
   diff(fromId: SnapshotId, toId?: SnapshotId, options: DiffOptions = {}): DiffEntry[] {
     this.reader.assertExists(fromId)
@@ -321,22 +335,41 @@ export class SnapshotEngine {
     return describeChanges(this.blobs, diffTrees(this.reader, fromId, to), options.lineCounts ?? true)
   }
 
-  /** Writes snapshot `id` into the empty folder `target` (a copy of the project); returns the stat cache of what it wrote. */
-  materialize(id: SnapshotId, target: string): Promise<StatCache> {
-    this.reader.assertExists(id)
-    return materializeTree(this.blobs, this.reader.manifest(id), resolve(target), this.root)
+  /**
+   * Writes snapshot `id` into the empty folder `target` (a copy of the project) and keeps the stat index
+   * of what it wrote in `indexDir`, so comparing the copy later reads only files touched since.
+   */
+  async materialize(id: SnapshotId, target: string, indexDir: string): Promise<void> {
+    const dir = resolve(target)
+    const manifest = this.manifestOf(id)
+    const records = await materializeTree(this.blobs, manifest, dir, this.root)
+    this.copies.set(dir, CopyIndex.seeded(dir, resolve(indexDir), this.maxFileBytes, this.extraExcludes, manifest, records))
   }
 
-  /** Files of another folder (a copy made by `materialize`) that differ from snapshot `id`, with the updated stat cache. */
-  compareDir(id: SnapshotId, dir: string, cache: StatCache): { changes: TreeChange[]; cache: StatCache } {
-    this.reader.assertExists(id)
-    return compareTree(this.reader.manifest(id), resolve(dir), cache, this.extraExcludes)
+  /**
+   * Files of another folder (a copy made by `materialize`) that differ from snapshot `id`. Its stat index
+   * (in memory, else from `indexDir`) means only files whose stat signature changed are read.
+   */
+  compareDir(id: SnapshotId, dir: string, indexDir: string): TreeChange[] {
+    const base = this.manifestOf(id)
+    const folder = resolve(dir)
+    const index = resolve(indexDir)
+    let copy = this.copies.get(folder)
+    if (copy?.indexDir !== index) {
+      copy = CopyIndex.load(folder, index, this.maxFileBytes, this.extraExcludes)
+      this.copies.set(folder, copy)
+    }
+    return copy.changes(base).changes
+  }
+
+  /** Forgets the stat index kept for a copy (it was removed). */
+  forgetCopy(dir: string): void {
+    this.copies.delete(resolve(dir))
   }
 
   /** Which of `paths` differ in folder `dir` (default: the project) from snapshot `id`, without walking the folder. */
   comparePaths(id: SnapshotId, paths: readonly string[], dir: string = this.root): TreeChange[] {
-    this.reader.assertExists(id)
-    return comparePaths(this.reader.manifest(id), resolve(dir), paths)
+    return comparePaths(this.manifestOf(id), resolve(dir), paths)
   }
 
   /** The entries of `paths` in snapshot `id` (null: not in it), without their content. */
@@ -503,6 +536,7 @@ export class SnapshotEngine {
       }
       this.state.invalidateTrees()
       this.reader.clear()
+      this.lastManifest = null
       this.blobs.reloadPacks()
       this.trees.reloadPacks()
       this.epoch = newNonce()

@@ -23,6 +23,9 @@ type EncodedRecord = [path: string, type: string, ref: string, size: number, mti
  * a one-file checkpoint from rewriting an index of 30k entries.
  */
 export class StatIndexFile {
+  /** The files an index consists of, in its folder. */
+  static readonly files: readonly string[] = [BASE_FILE, LOG_FILE]
+
   /** Lines in the log on disk; -1 when the base is missing or unusable, so the next save rewrites it. */
   private logLines = -1
 

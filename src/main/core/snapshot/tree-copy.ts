@@ -1,13 +1,10 @@
-import { constants, copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, symlinkSync, type Stats } from 'node:fs'
+import { constants, copyFileSync, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, symlinkSync, type Stats } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { IgnoreRules } from '../project/ignore-rules'
 import { type ObjectStore, sha256 } from './object-store'
 import { isSafeName } from './tree-codec'
 import { writeNewFiles } from './file-writers'
+import type { IndexRecord, StatSig } from './tree-state'
 import type { FileEntry, Manifest, ManifestEntry } from './types'
-
-/** What a file looked like when last compared: size, mtime (ms) and content hash, so unchanged files are not re-read. */
-export type StatCache = Record<string, [size: number, mtimeMs: number, hash: string]>
 
 export interface TreeChange {
   path: string
@@ -21,10 +18,11 @@ function assertSafe(path: string): void {
 /**
  * Writes every file and link of a snapshot into an empty folder `target`: files from several
  * writer threads (see `writeNewFiles`), links here. Files over the size cap (listed, content not
- * stored) are copied from `sourceRoot` when it still holds them. Returns the stat cache of what was
- * written, so a later comparison only re-reads files touched since.
+ * stored) are copied from `sourceRoot` when it still holds them. Returns the stat index records of
+ * the files written (signature as written, entry from the snapshot), so a later comparison only
+ * re-reads files touched since.
  */
-export async function materializeTree(blobs: ObjectStore, manifest: Manifest, target: string, sourceRoot: string): Promise<StatCache> {
+export async function materializeTree(blobs: ObjectStore, manifest: Manifest, target: string, sourceRoot: string): Promise<Array<[string, IndexRecord]>> {
   const dirs = new Set<string>()
   for (const path of manifest.keys()) {
     assertSafe(path)
@@ -46,64 +44,7 @@ export async function materializeTree(blobs: ObjectStore, manifest: Manifest, ta
       return { path: join(target, path), data: blobs.get(entry.hash), mode: entry.exec ? 0o777 : 0o666 }
     },
   })
-  const cache: StatCache = {}
-  files.forEach(([path, entry], i) => {
-    const [size, mtimeMs] = stats[i] as [number, number]
-    cache[path] = [size, mtimeMs, entry.hash]
-  })
-  return cache
-}
-
-/**
- * Files of folder `dir` that differ from the snapshot `manifest` (same ignore rules as a snapshot:
- * the folder's `.gitignore`s, the default excludes and `extraExcludes`). A file whose size and mtime
- * match the cache keeps its cached hash; others are hashed. Returns the changes and the new cache.
- */
-export function compareTree(
-  manifest: Manifest,
-  dir: string,
-  cache: StatCache,
-  extraExcludes: readonly string[] = [],
-): { changes: TreeChange[]; cache: StatCache } {
-  const rules = new IgnoreRules(dir, extraExcludes)
-  const next: StatCache = {}
-  const seen = new Set<string>()
-  const changes: TreeChange[] = []
-  const walk = (rel: string): void => {
-    for (const dirent of readdirSync(join(dir, rel), { withFileTypes: true })) {
-      const path = rel === '' ? dirent.name : `${rel}/${dirent.name}`
-      const isDir = dirent.isDirectory()
-      if (rules.isIgnored(path, isDir)) continue
-      if (isDir) {
-        walk(path)
-        continue
-      }
-      const entry = manifest.get(path)
-      seen.add(path)
-      if (dirent.isSymbolicLink()) {
-        const target = readlinkSync(join(dir, path))
-        if (entry?.kind !== 'symlink' || entry.target !== target) changes.push({ path, status: entry ? 'modified' : 'added' })
-        continue
-      }
-      if (!dirent.isFile()) continue
-      if (!entry) {
-        changes.push({ path, status: 'added' })
-        continue
-      }
-      const stats = lstatSync(join(dir, path))
-      const cached = cache[path]
-      let hash: string | undefined
-      if (cached && cached[0] === stats.size && cached[1] === stats.mtimeMs) hash = cached[2]
-      else if (entry.kind !== 'file' || entry.size === stats.size) hash = sha256(readFileSync(join(dir, path)))
-      if (hash !== undefined) next[path] = [stats.size, stats.mtimeMs, hash]
-      const same = entry.kind === 'file' ? hash === entry.hash : entry.kind === 'untracked' && entry.size === stats.size
-      if (!same) changes.push({ path, status: 'modified' })
-    }
-  }
-  walk('')
-  for (const path of manifest.keys()) if (!seen.has(path)) changes.push({ path, status: 'deleted' })
-  changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
-  return { changes, cache: next }
+  return files.map(([path, entry], i) => [path, { ...(stats[i] as StatSig), entry }])
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { RecoverResult, RestoreOptions, RestorePreview, RestoreResult } from './restore-types'
 import type { PreImage, RestoreRunOptions, SnapshotOptions } from './snapshot-engine'
-import type { StatCache, TreeChange } from './tree-copy'
+import type { TreeChange } from './tree-copy'
 import type { DiffEntry, DiffOptions, FileVersions, GcResult, Manifest, ManifestEntry, SnapshotId, SnapshotResult, UsageReport } from './types'
 
 /** The change feed as the engine sees it: trusted or not, and what the next snapshot will visit. */
@@ -35,10 +35,12 @@ export interface SnapshotOps {
   recover: [[options?: { prefer?: 'complete' | 'rollback' }], RecoverResult]
   usage: [[options?: { exact?: boolean }], UsageReport]
   gc: [[liveIds: SnapshotId[]], GcResult]
-  /** Writes a snapshot into an empty folder (a worktree copy); returns the stat cache of what it wrote. */
-  materialize: [[id: SnapshotId, target: string], StatCache]
-  /** Files of another folder that differ from a snapshot, with the updated stat cache. */
-  compareDir: [[id: SnapshotId, dir: string, cache: StatCache], { changes: TreeChange[]; cache: StatCache }]
+  /** Writes a snapshot into an empty folder (a worktree copy), keeping the stat index of what it wrote in `indexDir`. */
+  materialize: [[id: SnapshotId, target: string, indexDir: string], void]
+  /** Files of another folder that differ from a snapshot, read only where the folder's stat index says they changed. */
+  compareDir: [[id: SnapshotId, dir: string, indexDir: string], TreeChange[]]
+  /** Forgets the stat index kept in memory for a copy (removed). */
+  forgetCopy: [[dir: string], void]
   /** The entries of paths in a snapshot (null: not in it), without their content. */
   entries: [[id: SnapshotId, paths: string[]], Array<ManifestEntry | null>]
   /** Which of the paths differ in a folder (default: the project) from a snapshot, read one by one. */

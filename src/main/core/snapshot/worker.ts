@@ -55,8 +55,9 @@ const handlers: Handlers = {
   recover: (options) => engine.recover(options),
   usage: (options) => engine.usage(options),
   gc: (liveIds) => engine.gc(liveIds),
-  materialize: (id, target) => engine.materialize(id, target),
-  compareDir: (id, dir, cache) => engine.compareDir(id, dir, cache),
+  materialize: (id, target, indexDir) => engine.materialize(id, target, indexDir),
+  compareDir: (id, dir, indexDir) => engine.compareDir(id, dir, indexDir),
+  forgetCopy: (dir) => engine.forgetCopy(dir),
   comparePaths: (id, paths, dir) => engine.comparePaths(id, paths, dir),
   entries: (id, paths) => engine.entries(id, paths),
 }

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, unlinkSync, writeFileSync } from 'node:fs'
-import { mkdir, readdir, rm, rmdir, unlink, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, rm, rmdir, unlink } from 'node:fs/promises'
 import { dirname, join, relative } from 'node:path'
 import { ErrorNames, HotaruError } from '@shared/errors'
-import { SnapshotErrorNames, type FileVersions, type StatCache } from '../snapshot'
+import { SnapshotErrorNames, type FileVersions } from '../snapshot'
 import type { MergePreview, MergeResult, Worktree, WorktreeBase, WorktreeDiff } from '@shared/schema/worktree'
 import type { AgentService } from '../agent/service'
 import type { EventBus } from '../bus/bus'
@@ -123,7 +123,6 @@ export class WorktreeService {
     const repo = await gitRepoOf(parent.root)
     let row: Omit<WorktreeRow, 'projectId' | 'path' | 'portFirst'>
     let path = top
-    let cache: StatCache | undefined
     const undo: Array<() => Promise<unknown>> = []
     try {
       if (repo) {
@@ -140,14 +139,15 @@ export class WorktreeService {
         const snapshot = await whenStoreFree(() => engine.snapshot())
         await mkdir(top)
         undo.push(() => rm(top, { recursive: true, force: true }))
-        cache = await engine.materialize(snapshot.id, top)
         row = { parentId: parent.id, name, kind: 'copy', branch: null, base: snapshot.id, createdAt: Date.now(), mergedAt: null, mergedState: null }
+        const index = this.indexDir(row)
+        undo.push(() => rm(index, { recursive: true, force: true }))
+        await engine.materialize(snapshot.id, top, index)
       }
       await copyIncluded(parent.root, path)
       const ports = await this.freePortBlock()
       const project = projects.openFolder(path, { worktreeOf: parent })
       const full = await this.insertWithPorts({ ...row, projectId: project.id, path: project.root, portFirst: ports }, project)
-      if (cache) await this.saveCache(full, cache)
       // Just made from its base: nothing to compare yet.
       const worktree = await this.describe(parent, full, { files: [], fingerprint: changesFingerprint([]) })
       this.deps.bus.publish('worktree:changed', { projectId: parent.id, name, worktree }, parent.id)
@@ -286,7 +286,12 @@ export class WorktreeService {
       if (!keepBranch && row.branch) await git(cwd, ['branch', '-D', row.branch])
     }
     await rm(top, { recursive: true, force: true })
-    await rm(this.cacheFile(row), { force: true })
+    if (row.kind === 'copy') {
+      await this.deps.checkpoints.engine(parent).forgetCopy(row.path)
+      await rm(this.indexDir(row), { recursive: true, force: true })
+    }
+    // Where worktrees made by earlier versions kept their stat cache.
+    await rm(join(this.stateDir(), `${row.projectId}.json`), { force: true })
     await rm(join(dataDir, 'snapshots', row.projectId), { recursive: true, force: true })
     await rmdirIfEmpty(dirname(top))
     storage.worktrees.remove(row.projectId)
@@ -392,7 +397,7 @@ export class WorktreeService {
   }
 
   private async trees(parent: ProjectInstance, row: WorktreeRow): Promise<MergeTrees> {
-    if (row.kind === 'copy') return copyTrees(row, this.deps.checkpoints.engine(parent), this.cacheFile(row))
+    if (row.kind === 'copy') return copyTrees(row, this.deps.checkpoints.engine(parent), this.indexDir(row))
     return gitTrees(row, parent.root, await this.prefixOf(parent))
   }
 
@@ -491,8 +496,9 @@ export class WorktreeService {
     return join(this.deps.dataDir, 'worktrees', '.state')
   }
 
-  private cacheFile(row: WorktreeRow): string {
-    return join(this.stateDir(), `${row.projectId}.json`)
+  /** The copy's stat index (see `CopyIndex`), by main project and name: it is written before the copy's project exists. */
+  private indexDir(row: Pick<WorktreeRow, 'parentId' | 'name'>): string {
+    return join(this.stateDir(), `${row.parentId}.${row.name}.index`)
   }
 
   /** Another live process running a turn in the worktree (see `markRunning`); marks of dead processes are removed. */
@@ -515,11 +521,6 @@ export class WorktreeService {
       })
     }
     return null
-  }
-
-  private async saveCache(row: WorktreeRow, cache: object): Promise<void> {
-    await mkdir(dirname(this.cacheFile(row)), { recursive: true })
-    await writeFile(this.cacheFile(row), JSON.stringify(cache))
   }
 
   private scheduleChanged(projectId: string): void {

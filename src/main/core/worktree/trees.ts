@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
-import { lstat, mkdir, readFile, readlink, writeFile } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
-import type { SnapshotClient, StatCache } from '../snapshot'
+import { lstat, readFile, readlink } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { SnapshotClient } from '../snapshot'
 import type { WorktreeRow } from '../storage'
 import { gitObjects } from './blobs'
 import { readSide } from './disk'
@@ -56,25 +56,10 @@ function sideStatus(before: Buffer | null, after: Buffer | null): SideChange['st
   return before.equals(after) ? null : 'modified'
 }
 
-async function readCache(file: string): Promise<StatCache> {
-  try {
-    return JSON.parse(await readFile(file, 'utf8')) as StatCache
-  } catch (error) {
-    // A lost cache only costs re-reading the files once.
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || error instanceof SyntaxError) return {}
-    throw error
-  }
-}
-
-/** Copies: the worktree folder against the base snapshot (stat cache kept in `cacheFile`); the main tree through its own snapshots. */
-export function copyTrees(row: WorktreeRow, engine: SnapshotClient, cacheFile: string): MergeTrees {
+/** Copies: the worktree folder against the base snapshot (its stat index kept in `indexDir`); the main tree through its own snapshots. */
+export function copyTrees(row: WorktreeRow, engine: SnapshotClient, indexDir: string): MergeTrees {
   return {
-    worktreeChanges: async () => {
-      const { changes, cache } = await engine.compareDir(row.base, row.path, await readCache(cacheFile))
-      await mkdir(dirname(cacheFile), { recursive: true })
-      await writeFile(cacheFile, JSON.stringify(cache))
-      return withExactRenames(changes, row, engine)
-    },
+    worktreeChanges: async () => withExactRenames(await engine.compareDir(row.base, row.path, indexDir), row, engine),
     mainChangesAmong: (paths) => engine.comparePaths(row.base, [...paths]),
     baseContents: async (paths) => {
       const contents = new Map<string, Buffer | null>()

@@ -13,6 +13,8 @@
  *
  *   npm run bench:worktree
  *   WORKTREE_BENCH_FILES=5000 npm run bench:worktree
+ *   WORKTREE_BENCH_ONLY=git npm run bench:worktree     (only the git create, no preview or copy)
+ *   WORKTREE_BENCH_WORKERS=1,2,4,8 …                   (also plain git with that many checkout workers)
  *
  * Prints one JSON object as the last line of stdout; progress goes to stderr.
  */
@@ -26,6 +28,11 @@ import { performance } from 'node:perf_hooks'
 const FILES = Number(process.env.WORKTREE_BENCH_FILES ?? 40_000)
 const RUNS = Number(process.env.WORKTREE_BENCH_RUNS ?? 3)
 const CHANGED = 100
+/** `git`: only creating git worktrees (the preview and the copy are skipped). */
+const ONLY = process.env.WORKTREE_BENCH_ONLY
+if (ONLY !== undefined && ONLY !== 'git') throw new Error(`WORKTREE_BENCH_ONLY=${ONLY}: only "git" is known`)
+/** Plain `git -c checkout.workers=<n> worktree add` timed as well, for each n listed (`1,2,4,8`). */
+const WORKERS = (process.env.WORKTREE_BENCH_WORKERS ?? '').split(',').filter((n) => n !== '').map(Number)
 
 function log(message: string): void {
   process.stderr.write(`[bench] ${message}\n`)
@@ -67,6 +74,10 @@ function changePaths(): string[] {
   })
 }
 
+function machine(): { cpus: number; load1: number } {
+  return { cpus: cpus().length, load1: Number((loadavg()[0] ?? 0).toFixed(2)) }
+}
+
 async function main(): Promise<void> {
   const { createServices } = await import('../src/main/core/services')
   const base = realpathSync(mkdtempSync(join(tmpdir(), 'hotaru-bench-worktree-')))
@@ -81,26 +92,45 @@ async function main(): Promise<void> {
     git(repo, ['commit', '--quiet', '-m', 'initial'])
     const parent = services.projects.openFolder(repo)
 
+    // Nothing is removed until every create is timed: ext4 passes over recently deleted inodes when it
+    // allocates new ones, so a create right after removing a 40k-file tree pays for that removal.
     const plain: number[] = []
     const ours: number[] = []
-    for (let run = 0; run < RUNS; run++) {
-      const target = join(base, 'plain', `p${run}`)
-      mkdirSync(join(base, 'plain'), { recursive: true })
-      let start = performance.now()
-      git(repo, ['worktree', 'add', '--quiet', '-b', `plain/p${run}`, target, 'HEAD'])
-      plain.push(performance.now() - start)
-      log(`git worktree add: ${Math.round(plain.at(-1) as number)} ms`)
-      start = performance.now()
+    const variants = new Map(WORKERS.map((workers) => [workers, [] as number[]]))
+    const timePlain = (run: number, workers?: number): void => {
+      const target = join(base, 'plain', `p${run}-${workers ?? 'default'}`)
+      const config = workers === undefined ? [] : ['-c', `checkout.workers=${workers}`]
+      const start = performance.now()
+      git(repo, [...config, 'worktree', 'add', '--quiet', '-b', `plain/p${run}-${workers ?? 'default'}`, target, 'HEAD'])
+      const ms = performance.now() - start
+      ;(workers === undefined ? plain : (variants.get(workers) as number[])).push(ms)
+      log(`git ${config.join(' ')} worktree add: ${Math.round(ms)} ms`)
+    }
+    const timeOurs = async (run: number): Promise<void> => {
+      const start = performance.now()
       await services.worktrees.create(parent, { name: `w${run}` })
       ours.push(performance.now() - start)
       log(`worktree service:  ${Math.round(ours.at(-1) as number)} ms`)
-      git(repo, ['worktree', 'remove', '--force', target])
-      git(repo, ['branch', '-D', `plain/p${run}`])
-      if (run < RUNS - 1) await services.worktrees.remove(parent, `w${run}`, { force: true })
+    }
+    for (let run = 0; run < RUNS; run++) {
+      // Which goes first alternates, and the disk writes back what the other left before each is timed.
+      const steps: Array<() => void | Promise<void>> = [() => timePlain(run), () => timeOurs(run), ...WORKERS.map((w) => () => timePlain(run, w))]
+      if (run % 2 === 1) steps.reverse()
+      for (const step of steps) {
+        execFileSync('sync')
+        await step()
+      }
+    }
+    const workersMs = Object.fromEntries([...variants].map(([workers, times]) => [workers, median(times)]))
+    const createRatio = Number((median(ours) / median(plain)).toFixed(2))
+    const gitResult = { plainWorktreeAddMs: median(plain), createMs: median(ours), ratio: createRatio, target: 1.0, ok: createRatio <= 1.0, workersMs }
+    if (ONLY === 'git') {
+      process.stdout.write(`${JSON.stringify({ machine: machine(), files: FILES, runs: RUNS, git: gitResult })}\n`)
+      return
     }
 
     log(`merge preview of ${CHANGED} changed files (git)`)
-    const [kept] = await services.worktrees.list(parent)
+    const kept = (await services.worktrees.list(parent)).find((w) => w.name === `w${RUNS - 1}`)
     const paths = changePaths()
     for (const path of paths) writeFileSync(join(kept?.path as string, path), 'changed in the worktree\n')
     for (const path of paths.slice(0, 10)) writeFileSync(join(repo, path), 'changed by the user\n')
@@ -144,12 +174,11 @@ async function main(): Promise<void> {
     // The first comparison of a copy hashes what its stat cache does not know yet; later ones do not.
     const copyPreviewFirst = copyPreview.shift() as number
 
-    const createRatio = Number((median(ours) / median(plain)).toFixed(2))
     const result = {
-      machine: { cpus: cpus().length, load1: Number((loadavg()[0] ?? 0).toFixed(2)) },
+      machine: machine(),
       files: FILES,
       runs: RUNS,
-      git: { plainWorktreeAddMs: median(plain), createMs: median(ours), ratio: createRatio, target: 1.0, ok: createRatio <= 1.0 },
+      git: gitResult,
       copy: { firstMs: Math.round(firstMs), warmMs: median(warm), plainCpMs: median(plainCopy), targetMs: 2000, ok: median(warm) <= 2000 },
       preview: {
         changedFiles: CHANGED,

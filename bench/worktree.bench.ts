@@ -14,6 +14,8 @@
  *   npm run bench:worktree
  *   WORKTREE_BENCH_FILES=5000 npm run bench:worktree
  *   WORKTREE_BENCH_ONLY=copy-preview npm run bench:worktree   # only the copy's merge preview
+ *   WORKTREE_BENCH_ONLY=git npm run bench:worktree     (only the git create, no preview or copy)
+ *   WORKTREE_BENCH_WORKERS=1,2,4,8 …                   (also plain git with that many checkout workers)
  *
  * Prints one JSON object as the last line of stdout; progress goes to stderr.
  */
@@ -28,9 +30,11 @@ import { performance } from 'node:perf_hooks'
 const FILES = Number(process.env.WORKTREE_BENCH_FILES ?? 40_000)
 const RUNS = Number(process.env.WORKTREE_BENCH_RUNS ?? 3)
 const CHANGED = 100
-/** `copy-preview`: only the copy's merge preview (one copy of the folder, no git repository, no `cp -a`). */
+/** `git`: only creating git worktrees; `copy-preview`: only the copy's merge preview (one copy, no git repository, no `cp -a`). */
 const ONLY = process.env.WORKTREE_BENCH_ONLY ?? ''
-if (ONLY !== '' && ONLY !== 'copy-preview') throw new Error(`WORKTREE_BENCH_ONLY: unknown part "${ONLY}" (known: copy-preview)`)
+if (!['', 'git', 'copy-preview'].includes(ONLY)) throw new Error(`WORKTREE_BENCH_ONLY: unknown part "${ONLY}" (known: git, copy-preview)`)
+/** Plain `git -c checkout.workers=<n> worktree add` timed as well, for each n listed (`1,2,4,8`). */
+const WORKERS = (process.env.WORKTREE_BENCH_WORKERS ?? '').split(',').filter((n) => n !== '').map(Number)
 
 function log(message: string): void {
   process.stderr.write(`[bench] ${message}\n`)
@@ -77,7 +81,7 @@ function changePaths(): string[] {
 type Result = Record<string, unknown>
 
 /** Creating git worktrees against `git worktree add`, then the merge preview of one of them. */
-async function gitPart(services: Services, base: string, paths: string[]): Promise<{ create: Result; previewMs: number; conflicts: number; withRenames: { ms: number; renames: number; untrackedAdds: number } }> {
+async function gitPart(services: Services, base: string, paths: string[]): Promise<{ create: Result & { workersMs: Record<string, number> }; previewMs: number; conflicts: number; withRenames: { ms: number; renames: number; untrackedAdds: number } }> {
   log(`generating a ${FILES}-file git repository`)
   const repo = join(base, 'repo')
   generate(repo, FILES)
@@ -86,26 +90,42 @@ async function gitPart(services: Services, base: string, paths: string[]): Promi
   git(repo, ['commit', '--quiet', '-m', 'initial'])
   const parent = services.projects.openFolder(repo)
 
+  // Nothing is removed until every create is timed: ext4 passes over recently deleted inodes when it
+  // allocates new ones, so a create right after removing a 40k-file tree pays for that removal.
   const plain: number[] = []
   const ours: number[] = []
-  for (let run = 0; run < RUNS; run++) {
-    const target = join(base, 'plain', `p${run}`)
-    mkdirSync(join(base, 'plain'), { recursive: true })
+  const variants = new Map(WORKERS.map((workers) => [workers, [] as number[]]))
+  const timePlain = (run: number, workers?: number): void => {
+    const target = join(base, 'plain', `p${run}-${workers ?? 'default'}`)
+    const config = workers === undefined ? [] : ['-c', `checkout.workers=${workers}`]
     const start = performance.now()
-    git(repo, ['worktree', 'add', '--quiet', '-b', `plain/p${run}`, target, 'HEAD'])
-    plain.push(performance.now() - start)
-    log(`git worktree add: ${Math.round(plain.at(-1) as number)} ms`)
-    const ourStart = performance.now()
-    await services.worktrees.create(parent, { name: `w${run}` })
-    ours.push(performance.now() - ourStart)
-    log(`worktree service:  ${Math.round(ours.at(-1) as number)} ms`)
-    git(repo, ['worktree', 'remove', '--force', target])
-    git(repo, ['branch', '-D', `plain/p${run}`])
-    if (run < RUNS - 1) await services.worktrees.remove(parent, `w${run}`, { force: true })
+    git(repo, [...config, 'worktree', 'add', '--quiet', '-b', `plain/p${run}-${workers ?? 'default'}`, target, 'HEAD'])
+    const ms = performance.now() - start
+    ;(workers === undefined ? plain : (variants.get(workers) as number[])).push(ms)
+    log(`git ${config.join(' ')} worktree add: ${Math.round(ms)} ms`)
   }
+  const timeOurs = async (run: number): Promise<void> => {
+    const start = performance.now()
+    await services.worktrees.create(parent, { name: `w${run}` })
+    ours.push(performance.now() - start)
+    log(`worktree service:  ${Math.round(ours.at(-1) as number)} ms`)
+  }
+  for (let run = 0; run < RUNS; run++) {
+    // Which goes first alternates, and the disk writes back what the other left before each is timed.
+    const steps: Array<() => void | Promise<void>> = [() => timePlain(run), () => timeOurs(run), ...WORKERS.map((w) => () => timePlain(run, w))]
+    if (run % 2 === 1) steps.reverse()
+    for (const step of steps) {
+      execFileSync('sync')
+      await step()
+    }
+  }
+  const workersMs = Object.fromEntries([...variants].map(([workers, times]) => [workers, median(times)]))
+  const ratio = Number((median(ours) / median(plain)).toFixed(2))
+  const create = { plainWorktreeAddMs: median(plain), createMs: median(ours), ratio, target: 1.0, ok: ratio <= 1.0, workersMs }
+  if (ONLY === 'git') return { create, previewMs: 0, conflicts: 0, withRenames: { ms: 0, renames: 0, untrackedAdds: 0 } }
 
   log(`merge preview of ${CHANGED} changed files (git)`)
-  const [kept] = await services.worktrees.list(parent)
+  const kept = (await services.worktrees.list(parent)).find((w) => w.name === `w${RUNS - 1}`)
   for (const path of paths) writeFileSync(join(kept?.path as string, path), 'changed in the worktree\n')
   for (const path of paths.slice(0, 10)) writeFileSync(join(repo, path), 'changed by the user\n')
   const previews: number[] = []
@@ -128,14 +148,17 @@ async function gitPart(services: Services, base: string, paths: string[]): Promi
     renamePreview.push(performance.now() - begin)
     renames = preview.apply.filter((a) => a.from !== undefined).length
   }
-  const ratio = Number((median(ours) / median(plain)).toFixed(2))
   return {
-    create: { plainWorktreeAddMs: median(plain), createMs: median(ours), ratio, target: 1.0, ok: ratio <= 1.0 },
+    create,
     previewMs: median(previews),
     conflicts,
     /** The same with 20 files moved on disk (found as renames) and 30 untracked new files. */
     withRenames: { ms: median(renamePreview), renames, untrackedAdds: 30 },
   }
+}
+
+function machine(): { cpus: number; load1: number } {
+  return { cpus: cpus().length, load1: Number((loadavg()[0] ?? 0).toFixed(2)) }
 }
 
 async function main(): Promise<void> {
@@ -145,7 +168,11 @@ async function main(): Promise<void> {
   const services = createServices({ dataDir, transport: 'cli', env: { ...process.env, HOME: base, XDG_CONFIG_HOME: join(base, 'config') } })
   try {
     const paths = changePaths()
-    const gitRun = ONLY === '' ? await gitPart(services, base, paths) : null
+    const gitRun = ONLY === '' || ONLY === 'git' ? await gitPart(services, base, paths) : null
+    if (ONLY === 'git') {
+      process.stdout.write(`${JSON.stringify({ machine: machine(), files: FILES, runs: RUNS, git: gitRun?.create })}\n`)
+      return
+    }
 
     log(`generating a ${FILES}-file folder without git`)
     const folder = join(base, 'folder')
@@ -180,7 +207,7 @@ async function main(): Promise<void> {
     const copyPreviewFirst = copyPreview.shift() as number
     const copyMs = median(copyPreview)
     const result = {
-      machine: { cpus: cpus().length, load1: Number((loadavg()[0] ?? 0).toFixed(2)) },
+      machine: machine(),
       files: FILES,
       runs: RUNS,
       ...(gitRun ? { git: gitRun.create } : {}),

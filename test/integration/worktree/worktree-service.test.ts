@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync, unlinkSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync, unlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { gitRepo, runGit } from '../../support/git-repo'
@@ -85,6 +85,36 @@ describe('worktrees (core)', () => {
     await services.worktrees.remove(parent, worktree.name, { force: true })
     expect(existsSync(worktree.path)).toBe(false)
     expect(runGit(root, ['worktree', 'list']).trim().split('\n')).toHaveLength(1)
+  })
+
+  it('brings along the ignored files .worktreeinclude matches, in ignored folders and below, and nothing else', async () => {
+    const services = testServices()
+    const root = gitRepo({
+      'app/src/a.ts': 'a\n',
+      'app/.gitignore': '.env\ncache/\nbuild/\nlocal.json\n',
+      'app/.worktreeinclude': '.env\ncache/\n',
+      'app/src/.worktreeinclude': '/local.json\n',
+    })
+    writeTree(root, {
+      'app/.env': 'TOP=1\n',
+      'app/src/deep/.env': 'DEEP=1\n',
+      'app/cache/x/data.bin': 'cached\n',
+      'app/build/out.js': 'not included\n',
+      'app/src/local.json': '{}\n',
+      'app/src/deep/local.json': 'anchored to src, so not this one\n',
+    })
+    symlinkSync('.env', join(root, 'app/cache/env-link'))
+    const parent = services.projects.openFolder(join(root, 'app'))
+    const { worktree } = await services.worktrees.create(parent, { name: 'inc' })
+    expect(worktree.path.endsWith('/inc/app')).toBe(true)
+    const read = (path: string) => readFileSync(join(worktree.path, path), 'utf8')
+    expect([read('.env'), read('src/deep/.env'), read('cache/x/data.bin'), read('src/local.json')]).toEqual(['TOP=1\n', 'DEEP=1\n', 'cached\n', '{}\n'])
+    expect(readlinkSync(join(worktree.path, 'cache/env-link'))).toBe('.env')
+    expect(existsSync(join(worktree.path, 'build/out.js'))).toBe(false)
+    expect(existsSync(join(worktree.path, 'src/deep/local.json'))).toBe(false)
+    // The copied files are ignored in the worktree too: it starts with nothing to merge.
+    expect(worktree.changedFiles).toBe(0)
+    expect(runGit(worktree.path, ['status', '--porcelain'])).toBe('')
   })
 
   it('copies a non-git folder from its snapshot and merges it back', async () => {

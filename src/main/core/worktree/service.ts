@@ -20,7 +20,7 @@ import { log } from '../util/log'
 import { copyInto, deleteFrom, readSide, sameContent } from './disk'
 import { fileChange, renameOf } from './file-change'
 import { defaultBranchCommit, git, gitRepoOf } from './git'
-import { copyIncluded } from './include'
+import { copyIncluded, copyMissing, includedInRepo } from './include'
 import { branchName, generateName, worktreesFolder } from './names'
 import { findFreeBlock, portBlock } from './ports'
 import { changesFingerprint, classifyThreeWay, pathsOf, type SideChange } from './three-way'
@@ -49,6 +49,13 @@ interface Changes {
   files: SideChange[]
   fingerprint: string
 }
+
+/**
+ * Parallel checkout for `git worktree add`: four writer processes (git ≥ 2.32; an older git ignores
+ * the key and checks out from one). Creating the files is kernel work; docs/ARCHITECTURE.md
+ * (Worktrees) has the measurements behind four.
+ */
+const CHECKOUT_CONFIG = ['-c', 'checkout.workers=4']
 
 /** Status refreshes of a worktree are batched: a streaming turn publishes many session events. */
 const CHANGED_DEBOUNCE_MS = 250
@@ -112,7 +119,8 @@ export class WorktreeService {
   async create(parent: ProjectInstance, input: { name?: string; base?: WorktreeBase }): Promise<{ worktree: Worktree; project: ProjectInstance }> {
     const { storage, projects, configs, checkpoints, dataDir } = this.deps
     if (parent.worktreeOf) throw new HotaruError(ErrorNames.InvalidPayload, { message: 'a worktree cannot have worktrees of its own; use its project' })
-    const settings = (await configs.of(parent).load()).config.worktree ?? {}
+    const [loaded, repo] = await Promise.all([configs.of(parent).load(), gitRepoOf(parent.root)])
+    const settings = loaded.config.worktree ?? {}
     const taken = new Set(storage.worktrees.list(parent.id).map((row) => row.name))
     const name = input.name ?? generateName(taken)
     if (taken.has(name)) throw new HotaruError('WorktreeExists', { message: `worktree "${name}" already exists`, name })
@@ -120,7 +128,6 @@ export class WorktreeService {
     const top = join(folder, name)
     if (existsSync(top)) throw new HotaruError('WorktreeExists', { message: `${top} already exists`, name, path: top })
     await mkdir(folder, { recursive: true })
-    const repo = await gitRepoOf(parent.root)
     let row: Omit<WorktreeRow, 'projectId' | 'path' | 'portFirst'>
     let path = top
     const undo: Array<() => Promise<unknown>> = []
@@ -128,10 +135,16 @@ export class WorktreeService {
       if (repo) {
         const branch = branchName(name)
         const base = (input.base ?? settings.base ?? 'head') === 'default' ? await defaultBranchCommit(repo.top) : repo.head
-        // Parallel checkout (one worker per core): what `git worktree add` spends its time on.
-        await git(repo.top, ['-c', 'checkout.workers=0', 'worktree', 'add', '--quiet', '-b', branch, top, base])
+        // The files `.worktreeinclude` brings along are listed in the main tree while git checks out.
+        const [checkout, included] = await Promise.allSettled([
+          git(repo.top, [...CHECKOUT_CONFIG, 'worktree', 'add', '--quiet', '-b', branch, top, base]),
+          includedInRepo(parent.root),
+        ])
+        if (checkout.status === 'rejected') throw checkout.reason
         undo.push(() => git(repo.top, ['worktree', 'remove', '--force', top]), () => git(repo.top, ['branch', '-D', branch]))
+        if (included.status === 'rejected') throw included.reason
         path = repo.prefix ? join(top, repo.prefix) : top
+        await copyMissing(parent.root, path, included.value)
         row = { parentId: parent.id, name, kind: 'git', branch, base, createdAt: Date.now(), mergedAt: null, mergedState: null }
       } else {
         const engine = checkpoints.engine(parent)
@@ -143,8 +156,8 @@ export class WorktreeService {
         const index = this.indexDir(row)
         undo.push(() => rm(index, { recursive: true, force: true }))
         await engine.materialize(snapshot.id, top, index)
+        await copyIncluded(parent.root, path)
       }
-      await copyIncluded(parent.root, path)
       const ports = await this.freePortBlock()
       const project = projects.openFolder(path, { worktreeOf: parent })
       const full = await this.insertWithPorts({ ...row, projectId: project.id, path: project.root, portFirst: ports }, project)

@@ -6,7 +6,7 @@
  * Prints progress on stderr and one JSON object as the last line of stdout.
  * Needs `npm run build` first.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
@@ -46,6 +46,73 @@ const LONG_TASKS = `(() => {
 })()`
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+/** When set, CPU profiles of the page (first measured round of each path) and of the server are written here. */
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR
+
+/** CPU time (ms) used so far by each kind of process below this one (the server, its shell, Chromium's processes). */
+function cpuByProcess(): Map<string, number> {
+  const procs = new Map<number, { ppid: number; comm: string; ms: number }>()
+  const tick = 1000 / 100 // USER_HZ
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    let stat: string
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+    } catch {
+      continue // the process ended while the table was read
+    }
+    const close = stat.lastIndexOf(')')
+    let comm = stat.slice(stat.indexOf('(') + 1, close)
+    try {
+      const type = /--type=([\w-]+)/.exec(readFileSync(`/proc/${entry}/cmdline`, 'utf8'))?.[1]
+      if (type) comm = `${comm}-${type}`
+    } catch {
+      continue
+    }
+    const f = stat.slice(close + 2).split(' ')
+    const ticks = Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])
+    procs.set(Number(entry), { ppid: Number(f[1]), comm, ms: ticks * tick })
+  }
+  const mine = (pid: number): boolean => {
+    for (let p = pid, hops = 0; p > 1 && hops < 64; hops++) {
+      if (p === process.pid) return true
+      p = procs.get(p)?.ppid ?? 0
+    }
+    return false
+  }
+  const total = new Map<string, number>()
+  for (const [pid, proc] of procs) if (pid !== process.pid && mine(pid)) total.set(proc.comm, (total.get(proc.comm) ?? 0) + proc.ms)
+  return total
+}
+
+/** Runs `work` under the page's CPU profiler when profiling is asked for; the profile goes to PROFILE_DIR/name. */
+async function profiled<T>(page: Page, name: string, work: () => Promise<T>): Promise<T> {
+  if (!PROFILE_DIR) return work()
+  const cdp = await page.context().newCDPSession(page)
+  await cdp.send('Profiler.enable')
+  await cdp.send('Performance.enable')
+  const metrics = async () => Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]))
+  const before = await metrics()
+  const cpuBefore = cpuByProcess()
+  const browser = page.context().browser()
+  if (process.env.BENCH_TRACE) await browser?.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel', 'blink', 'cc', 'viz'] })
+  else await cdp.send('Profiler.start')
+  try {
+    return await work()
+  } finally {
+    mkdirSync(PROFILE_DIR, { recursive: true })
+    if (process.env.BENCH_TRACE) writeFileSync(join(PROFILE_DIR, `${name}.trace.json`), (await browser?.stopTracing()) ?? '')
+    const profile = process.env.BENCH_TRACE ? {} : (await cdp.send('Profiler.stop')).profile
+    const after = await metrics()
+    const cpu = [...cpuByProcess()].map(([comm, ms]) => [comm, ms - (cpuBefore.get(comm) ?? 0)] as const).filter(([, ms]) => ms > 0)
+    log(`${name}: CPU ${cpu.map(([comm, ms]) => `${comm} ${Math.round(ms)} ms`).join(', ')}`)
+    const spent = (name: string) => Math.round(((after[name] ?? 0) - (before[name] ?? 0)) * 1000)
+    log(`${name}: task ${spent('TaskDuration')} ms, script ${spent('ScriptDuration')} ms, layout ${spent('LayoutDuration')} ms, style ${spent('RecalcStyleDuration')} ms`)
+    mkdirSync(PROFILE_DIR, { recursive: true })
+    writeFileSync(join(PROFILE_DIR, name), JSON.stringify(profile))
+    await cdp.detach()
+  }
+}
 
 async function setUpTerminals(page: Page, project: string, payload: string) {
   writeFileSync(join(project, 'bench-output.txt'), payload)
@@ -150,8 +217,8 @@ async function terminalBench(page: Page, project: string, payload: string) {
   const rounds: { hotaruMBps: number; rawMBps: number; ratio: number; hotaruLongestTaskMs: number; rawLongestTaskMs: number }[] = []
   // Paired rounds, each pair measured back to back: on a shared machine the median ratio is what holds.
   for (let round = 1; round <= ROUNDS; round++) {
-    const hotaru = await hotaruRun(page, expectedChars, round)
-    const raw = await rawRun(page)
+    const hotaru = await (round === 1 ? profiled(page, 'page-hotaru.cpuprofile', () => hotaruRun(page, expectedChars, round)) : hotaruRun(page, expectedChars, round))
+    const raw = await (round === 1 ? profiled(page, 'page-raw.cpuprofile', () => rawRun(page)) : rawRun(page))
     const entry = {
       hotaruMBps: round2(mb / (hotaru.ms / 1000)),
       rawMBps: round2(mb / (raw.ms / 1000)),
@@ -265,7 +332,11 @@ async function main(): Promise<void> {
   for (let i = 0; i < TREE_ENTRIES; i++) writeFileSync(join(treeProject, `file-${String(i).padStart(5, '0')}.txt`), '')
   const payload = terminalPayload(TERMINAL_BYTES)
 
-  const served = await startServe(['--port', '0', '--dir', termProject], { HOTARU_DATA_DIR: dataDir, SHELL: '/bin/bash' })
+  const served = await startServe(['--port', '0', '--dir', termProject], {
+    HOTARU_DATA_DIR: dataDir,
+    SHELL: '/bin/bash',
+    ...(PROFILE_DIR ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${PROFILE_DIR} --cpu-prof-name=serve.cpuprofile` } : {}),
+  })
   const { browser, close } = await launchBrowser()
   try {
     // bypassCSP only so the raw-xterm baseline can be injected into the same page.

@@ -72,4 +72,46 @@ describe('terminal in Chromium (hotaru serve)', () => {
       await served.stop()
     }
   })
+
+  it('a large output arrives whole and in order, multibyte characters across frame boundaries intact', { timeout: 120_000 }, async () => {
+    // ~8 MB of numbered lines mixing 2-, 3- and 4-byte UTF-8 characters: many binary frames,
+    // the pty's reads split characters anywhere, and xterm holds the last 10 000 lines.
+    const count = 120_000
+    const line = (i: number) => `${String(i).padStart(6, '0')} grün 日本語 🎉 ${'.'.repeat(i % 23)}|`
+    const body = Array.from({ length: count }, (_, i) => line(i)).join('\n') + '\n'
+    const project = writeTree(tempDir('hotaru-e2e-term-big-'), { 'big.txt': body })
+    const served = await startServe(['--port', '0', '--dir', project], { HOTARU_DATA_DIR: tempDir(), SHELL: '/bin/bash' })
+    const page = await shared.browser.newPage({ viewport: { width: 1400, height: 860 } })
+    const errors = watchErrors(page)
+    try {
+      await page.goto(served.url)
+      await page.getByText('Connected').waitFor()
+      await page.keyboard.press('Control+Shift+Backquote')
+      await page.getByRole('tablist', { name: 'Terminals' }).getByRole('tab').first().waitFor()
+      await until(async () => /[$#]/.test(await terminalText(page)), 'a shell prompt')
+      await activeView(page).locator('[data-testid="terminal-view"]:not(.hidden) .xterm').click()
+      await page.keyboard.type('clear; cat big.txt; echo END-""OF-CAT')
+      await page.keyboard.press('Enter')
+      await until(async () => (await terminalText(page)).includes('END-OF-CAT'), 'the end of the output', 90_000)
+      const lines = (await terminalText(page)).split('\n')
+      const last = lines.indexOf(line(count - 1))
+      expect(last).toBeGreaterThan(5000)
+      const tail = lines.slice(last - 5000, last + 1)
+      expect(tail).toEqual(Array.from({ length: 5001 }, (_, i) => line(count - 5001 + i)))
+      const counters = () =>
+        page.evaluate<{ received: number; processed: number }>(
+          '(() => { const t = window.hotaruInspect.terminals()[0]; return { received: t.received, processed: t.processed } })()',
+        )
+      // Everything received is parsed, counted in characters as the core counts them.
+      await until(async () => {
+        const { received, processed } = await counters()
+        return processed === received
+      }, 'xterm to parse all it received')
+      expect((await counters()).received).toBeGreaterThan(body.length)
+      expect(errors).toEqual([])
+    } finally {
+      await page.close()
+      await served.stop()
+    }
+  })
 })

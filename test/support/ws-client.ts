@@ -1,4 +1,5 @@
 import WebSocket from 'ws'
+import { decodePtyFrame } from '../../src/shared/ipc/pty-frame'
 
 export interface Frame {
   type: string
@@ -13,8 +14,8 @@ export class WsClient {
   closeCode: number | undefined
 
   private constructor(readonly socket: WebSocket) {
-    socket.on('message', (data) => {
-      const frame = JSON.parse(String(data)) as Frame
+    socket.on('message', (data, isBinary) => {
+      const frame = isBinary ? terminalFrame(data as Buffer) : (JSON.parse(String(data)) as Frame)
       this.frames.push(frame)
       for (const waiter of [...this.waiters]) {
         if (waiter.test(frame)) {
@@ -62,4 +63,11 @@ export class WsClient {
   close(): void {
     this.socket.close()
   }
+}
+
+/** A binary terminal-output frame, in the shape of the event it carries (`binary` marks it). */
+function terminalFrame(data: Buffer): Frame {
+  const { header, bytes } = decodePtyFrame(new Uint8Array(data.buffer, data.byteOffset, data.byteLength))
+  const { projectId, seq, id, offset, chars } = header
+  return { type: 'event', binary: true, channel: 'pty:data', projectId, seq, payload: { id, data: new TextDecoder().decode(bytes), offset, chars } }
 }

@@ -4,6 +4,9 @@ import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer, type WebSocket } from 'ws'
 import { ErrorNames, HotaruError } from '@shared/errors'
+import type { EventEnvelope } from '@shared/ipc'
+import { encodePtyFrame } from '@shared/ipc/pty-frame'
+import type { TerminalData } from '@shared/schema/terminal'
 import type { Services } from '../core/services'
 import { Connection, type Router } from '../ipc'
 import { CallMessage, CLOSE_UNAUTHORIZED, type ServerMessage } from './protocol'
@@ -114,9 +117,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   })
 
   function attach(ws: WebSocket): void {
-    const connection = new Connection(`ws-${nextConnection++}`, (event) =>
-      send(ws, { type: 'event', channel: event.channel, ...event.envelope }),
-    )
+    const connection = new Connection(`ws-${nextConnection++}`, (event) => {
+      if (event.channel === 'pty:data') sendTerminalOutput(ws, event.envelope)
+      else send(ws, { type: 'event', channel: event.channel, ...event.envelope })
+    })
     connections.add(connection)
     ws.on('close', () => connections.delete(connection))
     ws.on('error', (error) => console.error(`[serve] ${connection.id}:`, error.message))
@@ -172,6 +176,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       await closed
     },
   }
+}
+
+/** Terminal output goes as a binary frame (see `pty-frame.ts`), on the same socket, so it keeps its order with everything else. */
+function sendTerminalOutput(ws: WebSocket, envelope: EventEnvelope<TerminalData>): void {
+  if (ws.readyState !== ws.OPEN) return
+  const { id, data, offset } = envelope.payload
+  const header = { ...(envelope.projectId ? { projectId: envelope.projectId } : {}), seq: envelope.seq, id, offset, chars: data.length }
+  ws.send(encodePtyFrame(header, data), { binary: true })
 }
 
 function send(ws: WebSocket, message: ServerMessage): void {

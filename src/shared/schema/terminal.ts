@@ -24,6 +24,17 @@ export const TerminalData = z.object({
 })
 export type TerminalData = z.infer<typeof TerminalData>
 
+/**
+ * Output as a client receives it: text over the desktop IPC, or over `serve` the UTF-8 bytes
+ * of a binary frame with their length in characters (`chars`, the unit offsets count in).
+ */
+export interface TerminalOutput {
+  id: string
+  data: string | Uint8Array
+  offset: number
+  chars?: number
+}
+
 export const TerminalExit = z.object({
   id: TerminalId,
   exitCode: z.number().int(),

@@ -114,6 +114,9 @@ describe('fs, pty and layout over the router', () => {
     const start = Date.now()
     while (!text().includes('hello from the file') && Date.now() - start < 8000) await new Promise((r) => setTimeout(r, 20))
     expect(text()).toContain('hello from the file')
+    // Output comes as binary frames, each with its length in characters for the acks.
+    const outputFrames = client.frames.filter((f: Frame) => f.channel === 'pty:data')
+    expect(outputFrames.every((f) => f.binary === true && (f.payload as { chars: number }).chars === (f.payload as { data: string }).data.length)).toBe(true)
     expect(await client.call('pty.ack', { projectId, id, chars: text().length })).toMatchObject({ ok: true })
     expect(await client.call('pty.resize', { projectId, id, cols: 2, rows: 1 })).toMatchObject({ ok: true })
     expect(await client.call('pty.resize', { projectId, id, cols: 0, rows: 1 })).toMatchObject({ ok: false })

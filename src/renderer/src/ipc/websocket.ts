@@ -1,5 +1,7 @@
 import { channels, eventListenerName, type EventEnvelope, type HotaruBridge } from '@shared/ipc'
 import type { ErrorData, IpcResult } from '@shared/errors'
+import { decodePtyFrame } from '@shared/ipc/pty-frame'
+import type { TerminalOutput } from '@shared/schema/terminal'
 
 export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'unauthorized'
 
@@ -75,13 +77,17 @@ export function createSocketBridge(options: SocketOptions): HotaruBridge {
   const connect = (): void => {
     onState(attempt === 0 ? 'connecting' : 'reconnecting')
     const ws = new Impl(options.url)
+    ws.binaryType = 'arraybuffer'
     socket = ws
     ws.onopen = () => {
       attempt = 0
       onState('open')
       for (const entry of queue.splice(0)) send(ws, entry)
     }
-    ws.onmessage = (message) => handleFrame(JSON.parse(String(message.data)) as ServerFrame)
+    ws.onmessage = (message: MessageEvent<unknown>) => {
+      if (message.data instanceof ArrayBuffer) handleBinaryFrame(message.data)
+      else handleFrame(JSON.parse(String(message.data)) as ServerFrame)
+    }
     ws.onclose = (event) => {
       socket = null
       for (const resolve of inFlight.values()) resolve(DISCONNECTED)
@@ -108,6 +114,20 @@ export function createSocketBridge(options: SocketOptions): HotaruBridge {
     } else if (frame.type === 'error') {
       stop(frame.error.data.message)
     }
+  }
+
+  /** Terminal output: its bytes go to the `pty:data` listeners as they are, for xterm to decode. */
+  const handleBinaryFrame = (data: ArrayBuffer): void => {
+    let frame: ReturnType<typeof decodePtyFrame>
+    try {
+      frame = decodePtyFrame(data)
+    } catch (error) {
+      console.error('[ipc] dropped a binary frame:', (error as Error).message)
+      return
+    }
+    const { projectId, seq, id, offset, chars } = frame.header
+    const payload: TerminalOutput = { id, data: frame.bytes, offset, chars }
+    for (const listener of listeners.get('pty:data') ?? []) listener({ ...(projectId ? { projectId } : {}), seq, payload })
   }
 
   const call = (method: string, input: unknown): Promise<IpcResult<unknown>> =>

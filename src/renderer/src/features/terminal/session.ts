@@ -23,6 +23,18 @@ const WRITE_SLICE_CHARS = 64 * 1024
 /** When xterm has less than this left to parse, waiting output is handed over without waiting for the frame. */
 const LOW_WATER_CHARS = 128 * 1024
 
+type Output = string | Uint8Array
+interface Piece {
+  data: Output
+  chars: number
+}
+
+const utf8 = new TextDecoder()
+
+function textOf(data: Output): string {
+  return typeof data === 'string' ? data : utf8.decode(data)
+}
+
 export interface SessionEvents {
   onTitle(title: string): void
   /** Keyboard shortcut for the find bar (Mod+F inside the terminal). */
@@ -42,7 +54,8 @@ export class TerminalSession {
   private readonly fit: FitAddon
   private webgl: WebglAddon | null = null
   private opened = false
-  private pending: string[] = []
+  /** Output waiting for the next write, each piece with its length in characters. */
+  private pending: Piece[] = []
   private frame: number | null = null
   private timer: ReturnType<typeof setTimeout> | null = null
   /** Counters in characters: received from the core, processed by xterm, acknowledged. */
@@ -52,7 +65,7 @@ export class TerminalSession {
   /** Characters given to xterm; equal to `processed` when xterm has nothing left to do. */
   private handed = 0
   /** Until the replay arrives, events are held back; afterwards, offsets below `replayEnd` are old. */
-  private replay: { done: boolean; early: { data: string; offset: number }[]; end: number } = { done: true, early: [], end: 0 }
+  private replay: { done: boolean; early: { data: Output; offset: number; chars: number }[]; end: number } = { done: true, early: [], end: 0 }
   private disposed = false
   private lastSize = { cols: 0, rows: 0 }
   /** Work that must come after the replayed output (an exit notice). */
@@ -185,27 +198,33 @@ export class TerminalSession {
 
   private replayed(): void {
     this.replay.done = true
-    for (const early of this.replay.early.splice(0)) this.receive(early.data, early.offset)
+    for (const early of this.replay.early.splice(0)) this.receive(early.data, early.offset, early.chars)
     for (const run of this.afterReplay.splice(0)) run()
     this.fitSoon()
   }
 
-  receive(data: string, offset: number): void {
+  /**
+   * Output from the core: text, or UTF-8 bytes (handed to xterm undecoded) with their
+   * length in characters, the unit offsets and acknowledgements count in.
+   */
+  receive(data: Output, offset: number, chars = typeof data === 'string' ? data.length : 0): void {
     if (this.disposed) return
     if (!this.replay.done) {
-      this.replay.early.push({ data, offset })
+      this.replay.early.push({ data, offset, chars })
       return
     }
     const end = this.replay.end
-    if (offset + data.length <= end) return
-    const fresh = offset < end ? data.slice(end - offset) : data
-    this.received += fresh.length
-    this.enqueue(fresh)
+    if (offset + chars <= end) return
+    // Output that the replay partly contained (rare): only its new end is written.
+    const fresh = offset < end ? textOf(data).slice(end - offset) : data
+    const freshChars = offset < end ? chars - (end - offset) : chars
+    this.received += freshChars
+    this.enqueue({ data: fresh, chars: freshChars })
     this.maybeAck()
   }
 
-  private enqueue(data: string): void {
-    this.pending.push(data)
+  private enqueue(piece: Piece): void {
+    this.pending.push(piece)
     if (this.frame !== null || this.timer !== null) return
     if (document.hidden) this.timer = setTimeout(() => this.flush(), 50)
     // xterm idle (a key echo, a prompt): hand it over now, it draws on its next frame.
@@ -225,31 +244,31 @@ export class TerminalSession {
     // Small messages of the frame are joined; large ones go as they are (no copying of megabytes).
     // Each piece is acknowledged when xterm has processed it, so the core keeps streaming
     // while xterm works through a big frame.
-    const pieces: string[] = []
+    // Bytes go as they came: the core already sent them in batches.
+    const pieces: Piece[] = []
     let small: string[] = []
     let smallChars = 0
-    for (const chunk of this.pending) {
-      if (chunk.length >= WRITE_SLICE_CHARS) {
-        if (smallChars > 0) pieces.push(small.join(''))
-        small = []
-        smallChars = 0
-        pieces.push(chunk)
+    const joinSmall = (): void => {
+      if (smallChars > 0) pieces.push({ data: small.join(''), chars: smallChars })
+      small = []
+      smallChars = 0
+    }
+    for (const piece of this.pending) {
+      if (typeof piece.data !== 'string' || piece.chars >= WRITE_SLICE_CHARS) {
+        joinSmall()
+        pieces.push(piece)
         continue
       }
-      small.push(chunk)
-      smallChars += chunk.length
-      if (smallChars >= WRITE_SLICE_CHARS) {
-        pieces.push(small.join(''))
-        small = []
-        smallChars = 0
-      }
+      small.push(piece.data)
+      smallChars += piece.chars
+      if (smallChars >= WRITE_SLICE_CHARS) joinSmall()
     }
-    if (smallChars > 0) pieces.push(small.join(''))
+    joinSmall()
     this.pending = []
     for (const piece of pieces) {
-      this.handed += piece.length
-      this.term.write(piece, () => {
-        this.processed += piece.length
+      this.handed += piece.chars
+      this.term.write(piece.data, () => {
+        this.processed += piece.chars
         this.maybeAck()
         if (this.handed - this.processed < LOW_WATER_CHARS && this.pending.length > 0 && !document.hidden) this.flush()
       })

@@ -1,5 +1,5 @@
 import type { HotaruBridge } from '@shared/ipc'
-import type { TerminalInfo } from '@shared/schema/terminal'
+import type { TerminalInfo, TerminalOutput } from '@shared/schema/terminal'
 import { errorMessage, unwrap } from '../../ipc'
 import { shownChatProject, tabOf, worktreeOfProject } from '../../stores/chat-scope'
 import { existingProjectStore, onProjectDropped, type ProjectStore } from '../../stores/project'
@@ -25,7 +25,9 @@ function route(bridge: HotaruBridge): void {
   if (routedBridge === bridge) return
   routedBridge = bridge
   bridge.pty.onData(({ projectId, payload }) => {
-    if (projectId) sessions.get(key(projectId, payload.id))?.receive(payload.data, payload.offset)
+    // Over `serve` the output arrives as bytes with its length in characters (`TerminalOutput`).
+    const output: TerminalOutput = payload
+    if (projectId) sessions.get(key(projectId, output.id))?.receive(output.data, output.offset, output.chars)
   })
   bridge.pty.onExit(({ projectId, payload }) => {
     if (!projectId) return

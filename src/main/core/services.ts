@@ -3,6 +3,7 @@ import { APP_NAME, APP_VERSION } from './app/meta'
 import type { FolderPicker } from './app/folder-picker'
 import type { UrlOpener } from './app/url-opener'
 import { EventBus, type EventCheck } from './bus/bus'
+import { forgetInheritedPorts } from './project/command-env'
 import { NoticeLog } from './project/notices'
 import { ProjectManager } from './project/manager'
 import type { ItemRevealer } from './project/reveal'
@@ -108,6 +109,7 @@ export function createServices(options: ServicesOptions): Services {
       if (!swept) endOwnProcesses()
     })
   }
+  forgetInheritedPorts()
   // The desktop app may start from a launcher without the user's PATH: read the login shell's
   // environment once, now, in the background. The CLI and serve run in a shell that set it up.
   if (options.transport === 'electron') detached('login shell environment', loginShellEnv(pickShell()))

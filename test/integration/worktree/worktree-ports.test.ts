@@ -35,7 +35,11 @@ describe('worktree ports', () => {
   })
 
   it('gives every worktree its own block, not a port another one has or one in use, and reaches its terminals', async () => {
+    // Started from a worktree's terminal, Hotaru does not hand that worktree's ports to its main trees.
+    process.env.HOTARU_PORT = '41990'
+    process.env.HOTARU_PORTS = '41990-41999'
     const services = testServices()
+    expect(process.env.HOTARU_PORT).toBeUndefined()
     const parent = services.projects.openFolder(gitRepo({ 'a.txt': 'a\n' }))
     const a = await services.worktrees.create(parent, { name: 'one' })
     expect(a.worktree.ports).not.toBeNull()

@@ -1,5 +1,17 @@
 import type { PortBlock } from '@shared/schema/worktree'
 
+/** The variables `portEnv` sets. */
+export const PORT_VARIABLES = ['HOTARU_PORT', 'HOTARU_PORTS'] as const
+
+/**
+ * Forgets ports inherited from the environment: started from a worktree's terminal, Hotaru would
+ * otherwise hand that worktree's ports to commands of every main tree it opens. Each tree's
+ * commands get their own (`portEnv`), from the trees Hotaru knows.
+ */
+export function forgetInheritedPorts(env: NodeJS.ProcessEnv = process.env): void {
+  for (const name of PORT_VARIABLES) delete env[name]
+}
+
 /** The variables naming a worktree's ports, for commands started in it (none for a main tree). */
 export function portEnv(ports: PortBlock | null): Record<string, string> {
   if (!ports) return {}

@@ -21,18 +21,35 @@ function terminalGrid(page: Page): Promise<{ cols: number; rows: number }> {
 describe('terminal in Chromium (hotaru serve)', () => {
   const shared = useBrowser()
 
-  it('a long line typed at one width reads the same after a reload at another width', { timeout: 120_000 }, async () => {
-    const project = writeTree(tempDir('hotaru-e2e-term-'), { 'README.md': '# Term\n' })
+  /** `hotaru serve` of `project` and a connected page. */
+  async function servedProject(project: string) {
     const served = await startServe(['--port', '0', '--dir', project], { HOTARU_DATA_DIR: tempDir(), SHELL: '/bin/bash' })
     const page = await shared.browser.newPage({ viewport: { width: 1400, height: 860 } })
     const errors = watchErrors(page)
     try {
       await page.goto(served.url)
       await page.getByText('Connected').waitFor()
+    } catch (error) {
+      await page.close()
+      await served.stop()
+      throw error
+    }
+    return { served, page, errors }
+  }
+
+  /** Opens the panel's first terminal and waits for the shell's prompt. */
+  async function openTerminal(page: Page): Promise<void> {
+    await page.keyboard.press('Control+Shift+Backquote')
+    await page.getByRole('tablist', { name: 'Terminals' }).getByRole('tab').first().waitFor()
+    await until(async () => /[$#]/.test(await terminalText(page)), 'a shell prompt')
+  }
+
+  it('a long line typed at one width reads the same after a reload at another width', { timeout: 120_000 }, async () => {
+    const project = writeTree(tempDir('hotaru-e2e-term-'), { 'README.md': '# Term\n' })
+    const { served, page, errors } = await servedProject(project)
+    try {
       await activeView(page).getByTestId('file-tree').getByText('README.md').waitFor()
-      await page.keyboard.press('Control+Shift+Backquote')
-      await page.getByRole('tablist', { name: 'Terminals' }).getByRole('tab').first().waitFor()
-      await until(async () => /[$#]/.test(await terminalText(page)), 'a shell prompt')
+      await openTerminal(page)
       const wide = await terminalGrid(page)
 
       // Longer than two rows of the wide terminal: the shell's line editor wraps it at that width.
@@ -80,15 +97,9 @@ describe('terminal in Chromium (hotaru serve)', () => {
     const line = (i: number) => `${String(i).padStart(6, '0')} grün 日本語 🎉 ${'.'.repeat(i % 23)}|`
     const body = Array.from({ length: count }, (_, i) => line(i)).join('\n') + '\n'
     const project = writeTree(tempDir('hotaru-e2e-term-big-'), { 'big.txt': body })
-    const served = await startServe(['--port', '0', '--dir', project], { HOTARU_DATA_DIR: tempDir(), SHELL: '/bin/bash' })
-    const page = await shared.browser.newPage({ viewport: { width: 1400, height: 860 } })
-    const errors = watchErrors(page)
+    const { served, page, errors } = await servedProject(project)
     try {
-      await page.goto(served.url)
-      await page.getByText('Connected').waitFor()
-      await page.keyboard.press('Control+Shift+Backquote')
-      await page.getByRole('tablist', { name: 'Terminals' }).getByRole('tab').first().waitFor()
-      await until(async () => /[$#]/.test(await terminalText(page)), 'a shell prompt')
+      await openTerminal(page)
       await activeView(page).locator('[data-testid="terminal-view"]:not(.hidden) .xterm').click()
       await page.keyboard.type('clear; cat big.txt; echo END-""OF-CAT')
       await page.keyboard.press('Enter')

@@ -20,6 +20,8 @@ import { isDeferredPack, newPackName, PACK_SUFFIX, readPackIndex, writePack } fr
 /** First byte of a stored object: how its payload is encoded. */
 const RAW = 0
 const BROTLI = 1
+/** The encoding bytes, for readers outside this class (the file writers read packs themselves). */
+export const OBJECT_ENCODING = { raw: RAW, brotli: BROTLI } as const
 
 /** Below this, compression saves less than a disk block and only costs time. */
 const MIN_COMPRESS_BYTES = 512
@@ -191,6 +193,17 @@ export class ObjectStore {
       throw snapshotError(SnapshotErrorNames.Corrupt, `object ${hash} in ${this.dir} does not match its hash`, { hash })
     }
     return raw
+  }
+
+  /**
+   * Where a packed object's stored bytes sit (absolute pack path, offset, length), for a reader
+   * that reads and verifies them itself (`writeNewFiles`); null for a loose or still buffered one.
+   */
+  locate(hash: string): { pack: string; offset: number; length: number } | null {
+    if (this.batch?.has(hash)) return null
+    this.loadPacks()
+    const location = this.packed.get(hash)
+    return location ? { pack: join(this.packDir, location.pack), offset: location.offset, length: location.length } : null
   }
 
   /** Every stored object with its stored size (a packed object counts its share of the pack). */

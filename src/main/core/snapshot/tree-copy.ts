@@ -39,7 +39,14 @@ export async function materializeTree(blobs: ObjectStore, manifest: Manifest, ta
   const stats = await writeNewFiles({
     count: files.length,
     sizeOf: (i) => (files[i] as [string, FileEntry])[1].size,
+    // A packed object goes as its place in the pack (the writer reads and checks it), a loose one as its bytes.
     read: (i) => {
+      const [path, entry] = files[i] as [string, FileEntry]
+      const file = { path: join(target, path), mode: entry.exec ? 0o777 : 0o666 }
+      const at = blobs.locate(entry.hash)
+      return at ? { ...file, packed: { ...at, hash: entry.hash } } : { ...file, data: blobs.get(entry.hash) }
+    },
+    load: (i) => {
       const [path, entry] = files[i] as [string, FileEntry]
       return { path: join(target, path), data: blobs.get(entry.hash), mode: entry.exec ? 0o777 : 0o666 }
     },

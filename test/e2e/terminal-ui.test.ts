@@ -37,8 +37,10 @@ describe('terminal in Chromium (hotaru serve)', () => {
     return { served, page, errors }
   }
 
-  /** Opens the panel's first terminal and waits for the shell's prompt. */
+  /** Opens the panel's first terminal, once the project is on screen, and waits for the shell's prompt. */
   async function openTerminal(page: Page): Promise<void> {
+    // The shortcut belongs to the project's view: pressed before it is shown, it does nothing.
+    await activeView(page).getByTestId('file-tree').waitFor()
     await page.keyboard.press('Control+Shift+Backquote')
     await page.getByRole('tablist', { name: 'Terminals' }).getByRole('tab').first().waitFor()
     await until(async () => /[$#]/.test(await terminalText(page)), 'a shell prompt')

@@ -129,26 +129,27 @@ async function gitPart(services: Services, base: string, paths: string[]): Promi
   const kept = (await services.worktrees.list(parent)).find((w) => w.name === `w${RUNS - 1}`)
   for (const path of paths) writeFileSync(join(kept?.path as string, path), 'changed in the worktree\n')
   for (const path of paths.slice(0, 10)) writeFileSync(join(repo, path), 'changed by the user\n')
-  const previews: number[] = []
-  let conflicts = 0
-  for (let run = 0; run < RUNS; run++) {
-    const start = performance.now()
-    const preview = await services.worktrees.previewMerge(parent, kept?.name as string)
-    previews.push(performance.now() - start)
-    conflicts = preview.conflicts.length
+  /** Times RUNS merge previews of the kept worktree; returns their times and the last preview. */
+  const timePreviews = async () => {
+    const times: number[] = []
+    let last
+    for (let run = 0; run < RUNS; run++) {
+      const start = performance.now()
+      last = await services.worktrees.previewMerge(parent, kept?.name as string)
+      times.push(performance.now() - start)
+    }
+    return { times, last }
   }
+  const plainRun = await timePreviews()
+  const previews = plainRun.times
+  const conflicts = plainRun.last?.conflicts.length ?? 0
   // Agents also move files without `git mv` and add new ones: untracked files take part in rename detection.
   const renamedPaths = Array.from({ length: 20 }, (_, i) => fileOf(i * Math.floor(FILES / CHANGED) + 1))
   for (const path of renamedPaths) renameSync(join(kept?.path as string, path), join(kept?.path as string, path.replace(/\.ts$/, '.moved.ts')))
   for (let i = 0; i < 30; i++) writeFileSync(join(kept?.path as string, `src/new-${i}.ts`), `export const n${i} = ${i}\n`)
-  const renamePreview: number[] = []
-  let renames = 0
-  for (let run = 0; run < RUNS; run++) {
-    const begin = performance.now()
-    const preview = await services.worktrees.previewMerge(parent, kept?.name as string)
-    renamePreview.push(performance.now() - begin)
-    renames = preview.apply.filter((a) => a.from !== undefined).length
-  }
+  const renameRun = await timePreviews()
+  const renamePreview = renameRun.times
+  const renames = renameRun.last?.apply.filter((a) => a.from !== undefined).length ?? 0
   return {
     create,
     previewMs: median(previews),

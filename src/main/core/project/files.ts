@@ -9,7 +9,13 @@ import { assertNotSpecial, readRegularHead } from '../util/regular-file'
 /** Files larger than this are returned truncated (the editor shows a notice). */
 export const READ_CAP_BYTES = 5 * 1024 * 1024
 
-const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' })
+// Built on first use: creating a collator loads the locale's ICU data (milliseconds), which a
+// process that never lists a folder (a `hotaru run`) should not pay at start.
+let collator: Intl.Collator | undefined
+function nameCollator(): Intl.Collator {
+  collator ??= new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' })
+  return collator
+}
 
 function kindOf(stats: Stats): DirEntry['kind'] {
   if (stats.isSymbolicLink()) return 'symlink'
@@ -51,7 +57,7 @@ export function listDirectory(root: string, rel: string, rules: IgnoreRules): Di
     const ad = a.kind === 'dir' || a.targetKind === 'dir'
     const bd = b.kind === 'dir' || b.targetKind === 'dir'
     if (ad !== bd) return ad ? -1 : 1
-    return collator.compare(a.name, b.name)
+    return nameCollator().compare(a.name, b.name)
   })
   return { path: rel, entries }
 }

@@ -1,4 +1,4 @@
-import { WorktreeName } from '@shared/schema/worktree'
+import { WorktreeName } from '@shared/schema/worktree-name'
 import { CliError } from './errors'
 
 /** Words of `args` that are not options or option values (`valued`: the options that take a value). */

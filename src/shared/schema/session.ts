@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { HookEventName } from './hook-event'
 import { ProjectId } from './project'
 
 export const SessionId = z.string().regex(/^ses_[A-Za-z0-9]{10,40}$/, 'session id')
@@ -72,9 +73,7 @@ export const ToolState = z.object({
 })
 export type ToolState = z.infer<typeof ToolState>
 
-/** Hook events (`hooks` in config). */
-export const HookEventName = z.enum(['PreToolUse', 'PostToolUse', 'UserPromptSubmit', 'Stop', 'SessionStart'])
-export type HookEventName = z.infer<typeof HookEventName>
+export { HookEventName } from './hook-event'
 /** A hook that failed, timed out or could not run; failures do not block. */
 export const HookFailure = z.object({ command: z.string(), error: z.string() })
 export type HookFailure = z.infer<typeof HookFailure>

@@ -1,15 +1,8 @@
 import { z } from 'zod'
 import { ProjectId } from './project'
+import { WorktreeName } from './worktree-name'
 
-/**
- * A worktree's name: also its folder name and, for git, the branch `hotaru/<name>`.
- * Letters, digits, `.`, `_`, `-`; no `..`, no `.lock` ending (git refuses those as branch names).
- */
-export const WorktreeName = z
-  .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'letters, digits, ".", "_" and "-" only, starting with a letter or digit')
-  .refine((n) => !n.includes('..') && !n.endsWith('.lock'), 'must not contain ".." or end with ".lock"')
-export type WorktreeName = z.infer<typeof WorktreeName>
+export { WorktreeName } from './worktree-name'
 
 /** `git`: a `git worktree` on branch `hotaru/<name>`; `copy`: a non-git folder copied from a checkpoint snapshot. */
 export const WorktreeKind = z.enum(['git', 'copy'])

@@ -1,4 +1,4 @@
-import { HookEventName } from '@shared/schema/session'
+import { HookEventName } from '@shared/schema/hook-event'
 import { z } from 'zod'
 
 /**

@@ -38,19 +38,33 @@ describe.runIf(linux)('every process the app starts ends with it', () => {
   })
 
   it('at the next start, ends what an owner killed with SIGKILL left behind', async () => {
-    // An "owner" that dies without cleaning up, after starting a child marked with its token.
-    const owner = spawn('sleep', ['30'])
-    const start = readFileSync(`/proc/${owner.pid}/stat`, 'utf8')
-    const token = `${owner.pid}.${start.slice(start.lastIndexOf(')') + 2).split(' ')[19]}`
-    const orphan = spawn('sh', ['-c', 'exec sleep 300'], { env: { ...process.env, [OWNER_VARIABLE]: token }, detached: true, stdio: 'ignore' })
-    const exited = new Promise((r) => owner.once('exit', r))
-    owner.kill('SIGKILL')
-    await exited
-    expect(alive(orphan.pid as number)).toBe(true)
+    const orphan = await orphanOfDeadOwner()
+    expect(alive(orphan)).toBe(true)
     expect(endOrphanedProcesses()).toBeGreaterThanOrEqual(1)
-    await until(() => !alive(orphan.pid as number) || isZombie(orphan.pid as number), 'the orphan is gone')
+    await until(() => !alive(orphan) || isZombie(orphan), 'the orphan is gone')
+  })
+
+  it('a command that ends before the start-up sweep still ends what a dead owner left behind', async () => {
+    const orphan = await orphanOfDeadOwner()
+    const services = testServices({ ownProcesses: true })
+    // The sweep waits a moment after start (it is not on the way to the first model request); shutdown
+    // does it when the command was quicker.
+    await services.dispose()
+    await until(() => !alive(orphan) || isZombie(orphan), 'the orphan is gone')
   })
 })
+
+/** A process marked with the token of an owner that was killed with SIGKILL. */
+async function orphanOfDeadOwner(): Promise<number> {
+  const owner = spawn('sleep', ['30'])
+  const start = readFileSync(`/proc/${owner.pid}/stat`, 'utf8')
+  const token = `${owner.pid}.${start.slice(start.lastIndexOf(')') + 2).split(' ')[19]}`
+  const orphan = spawn('sh', ['-c', 'exec sleep 300'], { env: { ...process.env, [OWNER_VARIABLE]: token }, detached: true, stdio: 'ignore' })
+  const exited = new Promise((r) => owner.once('exit', r))
+  owner.kill('SIGKILL')
+  await exited
+  return orphan.pid as number
+}
 
 function isZombie(pid: number): boolean {
   try {

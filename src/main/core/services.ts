@@ -30,7 +30,7 @@ import { detached } from './util/detached'
 import { loginShellEnv, pickShell, useProcessEnvironment } from './tools'
 import { CommandSandbox, sandboxContext, sandboxPolicy, sandboxSupport } from './sandbox'
 import { createLspTool, diagnosticsAfterTool, LspService } from './lsp'
-import { endOrphanedProcesses, endOwnProcesses, installProcessMarker } from './process/owner-marker'
+import { endOwnProcesses, installProcessMarker, ProcessSweeps } from './process/owner-marker'
 
 export { DEFAULT_MODEL_ID } from './config/project-config'
 
@@ -101,9 +101,11 @@ export interface Services {
 export function createServices(options: ServicesOptions): Services {
   // Set once dispose has swept our processes: the exit hook then has nothing left to do.
   let swept = false
+  let sweeps: ProcessSweeps | undefined
   if (options.ownProcesses) {
     installProcessMarker()
-    endOrphanedProcesses()
+    // What a run killed with SIGKILL left behind is ended a moment later, off the way to the first request.
+    sweeps = new ProcessSweeps()
     // Last resort on any exit path (a signal handler's process.exit included): synchronous, so it runs.
     process.once('exit', () => {
       if (!swept) endOwnProcesses()
@@ -310,8 +312,8 @@ export function createServices(options: ServicesOptions): Services {
         notices.dispose()
         storage.close()
         // What graceful shutdown did not reach (a grandchild that left our process group with setsid).
-        if (options.ownProcesses) {
-          endOwnProcesses()
+        if (sweeps) {
+          sweeps.endAtShutdown()
           swept = true
         }
       }

@@ -77,18 +77,66 @@ function killAll(pids: number[]): number {
   return killed
 }
 
+/** Ends the marked processes that are this process's own (`own`) or whose owner is gone (`orphans`), in one scan. */
+function endMarked(which: { own: boolean; orphans: boolean }): number {
+  const token = installed
+  const marked = markedProcesses()
+  const own = which.own && token !== undefined ? marked.filter((p) => p.owner === token) : []
+  const orphans = which.orphans ? marked.filter((p) => p.owner !== token && !ownerIsAlive(p.owner)) : []
+  const killedOrphans = killAll(orphans.map((p) => p.pid))
+  if (killedOrphans > 0) log.info(`[processes] ended ${killedOrphans} process(es) left behind by an app that did not exit cleanly`)
+  return killAll(own.map((p) => p.pid)) + killedOrphans
+}
+
 /** At exit: ends every process still carrying this process's token (what graceful shutdown did not reach). */
 export function endOwnProcesses(): number {
   if (!installed) return 0
-  const token = installed
-  return killAll(markedProcesses().filter((p) => p.owner === token).map((p) => p.pid))
+  return endMarked({ own: true, orphans: false })
 }
 
 /** At start: ends processes whose owner is gone (an app killed with SIGKILL, a crash). */
 export function endOrphanedProcesses(): number {
-  const own = installed
-  const stale = markedProcesses().filter((p) => p.owner !== own && !ownerIsAlive(p.owner))
-  const killed = killAll(stale.map((p) => p.pid))
-  if (killed > 0) log.info(`[processes] ended ${killed} process(es) left behind by an app that did not exit cleanly`)
-  return killed
+  return endMarked({ own: false, orphans: true })
+}
+
+/**
+ * How long after start the app looks for what a dead owner left behind. The scan reads the environment
+ * of every process on the machine (milliseconds, more with many processes): done at once it would hold
+ * up the first model request of `hotaru run`, and those leftovers have waited since the crash already.
+ */
+export const ORPHAN_SWEEP_DELAY_MS = 1_000
+
+/**
+ * The app's sweeps of marked processes: orphans a moment after start (`ORPHAN_SWEEP_DELAY_MS`), and at
+ * shutdown its own, with the orphans too when that moment has not come yet (one scan for both), so a
+ * short command still ends them.
+ */
+export class ProcessSweeps {
+  private orphansPending = true
+  private readonly timer: NodeJS.Timeout
+
+  constructor(delayMs = ORPHAN_SWEEP_DELAY_MS) {
+    this.timer = setTimeout(() => this.sweepOrphans(), delayMs)
+    this.timer.unref()
+  }
+
+  private sweepOrphans(): void {
+    if (!this.orphansPending) return
+    this.orphansPending = false
+    try {
+      endOrphanedProcesses()
+    } catch (error) {
+      // Nobody awaits a timer: the failure is logged; the next start looks again.
+      log.error('[processes] could not end processes left behind:', (error as Error).message)
+    }
+  }
+
+  /** At shutdown: ends this process's own leftovers, and orphans when their sweep has not run yet. */
+  endAtShutdown(): number {
+    clearTimeout(this.timer)
+    const orphans = this.orphansPending
+    this.orphansPending = false
+    if (!installed && !orphans) return 0
+    return endMarked({ own: true, orphans })
+  }
 }

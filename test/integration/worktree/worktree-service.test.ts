@@ -138,6 +138,32 @@ describe('worktrees (core)', () => {
     expect(existsSync(worktree.path)).toBe(false)
   })
 
+  it('a copy brings along the ignored files .worktreeinclude matches, deep and in ignored folders, links as links, and nothing else', async () => {
+    const services = testServices()
+    const root = writeTree(tempDir(), {
+      'src/a.ts': 'a\n',
+      '.gitignore': '.env\ncache/\nbuild/\n',
+      '.worktreeinclude': '.env\ncache/\n',
+      '.env': 'TOP=1\n',
+      'src/deep/.env': 'DEEP=1\n',
+      'cache/x/data.bin': 'cached\n',
+      'build/out.js': 'not included\n',
+      // A nested repository's own `.git` is never walked into, whatever the patterns say.
+      'vendor/lib/.git/.env': 'git internals\n',
+    })
+    symlinkSync('.env', join(root, 'cache/env-link'))
+    const parent = services.projects.openFolder(root)
+    const { worktree } = await services.worktrees.create(parent, { name: 'inc' })
+    const read = (path: string) => readFileSync(join(worktree.path, path), 'utf8')
+    expect([read('src/a.ts'), read('.env'), read('src/deep/.env'), read('cache/x/data.bin')]).toEqual(['a\n', 'TOP=1\n', 'DEEP=1\n', 'cached\n'])
+    expect(readlinkSync(join(worktree.path, 'cache/env-link'))).toBe('.env')
+    expect(existsSync(join(worktree.path, 'build/out.js'))).toBe(false)
+    expect(existsSync(join(worktree.path, 'vendor/lib/.git'))).toBe(false)
+    // Ignored in the copy as in the main folder: nothing to merge.
+    expect(worktree.changedFiles).toBe(0)
+    expect((await services.worktrees.previewMerge(parent, 'inc')).apply).toEqual([])
+  })
+
   it('counts a main-tree file the base did not have, even one git ignores, as a conflict with a file the worktree adds', async () => {
     const services = testServices()
     const root = gitRepo({ 'a.txt': 'a\n', '.gitignore': 'build/\n' })

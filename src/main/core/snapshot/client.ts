@@ -68,6 +68,7 @@ export class SnapshotClient {
   readonly gc: Call<'gc'> = (...args) => this.call('gc', ...args)
   readonly materialize: Call<'materialize'> = (...args) => this.call('materialize', ...args)
   readonly compareDir: Call<'compareDir'> = (...args) => this.call('compareDir', ...args)
+  readonly filesLeftOutMatching: Call<'filesLeftOutMatching'> = (...args) => this.call('filesLeftOutMatching', ...args)
   readonly forgetCopy: Call<'forgetCopy'> = (...args) => this.call('forgetCopy', ...args)
   readonly comparePaths: Call<'comparePaths'> = (...args) => this.call('comparePaths', ...args)
   readonly entries: Call<'entries'> = (...args) => this.call('entries', ...args)

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs'
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { comparePaths, materializeTree, type TreeChange } from './tree-copy'
 import { CopyIndex } from './copy-index'
+import { filesMatching } from './matching-files'
 import { IgnoreRules } from '../project/ignore-rules'
 import { writeFileAtomic } from './atomic-file'
 import { ChangeFeed } from './change-feed'
@@ -360,6 +361,16 @@ export class SnapshotEngine {
       this.copies.set(folder, copy)
     }
     return copy.changes(base).changes
+  }
+
+  /**
+   * Files and links of the project that its snapshots leave out (ignored ones) and that
+   * gitignore-syntax `patterns` match: what a copy of the project brings along besides the snapshot
+   * (a worktree's `.worktreeinclude`). One synchronous walk here, off the main thread; paths the
+   * stat index holds are not even matched.
+   */
+  filesLeftOutMatching(patterns: string): string[] {
+    return filesMatching(this.root, patterns, (path) => this.state.get(path) !== undefined)
   }
 
   /** Forgets the stat index kept for a copy (it was removed). */

@@ -39,6 +39,8 @@ export interface SnapshotOps {
   materialize: [[id: SnapshotId, target: string, indexDir: string], void]
   /** Files of another folder that differ from a snapshot, read only where the folder's stat index says they changed. */
   compareDir: [[id: SnapshotId, dir: string, indexDir: string], TreeChange[]]
+  /** Files and links of the project left out of its snapshots (ignored) that gitignore-syntax patterns match. */
+  filesLeftOutMatching: [[patterns: string], string[]]
   /** Forgets the stat index kept in memory for a copy (removed). */
   forgetCopy: [[dir: string], void]
   /** The entries of paths in a snapshot (null: not in it), without their content. */

@@ -57,6 +57,7 @@ const handlers: Handlers = {
   gc: (liveIds) => engine.gc(liveIds),
   materialize: (id, target, indexDir) => engine.materialize(id, target, indexDir),
   compareDir: (id, dir, indexDir) => engine.compareDir(id, dir, indexDir),
+  filesLeftOutMatching: (patterns) => engine.filesLeftOutMatching(patterns),
   forgetCopy: (dir) => engine.forgetCopy(dir),
   comparePaths: (id, paths, dir) => engine.comparePaths(id, paths, dir),
   entries: (id, paths) => engine.entries(id, paths),

@@ -1,14 +1,14 @@
-import ignore from 'ignore'
-import { copyFile, lstat, mkdir, readdir, readFile, readlink, symlink } from 'node:fs/promises'
+import { copyFile, lstat, mkdir, readFile, readlink, symlink } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { git, nulRecords } from './git'
 
 /** The file listing ignored files a new worktree gets copied in (gitignore syntax, as Claude Code reads it). */
 export const WORKTREE_INCLUDE = '.worktreeinclude'
 
-async function includeRules(root: string) {
+/** The patterns of the folder's `.worktreeinclude`, or null when it has none. */
+export async function includePatterns(root: string): Promise<string | null> {
   try {
-    return ignore().add(await readFile(join(root, WORKTREE_INCLUDE), 'utf8'))
+    return await readFile(join(root, WORKTREE_INCLUDE), 'utf8')
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
     throw error
@@ -50,25 +50,4 @@ export async function copyMissing(source: string, target: string, paths: string[
     copied.push(path)
   }
   return copied
-}
-
-/**
- * Copies into `target` the files of the folder `source` (not a git repository) that `.worktreeinclude`
- * matches and the worktree does not have yet (ignored files such as `.env`: the others came with the
- * copy). `.git` is never visited. Returns the copied paths.
- */
-export async function copyIncluded(source: string, target: string): Promise<string[]> {
-  const rules = await includeRules(source)
-  if (!rules) return []
-  const matched: string[] = []
-  const walk = async (rel: string): Promise<void> => {
-    for (const dirent of await readdir(join(source, rel), { withFileTypes: true })) {
-      const path = rel === '' ? dirent.name : `${rel}/${dirent.name}`
-      if (dirent.name === '.git') continue
-      if (dirent.isDirectory()) await walk(path)
-      else if ((dirent.isFile() || dirent.isSymbolicLink()) && rules.ignores(path)) matched.push(path)
-    }
-  }
-  await walk('')
-  return copyMissing(source, target, matched)
 }

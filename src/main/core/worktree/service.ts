@@ -20,7 +20,7 @@ import { log } from '../util/log'
 import { copyInto, deleteFrom, readSide, sameContent } from './disk'
 import { fileChange, renameOf } from './file-change'
 import { defaultBranchCommit, git, gitRepoOf } from './git'
-import { copyIncluded, copyMissing, includedInRepo } from './include'
+import { copyMissing, includedInRepo, includePatterns } from './include'
 import { branchName, generateName, worktreesFolder } from './names'
 import { findFreeBlock, portBlock } from './ports'
 import { changesFingerprint, classifyThreeWay, pathsOf, type SideChange } from './three-way'
@@ -156,7 +156,9 @@ export class WorktreeService {
         const index = this.indexDir(row)
         undo.push(() => rm(index, { recursive: true, force: true }))
         await engine.materialize(snapshot.id, top, index)
-        await copyIncluded(parent.root, path)
+        // Ignored files `.worktreeinclude` names (`.env`): the others came with the snapshot.
+        const patterns = await includePatterns(parent.root)
+        if (patterns !== null) await copyMissing(parent.root, path, await engine.filesLeftOutMatching(patterns))
       }
       const ports = await this.freePortBlock()
       const project = projects.openFolder(path, { worktreeOf: parent })

@@ -52,6 +52,42 @@ describe('deferred compression of bulk writes', () => {
     expect(engine.snapshot().id).toBe(first.id)
   })
 
+  it('compresses a pack a slice at a time, every object readable in between, and writes it once', () => {
+    writeBulk(120)
+    const engine = box.engine()
+    const first = engine.snapshot()
+    const rawBytes = storedBytes()
+    let calls = 0
+    while (engine.compressDeferred(4096).remaining > 0) {
+      calls++
+      expect(engine.fileVersions(`src/f${calls % 120}.ts`, first.id, first.id).old?.text).toBe(`export const value${calls % 120} = ${calls % 120}\n`.repeat(60))
+    }
+    expect(calls).toBeGreaterThan(10)
+    expect(packs().some((name) => name.endsWith('.raw.pack'))).toBe(false)
+    expect(packs()).toHaveLength(1)
+    expect(storedBytes()).toBeLessThan(rawBytes / 4)
+    write(box.root, 'src/f9.ts', 'changed\n')
+    engine.restore(first.id)
+    expect(readFileSync(join(box.root, 'src/f9.ts'), 'utf8')).toBe('export const value9 = 9\n'.repeat(60))
+  })
+
+  it('drops a sliced compression whose pack another engine compressed meanwhile, without writing it twice', () => {
+    writeBulk(120)
+    const engine = box.engine()
+    const first = engine.snapshot()
+    expect(engine.compressDeferred(4096).remaining).toBeGreaterThan(0)
+    const other = box.engine()
+    while (other.compressDeferred().remaining > 0) {
+      // the whole pack at once
+    }
+    const compressed = packs()
+    while (engine.compressDeferred(4096).remaining > 0) {
+      // nothing left to do
+    }
+    expect(packs()).toEqual(compressed)
+    expect(engine.fileVersions('src/f2.ts', first.id, first.id).old?.text).toBe('export const value2 = 2\n'.repeat(60))
+  })
+
   it('an engine that knew the raw pack still reads its objects after another one compressed it', () => {
     writeBulk()
     const writer = box.engine()

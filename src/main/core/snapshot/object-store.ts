@@ -61,6 +61,15 @@ interface PackLocation {
   length: number
 }
 
+/** A raw pack being compressed a slice at a time: its objects in pack order and those done so far. */
+interface CompressionJob {
+  pack: string
+  /** The pack's size when the job began: a pack rewritten or removed since (another process) ends the job. */
+  size: number
+  objects: Array<[hash: string, location: PackLocation]>
+  done: Array<[hash: string, stored: Buffer]>
+}
+
 /**
  * Content-addressed objects, keyed by the sha256 of their raw content. Each object is
  * stored either loose (`<dir>/<2 hex>/<62 hex>`, one file) or in a pack (`<dir>/packs/*.pack`,
@@ -84,6 +93,7 @@ export class ObjectStore {
   /** Raw content of objects buffered for a bulk write (see `beginBatch`). */
   private batch: Map<string, Uint8Array> | null = null
   private batchBytes = 0
+  private compressing: CompressionJob | null = null
 
   constructor(readonly dir: string) {}
 
@@ -139,24 +149,37 @@ export class ObjectStore {
    * Rewrites the oldest pack still marked `.raw` with its objects compressed, then deletes it.
    * Objects another pack already holds are left out, so a rewrite cut short (a crash, a worker
    * ended at exit) is finished by the next call without duplicates. Null when none is left;
-   * otherwise `remaining` counts the deferred packs left and `bytesDelta` the change in stored bytes.
+   * otherwise `remaining` counts the deferred packs left (the one in progress included) and
+   * `bytesDelta` the change in stored bytes.
+   *
+   * `maxBytes` bounds the raw bytes compressed by one call: the rest of the pack waits in memory for
+   * the next calls, so a caller serving requests in between never holds one up for a whole pack
+   * (64 MB, seconds of brotli). The new pack is written when the last slice is done.
    */
-  compressDeferredPack(): { remaining: number; bytesDelta: number } | null {
+  compressDeferredPack(maxBytes = Number.POSITIVE_INFINITY): { remaining: number; bytesDelta: number } | null {
     this.reloadPacks()
     const deferred = [...this.packSizes.keys()].filter(isDeferredPack).sort()
-    const pack = deferred[0]
-    if (pack === undefined) return null
-    const objects: [string, Buffer][] = []
-    for (const [hash, location] of this.packed) {
-      if (location.pack !== pack) continue
-      const stored = this.readPacked(location)
-      objects.push([hash, stored[0] === RAW ? encode(stored.subarray(1)) : stored])
+    let job = this.compressing
+    if (job && this.packSizes.get(job.pack) !== job.size) job = null
+    if (!job) {
+      const pack = deferred[0]
+      this.compressing = null
+      if (pack === undefined) return null
+      job = { pack, size: this.packSizes.get(pack) ?? 0, objects: [...this.packed].filter(([, location]) => location.pack === pack), done: [] }
+      this.compressing = job
     }
-    const written = objects.length > 0 ? this.writePackOf(objects) : 0
-    const oldSize = this.packSizes.get(pack) ?? 0
-    unlinkSync(join(this.packDir, pack))
-    this.packSizes.delete(pack)
-    return { remaining: deferred.length - 1, bytesDelta: written - oldSize }
+    for (let bytes = 0; job.done.length < job.objects.length && bytes < maxBytes; ) {
+      const [hash, location] = job.objects[job.done.length] as [string, PackLocation]
+      const stored = this.readPacked(location)
+      job.done.push([hash, stored[0] === RAW ? encode(stored.subarray(1)) : stored])
+      bytes += location.length
+    }
+    if (job.done.length < job.objects.length) return { remaining: deferred.length, bytesDelta: 0 }
+    this.compressing = null
+    const written = job.done.length > 0 ? this.writePackOf(job.done) : 0
+    unlinkSync(join(this.packDir, job.pack))
+    this.packSizes.delete(job.pack)
+    return { remaining: deferred.length - 1, bytesDelta: written - job.size }
   }
 
   /** Drops buffered objects (the snapshot that produced them failed); returns their hashes. */

@@ -566,13 +566,14 @@ export class SnapshotEngine {
   // ---- internals ----
 
   /**
-   * Compresses one pack that a bulk write stored uncompressed (blobs first, then trees) and
-   * returns how many are left; 0 when there is nothing to do. The worker calls it while idle.
+   * Compresses one pack that a bulk write stored uncompressed (blobs first, then trees), or its
+   * next `maxBytes` of raw content, and returns how many packs are left; 0 when there is nothing
+   * to do. The worker calls it while idle, a slice at a time.
    */
-  compressDeferred(): { remaining: number } {
+  compressDeferred(maxBytes?: number): { remaining: number } {
     return this.locked(() => {
-      const blobs = this.blobs.compressDeferredPack()
-      const done = blobs ?? this.trees.compressDeferredPack()
+      const blobs = this.blobs.compressDeferredPack(maxBytes)
+      const done = blobs ?? this.trees.compressDeferredPack(maxBytes)
       if (!done) return { remaining: 0 }
       if (this.usageCounters) (blobs ? this.usageCounters.blobs : this.usageCounters.trees).bytes += done.bytesDelta
       return { remaining: done.remaining + (blobs ? this.trees.deferredPacks() : 0) }

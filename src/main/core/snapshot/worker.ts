@@ -80,24 +80,34 @@ async function answer(request: SnapshotRequest): Promise<void> {
 }
 
 /** Quiet time after the last request before the worker compresses what bulk writes stored raw. */
-const IDLE_COMPRESS_MS = 1_000
+const IDLE_MS = 1_000
+/**
+ * Raw bytes compressed per step: tens of milliseconds of brotli, so a request that arrives meanwhile
+ * waits no longer than that (a whole 64 MB pack took seconds, and a checkpoint or a merge preview
+ * asked for then waited for all of it).
+ */
+const COMPRESS_SLICE_BYTES = 2 * 1024 * 1024
 let inFlight = 0
 let idleTimer: NodeJS.Timeout | null = null
 
-/** One deferred pack per quiet period, so a request never waits for more than one pack's compression. */
-function compressWhenIdle(): void {
+/**
+ * One step per turn of the event loop once the worker has been quiet for `IDLE_MS`, so a request
+ * never waits for more than one step: a slice of a deferred pack compressed. A request resets the
+ * quiet period.
+ */
+function workWhenIdle(delay = IDLE_MS): void {
   if (idleTimer || inFlight > 0) return
   idleTimer = setTimeout(() => {
     idleTimer = null
     if (inFlight > 0) return
     try {
-      if (engine.compressDeferred().remaining > 0) compressWhenIdle()
+      if (engine.compressDeferred(COMPRESS_SLICE_BYTES).remaining > 0) workWhenIdle(0)
     } catch (error) {
       // Another process holding the store is no failure: its own worker compresses, or we try after the next request.
       const busy = error instanceof HotaruError && error.name === SnapshotErrorNames.Busy
       post({ type: 'log', level: busy ? 'debug' : 'warn', message: `compressing stored objects: ${(error as Error).message}` })
     }
-  }, IDLE_COMPRESS_MS)
+  }, delay)
 }
 
 async function tracked(request: SnapshotRequest): Promise<void> {
@@ -105,7 +115,7 @@ async function tracked(request: SnapshotRequest): Promise<void> {
     await answer(request)
   } finally {
     inFlight--
-    compressWhenIdle()
+    workWhenIdle()
   }
 }
 

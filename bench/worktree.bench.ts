@@ -202,6 +202,9 @@ async function main(): Promise<void> {
       process.stdout.write(`${JSON.stringify({ machine: machine(), files: FILES, runs: RUNS, copy })}\n`)
       return
     }
+    // A turn runs between creating a worktree and previewing its merge: the snapshot worker, idle for a
+    // second meanwhile, settles the copy's stat index (rereads the files written within the racy window).
+    await new Promise((resolve) => setTimeout(resolve, 2_500))
     for (const path of paths) writeFileSync(join(first.worktree.path, path), 'changed in the copy\n')
     const copyPreview: number[] = []
     for (let run = 0; run <= RUNS; run++) {

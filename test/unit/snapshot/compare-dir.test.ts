@@ -97,6 +97,20 @@ describe('comparing a copy of the project with its base', () => {
     expect(loaded.changes(base).stats.filesHashed).toBe(0)
   })
 
+  it('settles a copy just written once, while idle: neither this engine nor the next reads its files again', async () => {
+    const engine = box.engine()
+    const { id } = engine.snapshot()
+    const base = engine.manifest(id)
+    await engine.materialize(id, copy, index)
+    await settle()
+    expect(engine.settleCopy()).toBe(true)
+    expect(engine.settleCopy()).toBe(false)
+    expect(CopyIndex.load(copy, index, 1024 * 1024, []).changes(base).stats).toMatchObject({ filesHashed: 0 })
+    writeFileSync(join(copy, 'src/a.ts'), 'edited after settling\n')
+    expect(engine.compareDir(id, copy, index)).toEqual([{ path: 'src/a.ts', status: 'modified' }])
+    expect(CopyIndex.load(copy, index, 1024 * 1024, []).changes(base).changes).toEqual([{ path: 'src/a.ts', status: 'modified' }])
+  })
+
   it('trusts the folder listings it wrote only until a folder or its .gitignore changes', async () => {
     const engine = box.engine()
     const { id } = engine.snapshot()

@@ -29,6 +29,11 @@ export class CopyIndex {
   private readonly dirs = new Map<string, DirListing>()
   private readonly rules: IgnoreCache
   private readonly file: StatIndexFile
+  /**
+   * False while files of the copy just written are racy or their folders unlisted, so the next
+   * comparison would read them again: `settle` does that once, while nobody waits.
+   */
+  private settled = true
 
   private constructor(
     readonly dir: string,
@@ -73,12 +78,14 @@ export class CopyIndex {
       index.state.set(path, record)
       if (isRacyAt(record, now)) index.racy.add(path)
     }
-    index.seedListings(manifest, now)
+    const skippedDirs = index.seedListings(manifest, now)
+    index.settled = index.racy.size === 0 && skippedDirs === 0
     index.save()
     return index
   }
 
-  private seedListings(manifest: Manifest, now: bigint): void {
+  /** Seeds folder listings; returns how many folders were left for the next scan (changed within the racy window). */
+  private seedListings(manifest: Manifest, now: bigint): number {
     const listings = new Map<string, { files: string[]; dirs: string[] }>([['', { files: [], dirs: [] }]])
     const listingOf = (folder: string): { files: string[]; dirs: string[] } => {
       let listing = listings.get(folder)
@@ -92,17 +99,55 @@ export class CopyIndex {
     }
     for (const path of manifest.keys()) listingOf(parentOf(path)).files.push(path)
     const generation = this.rules.generation
+    let skipped = 0
     for (const [folder, { files, dirs }] of listings) {
       const abs = folder === '' ? this.dir : `${this.dir}/${folder}`
       const stats = folder === '' ? statSync(abs, { bigint: true }) : lstatSync(abs, { bigint: true })
       // A folder changed within the racy window is listed again by the first comparison, as the scanner would.
-      if (!stats.isDirectory() || isRacyAt(stats, now)) continue
+      if (!stats.isDirectory() || isRacyAt(stats, now)) {
+        skipped++
+        continue
+      }
       this.dirs.set(folder, { ...sigOf(stats), generation, files, dirs, gitignore: files.find(isGitignorePath) ?? null })
     }
+    return skipped
+  }
+
+  /** True when the copy was just written and the next comparison would read files or list folders that did not change (see `settle`). */
+  get unsettled(): boolean {
+    return !this.settled
+  }
+
+  /**
+   * Brings the index up to date while nobody waits for it: rereads the files that were racy and lists
+   * the folders not yet listed, once their racy window has passed, so the next comparison (the merge
+   * preview a user asked for) costs an `lstat` per file and reads only what changed.
+   */
+  settle(): ScanStats {
+    // Once only, even if the walk fails (the copy is being removed): the next comparison walks it anyway.
+    this.settled = true
+    const stats = this.scan()
+    // Every record was just checked: a later process need not reread the files written at creation.
+    this.file.touch()
+    return stats
   }
 
   /** Files of the copy that differ from `base`, sorted by path; the index is brought up to date (and saved if it changed). */
   changes(base: Manifest): { changes: TreeChange[]; stats: ScanStats } {
+    const stats = this.scan()
+    const changes: TreeChange[] = []
+    for (const [path, record] of this.state.records) {
+      const before = base.get(path)
+      if (!before) changes.push({ path, status: 'added' })
+      else if (!sameEntry(before, record.entry)) changes.push({ path, status: 'modified' })
+    }
+    for (const path of base.keys()) if (!this.state.records.has(path)) changes.push({ path, status: 'deleted' })
+    changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+    return { changes, stats }
+  }
+
+  /** One walk of the copy with the snapshot scanner; saves the records that changed. */
+  private scan(): ScanStats {
     const stats = emptyStats(true)
     const started = performance.now()
     new Scanner(
@@ -118,17 +163,10 @@ export class CopyIndex {
       },
       stats,
     ).full()
-    const changes: TreeChange[] = []
-    for (const [path, record] of this.state.records) {
-      const before = base.get(path)
-      if (!before) changes.push({ path, status: 'added' })
-      else if (!sameEntry(before, record.entry)) changes.push({ path, status: 'modified' })
-    }
-    for (const path of base.keys()) if (!this.state.records.has(path)) changes.push({ path, status: 'deleted' })
-    changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+    this.settled = true
     this.save()
     stats.durationMs = performance.now() - started
-    return { changes, stats }
+    return stats
   }
 
   private save(): void {

@@ -373,6 +373,19 @@ export class SnapshotEngine {
     return filesMatching(this.root, patterns, (path) => this.state.get(path) !== undefined)
   }
 
+  /**
+   * Settles the stat index of one copy just written (see `CopyIndex.settle`); false when none needs
+   * it. The worker calls it while idle, long after the racy window of the copy's last files.
+   */
+  settleCopy(): boolean {
+    for (const copy of this.copies.values()) {
+      if (!copy.unsettled) continue
+      copy.settle()
+      return true
+    }
+    return false
+  }
+
   /** Forgets the stat index kept for a copy (it was removed). */
   forgetCopy(dir: string): void {
     this.copies.delete(resolve(dir))

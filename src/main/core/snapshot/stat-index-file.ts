@@ -1,4 +1,4 @@
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs'
+import { appendFileSync, readFileSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { brotliCompressSync, brotliDecompressSync, constants as zlib } from 'node:zlib'
 import { writeFileAtomic } from './atomic-file'
@@ -112,6 +112,16 @@ export class StatIndexFile {
     }
     appendFileSync(join(this.storeDir, LOG_FILE), text)
     this.logLines += changed.length
+  }
+
+  /**
+   * Marks the index as checked against the files now, though no record changed: an index loaded
+   * later rereads only what changed within the racy window of this moment, not of its last write.
+   */
+  touch(): void {
+    appendFileSync(join(this.storeDir, LOG_FILE), '')
+    const now = new Date()
+    utimesSync(join(this.storeDir, LOG_FILE), now, now)
   }
 
   /** Rewrites the base from `state` and empties the log. */

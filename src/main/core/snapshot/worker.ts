@@ -79,7 +79,10 @@ async function answer(request: SnapshotRequest): Promise<void> {
   }
 }
 
-/** Quiet time after the last request before the worker compresses what bulk writes stored raw. */
+/**
+ * Quiet time after the last request before the worker settles a copy just written and compresses
+ * what bulk writes stored raw.
+ */
 const IDLE_MS = 1_000
 /**
  * Raw bytes compressed per step: tens of milliseconds of brotli, so a request that arrives meanwhile
@@ -92,14 +95,21 @@ let idleTimer: NodeJS.Timeout | null = null
 
 /**
  * One step per turn of the event loop once the worker has been quiet for `IDLE_MS`, so a request
- * never waits for more than one step: a slice of a deferred pack compressed. A request resets the
- * quiet period.
+ * never waits for more than one step: a copy's stat index settled (one walk of it), else a slice of
+ * a deferred pack compressed. A request resets the quiet period.
  */
 function workWhenIdle(delay = IDLE_MS): void {
   if (idleTimer || inFlight > 0) return
   idleTimer = setTimeout(() => {
     idleTimer = null
     if (inFlight > 0) return
+    try {
+      if (engine.settleCopy()) workWhenIdle(0)
+    } catch (error) {
+      // The copy may be going away (removed): its next comparison walks it anyway.
+      post({ type: 'log', level: 'warn', message: `settling a copy's stat index: ${(error as Error).message}` })
+    }
+    if (idleTimer) return
     try {
       if (engine.compressDeferred(COMPRESS_SLICE_BYTES).remaining > 0) workWhenIdle(0)
     } catch (error) {

@@ -36,6 +36,18 @@ describe('writeNewFiles', () => {
     expect(readFileSync(join(dir, 'f3.txt'), 'utf8')).toBe('the user’s\n')
   })
 
+  it('creates the folders files need below foldersUnder, from several writers at once, and nothing outside it', async () => {
+    const dir = tempDir()
+    // Neighbouring batches share folders: two writers may create the same one at the same moment.
+    const files = Array.from({ length: 900 }, (_, i) => ({ path: join(dir, `src/p${i % 3}/m${Math.floor(i / 50)}/f${i}.txt`), data: Buffer.from(`${i}\n`), mode: 0o666 }))
+    files.sort((a, b) => (a.path < b.path ? -1 : 1))
+    await writeNewFiles({ ...list(files), foldersUnder: dir }, 3)
+    for (const file of files) expect(readFileSync(file.path, 'utf8')).toBe(file.data.toString())
+    const outside = [{ path: join(tempDir(), 'elsewhere/x.txt'), data: Buffer.from('x'), mode: 0o666 }]
+    await expect(writeNewFiles({ ...list(outside), foldersUnder: dir })).rejects.toMatchObject({ code: 'EINVAL' })
+    expect(existsSync(outside[0]!.path)).toBe(false)
+  })
+
   it('reports a folder that is missing', async () => {
     const dir = tempDir()
     mkdirSync(join(dir, 'a'))

@@ -30,6 +30,11 @@ export interface NewFiles {
   read(i: number): NewFile
   /** File `i` with its bytes, for when its pack went away (another process rewrote it) before a writer read it. */
   load?(i: number): NewFile
+  /**
+   * An existing folder (absolute) below which the writers create the folders files need as they go,
+   * so folder creation is spread over the writer threads too; without it a missing folder is an error.
+   */
+  foldersUnder?: string
 }
 
 /** What a written file looks like on disk afterwards (its stat signature), for a stat index. */
@@ -40,8 +45,8 @@ export type WrittenStat = StatSig
  * app archive. Each batch is loaded first: packed content is read with one read per run of
  * neighbouring objects in a pack, decoded and checked against its hash, so a damaged object
  * fails the batch before any of it is written. Then each file is created (`wx`: never over an
- * existing file), written and stat'ed with synchronous calls, one thread per writer, no hand-off
- * to libuv's pool per call.
+ * existing file; its folder first when `foldersUnder` is given), written and stat'ed with
+ * synchronous calls, one thread per writer, no hand-off to libuv's pool per call.
  */
 const WRITER_SOURCE = `
 const { parentPort } = require('node:worker_threads')
@@ -122,12 +127,24 @@ function load(files) {
   return contents
 }
 
-parentPort.on('message', ({ id, files }) => {
+parentPort.on('message', ({ id, files, foldersUnder }) => {
   const stats = []
   try {
     const contents = load(files)
+    let folder = null
     files.forEach((file, i) => {
       const data = contents[i]
+      if (foldersUnder) {
+        const parent = file.path.slice(0, file.path.lastIndexOf('/'))
+        if (parent !== folder) {
+          if (parent !== foldersUnder && !parent.startsWith(foldersUnder + '/')) {
+            throw Object.assign(new Error('file ' + file.path + ' is outside ' + foldersUnder), { code: 'EINVAL', path: file.path })
+          }
+          // Another writer may be creating the same folders: recursive mkdir takes an existing one as done.
+          fs.mkdirSync(parent, { recursive: true })
+          folder = parent
+        }
+      }
       const fd = fs.openSync(file.path, 'wx', file.mode)
       try {
         let offset = 0
@@ -197,7 +214,7 @@ export async function writeNewFiles(files: NewFiles, writers = Math.min(4, Math.
           moved.push(data.buffer)
           return { ...file, data }
         })
-        worker.postMessage({ id, files: batch }, moved)
+        worker.postMessage({ id, files: batch, foldersUnder: files.foldersUnder }, moved)
       }
       const retried = new Set<number>()
       worker.on('message', (reply: Reply) => {

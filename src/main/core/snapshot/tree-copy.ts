@@ -16,27 +16,27 @@ function assertSafe(path: string): void {
 }
 
 /**
- * Writes every file and link of a snapshot into an empty folder `target`: files from several
- * writer threads (see `writeNewFiles`), links here. Files over the size cap (listed, content not
+ * Writes every file and link of a snapshot into an empty folder `target`: files and their folders
+ * from several writer threads (see `writeNewFiles`), links here. Files over the size cap (listed, content not
  * stored) are copied from `sourceRoot` when it still holds them. Returns the stat index records of
  * the files written (signature as written, entry from the snapshot), so a later comparison only
  * re-reads files touched since.
  */
 export async function materializeTree(blobs: ObjectStore, manifest: Manifest, target: string, sourceRoot: string): Promise<Array<[string, IndexRecord]>> {
-  const dirs = new Set<string>()
-  for (const path of manifest.keys()) {
-    assertSafe(path)
-    const slash = path.lastIndexOf('/')
-    if (slash > 0) dirs.add(path.slice(0, slash))
-  }
-  for (const dir of [...dirs].sort()) mkdirSync(join(target, dir), { recursive: true })
   const files: Array<[string, FileEntry]> = []
   for (const [path, entry] of manifest) {
-    if (entry.kind === 'file') files.push([path, entry])
-    else if (entry.kind === 'symlink') symlinkSync(entry.target, join(target, path))
+    assertSafe(path)
+    if (entry.kind === 'file') {
+      files.push([path, entry])
+      continue
+    }
+    // Files' folders are made by the writers as they go; links and uncached files need theirs now.
+    mkdirSync(dirname(join(target, path)), { recursive: true })
+    if (entry.kind === 'symlink') symlinkSync(entry.target, join(target, path))
     else copyFileSync(join(sourceRoot, path), join(target, path), constants.COPYFILE_EXCL)
   }
   const stats = await writeNewFiles({
+    foldersUnder: target,
     count: files.length,
     sizeOf: (i) => (files[i] as [string, FileEntry])[1].size,
     // A packed object goes as its place in the pack (the writer reads and checks it), a loose one as its bytes.

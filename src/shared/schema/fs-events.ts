@@ -13,8 +13,9 @@ export type FsChange = z.infer<typeof FsChange>
 export const FsChanged = z.object({
   changes: z.array(FsChange),
   /**
-   * Directories whose ignore rules changed (a `.gitignore` was edited): listings
-   * of these and below are stale and should be fetched again.
+   * Directories whose listings (and those below) are stale and should be fetched again: their ignore
+   * rules changed (a `.gitignore` was edited), or `''` once the watcher has started (it may have missed
+   * what changed while it did).
    */
   invalidated: z.array(z.string()),
 })

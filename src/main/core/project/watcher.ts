@@ -56,7 +56,12 @@ export class ProjectWatcher {
         return info !== null && info.isDirectory() && rules.isIgnored(rel, true)
       },
     })
-    this.ready = new Promise((resolve) => this.watcher.once('ready', () => resolve()))
+    this.ready = new Promise((resolve) =>
+      this.watcher.once('ready', () => {
+        this.reportStart()
+        resolve()
+      }),
+    )
     this.watcher.on('all', (event, abs) => this.record(event as RawKind, abs))
     this.watcher.on('error', (error) => console.warn(`[watcher] ${root}:`, error))
   }
@@ -64,6 +69,18 @@ export class ProjectWatcher {
   /** Resolves once the initial crawl is done and changes are being reported. */
   whenReady(): Promise<void> {
     return this.ready
+  }
+
+  /**
+   * chokidar reports nothing about what its initial crawl finds (`ignoreInitial`), and a folder is
+   * watched only once the crawl reached it. A file created after a listing was taken but before its
+   * folder was watched would never be reported, so once every folder is watched the first batch
+   * says that listings taken until now are stale (clients list their loaded folders again).
+   */
+  private reportStart(): void {
+    if (this.closed) return
+    this.invalidated.add('')
+    this.flush()
   }
 
   private rel(abs: string): string {

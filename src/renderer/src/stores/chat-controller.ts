@@ -10,6 +10,7 @@ import { activity, askNotice } from './activity'
 import { shownChatProject } from './chat-scope'
 import { existingProjectStore } from './project'
 import { background } from '../lib/background'
+import { moveNoSessionDraft } from './drafts'
 
 /** once / always (with its scope) / reject (with optional feedback to the model). */
 export type PermissionReply = Omit<MethodInput<'permission', 'reply'>, 'id'>
@@ -29,6 +30,8 @@ export class ChatController {
   private readonly unsubscribers: (() => void)[]
   /** Sessions whose user message arrived since their last turn ended (a turn that never started leaves none). */
   private readonly startedSinceTurnEnd = new Set<string>()
+  /** The session being created for a chat that has none yet: a message sent meanwhile goes to it. */
+  private creating: Promise<string | null> | null = null
 
   constructor(
     readonly bridge: HotaruBridge,
@@ -210,6 +213,16 @@ export class ChatController {
   }
 
   async newSession(): Promise<string | null> {
+    const creating = this.createSession()
+    this.creating = creating
+    try {
+      return await creating
+    } finally {
+      if (this.creating === creating) this.creating = null
+    }
+  }
+
+  private async createSession(): Promise<string | null> {
     const prefs = usePreferences.getState()
     const choice = this.state.choices[''] ?? {}
     try {
@@ -226,6 +239,10 @@ export class ChatController {
         // Brand new: nothing to load.
         transcripts: s.transcripts[session.id] ? s.transcripts : { ...s.transcripts, [session.id]: EMPTY_TRANSCRIPT },
       }))
+      if (this.state.activeSessionId === null) {
+        moveNoSessionDraft(this.projectId, session.id)
+        this.set({ fromNoSession: session.id })
+      }
       this.selectSession(session.id)
       return session.id
     } catch (error) {
@@ -288,7 +305,8 @@ export class ChatController {
 
   /** Sends a prompt to the active session (starting one if needed); shown as pending until it lands. */
   async send(text: string): Promise<void> {
-    const sessionId = this.state.activeSessionId ?? (await this.newSession())
+    // Sent while the chat's first session is being created (a new worktree's): to that session, not another.
+    const sessionId = this.state.activeSessionId ?? (await (this.creating ?? this.newSession()))
     if (!sessionId) return
     const pending: PendingPrompt = { id: `p${nextPromptId++}`, text, queued: this.isBusy(sessionId) }
     this.set((s) => {

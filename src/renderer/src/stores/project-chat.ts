@@ -33,6 +33,11 @@ export interface ChatState {
   /** The last failed turn of a session, until the next one starts. */
   turnErrors: Record<string, string>
   activeSessionId: string | null
+  /**
+   * The session made while the chat had none: it keeps the input that was on screen (its text, caret
+   * and focus) instead of getting a fresh one, so typing on while it is created loses nothing.
+   */
+  fromNoSession: string | null
   showSessions: boolean
   pending: Record<string, PendingPrompt[]>
   /**
@@ -64,6 +69,7 @@ export function initialChatState(projectId: string): ChatState {
     todos: {},
     turnErrors: {},
     activeSessionId: null,
+    fromNoSession: null,
     showSessions: false,
     pending: {},
     unsent: {},

@@ -62,6 +62,8 @@ function ScopedChat({ worktreeBar }: { worktreeBar: ReactNode }) {
   const activeId = useChat((s) => s.activeSessionId)
   const showSessions = useChat((s) => s.showSessions)
   const showTimeline = useCheckpoints((s) => s.showTimeline)
+  // The first session of a chat keeps the input that was on screen while it was created.
+  const composerKey = useChat((s) => (s.activeSessionId === s.fromNoSession ? '' : (s.activeSessionId ?? '')))
   const main = showSessions ? (
     <SessionList />
   ) : activeId && showTimeline ? (
@@ -78,7 +80,7 @@ function ScopedChat({ worktreeBar }: { worktreeBar: ReactNode }) {
       {main}
       <RestoreBanner />
       <PermissionDock />
-      {!showSessions && <Composer key={`composer-${activeId ?? ''}`} sessionId={activeId} />}
+      {!showSessions && <Composer key={`composer-${composerKey}`} sessionId={activeId} />}
       <ChangesOverlay />
       <RestoreDialog />
     </div>

@@ -14,9 +14,8 @@ import { pickedPrompt, pickedResource, promptSuggestions, resourceSuggestions, w
 import { useMcpItems } from './use-mcp-items'
 import { Attachments, PromptForm } from './McpParts'
 import { background } from '../../../lib/background'
+import { draftOf, setDraft } from '../../../stores/drafts'
 
-/** Unsent text per project and session, kept while switching sessions or tabs. */
-const drafts = new Map<string, string>()
 const MAX_HEIGHT = 260
 
 /**
@@ -33,8 +32,9 @@ export function Composer({ sessionId }: { sessionId: string | null }) {
   const folderId = useStore(folder, (s) => s.projectId)
   const openFiles = useStore(folder, (s) => s.openFiles)
   const busy = useChat((s) => (sessionId ? (s.statuses[sessionId]?.type ?? 'idle') !== 'idle' : false))
-  const draftKey = `${projectId}:${sessionId ?? ''}`
-  const [text, setText] = useState(() => drafts.get(draftKey) ?? '')
+  // Keyed by the chat's own project: a worktree's chat without a session has its own draft.
+  const chatId = chat.projectId
+  const [text, setText] = useState(() => draftOf(chatId, sessionId))
   const [trigger, setTrigger] = useState<Trigger | null>(null)
   const [active, setActive] = useState(0)
   const [files, setFiles] = useState<string[]>([])
@@ -51,8 +51,8 @@ export function Composer({ sessionId }: { sessionId: string | null }) {
   }, [menu, servers, refresh])
 
   useEffect(() => {
-    drafts.set(draftKey, text)
-  }, [draftKey, text])
+    setDraft(chatId, sessionId, text)
+  }, [chatId, sessionId, text])
 
   useEffect(() => {
     const el = input.current

@@ -8,8 +8,7 @@ import { servedPage } from '../support/served-page'
 describe('the file tree and @-mentions follow the worktree shown (hotaru serve)', () => {
   const shared = useBrowser({ fakeLlm: true })
 
-  // Retried once: now and then a file written into the worktree just after it opened never shows in its tree.
-  it('while a worktree chat is shown the tree lists its own files and @ offers them; the main folder comes back with its chat', { timeout: 180_000, retry: 1 }, async () => {
+  it('while a worktree chat is shown the tree lists its own files and @ offers them; the main folder comes back with its chat', { timeout: 180_000 }, async () => {
     const repo = gitRepo({ 'README.md': '# Repo\n', 'main-only.txt': 'main\n' })
     runGit(repo, ['rm', '--quiet', '--cached', 'main-only.txt'])
     runGit(repo, ['commit', '--quiet', '-m', 'untrack main-only'])

@@ -182,9 +182,7 @@ describe('worktree sessions in Chromium (hotaru serve + fake LLM)', () => {
     }
   })
 
-  // Retried once: now and then, after the test above, the copy's first turn never finishes. Its script
-  // is the same on a retry, so turns an attempt left unconsumed serve the next one alike.
-  it('a folder without git gets a copy: no branch to pick or keep, merged back and removed the same way', { timeout: 120_000, retry: 1 }, async () => {
+  it('a folder without git gets a copy: no branch to pick or keep, merged back and removed the same way', { timeout: 120_000 }, async () => {
     const folder = writeTree(tempDir('hotaru-e2e-plain-'), { 'notes.md': '# Notes\n' })
     const ui = await servedPage(shared, { userConfig: { permission: { edit: 'allow' } } })
     const { page } = ui

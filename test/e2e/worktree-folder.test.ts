@@ -22,7 +22,8 @@ describe('the file tree and @-mentions follow the worktree shown (hotaru serve)'
       // A file open in the main folder's editor before the worktree is shown.
       await row('main-only.txt').click()
       const mainEditor = ui.view().locator('[data-testid="code-editor"][data-path="main-only.txt"]')
-      await expect.poll(() => mainEditor.innerText()).toMatch(/main/)
+      // Monaco can take seconds to show a file on a busy machine; expect.poll gives up after 1 s unless told.
+      await expect.poll(() => mainEditor.innerText(), { timeout: 30_000 }).toMatch(/main/)
 
       await ui.chat().getByRole('button', { name: 'New session' }).click()
       await page.getByRole('menuitem', { name: 'New session in a new worktree…' }).click()
@@ -68,8 +69,8 @@ describe('the file tree and @-mentions follow the worktree shown (hotaru serve)'
       await page.keyboard.press('Enter')
       const editor = ui.view().locator('[data-testid="code-editor"][data-path="only-in-worktree.txt"]')
       await editor.waitFor()
-      await expect.poll(() => editor.innerText()).toMatch(/from\sthe\sworktree/)
-      await expect.poll(() => page.title()).toMatch(/^only-in-worktree\.txt — /)
+      await expect.poll(() => editor.innerText(), { timeout: 30_000 }).toMatch(/from\sthe\sworktree/)
+      await expect.poll(() => page.title(), { timeout: 30_000 }).toMatch(/^only-in-worktree\.txt — /)
 
       // Back on the main folder: its own files again, and @ no longer offers the worktree's.
       await bar.getByRole('button', { name: 'Main folder' }).click()
@@ -79,7 +80,7 @@ describe('the file tree and @-mentions follow the worktree shown (hotaru serve)'
       expect(await head().textContent()).not.toContain('⑂ feature')
       expect(await row('only-in-worktree.txt').count()).toBe(0)
       expect(await editor.count()).toBe(0)
-      await expect.poll(() => mainEditor.innerText()).toMatch(/main/)
+      await expect.poll(() => mainEditor.innerText(), { timeout: 30_000 }).toMatch(/main/)
       await input.fill('Look at @main-on')
       await ui.chat().getByTestId('mention-suggestions').getByRole('option').filter({ hasText: 'main-only.txt' }).waitFor({ timeout: 30_000 })
       await input.fill('Look at @only-in')

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import type { Worktree } from '../../../src/shared/schema/worktree'
 import { chatScope, projectsOfTab, shownChatProject, tabOf, tabStatus, useChatScope, worktreeOfProject } from '../../../src/renderer/src/stores/chat-scope'
+import { memoryStorage } from './memory-storage'
 
 const worktree = (name: string, projectId: string): Worktree => ({
   name,
@@ -18,21 +19,6 @@ const worktree = (name: string, projectId: string): Worktree => ({
   open: true,
   ports: null,
 })
-
-/** The page's localStorage, in memory (the unit tests run in Node). */
-function memoryStorage(): Storage {
-  const items = new Map<string, string>()
-  return {
-    get length() {
-      return items.size
-    },
-    clear: () => items.clear(),
-    getItem: (key) => items.get(key) ?? null,
-    key: (index) => [...items.keys()][index] ?? null,
-    removeItem: (key) => void items.delete(key),
-    setItem: (key, value) => void items.set(key, value),
-  }
-}
 
 describe('which chat a tab shows', () => {
   beforeEach(() => {

@@ -3,21 +3,7 @@ import type { HotaruBridge } from '@shared/ipc'
 import type { Session } from '@shared/schema/session'
 import { ChatController } from '../../../src/renderer/src/stores/chat-controller'
 import { draftOf, setDraft } from '../../../src/renderer/src/stores/drafts'
-
-/** The page's localStorage, in memory (the unit tests run in Node). */
-function memoryStorage(): Storage {
-  const items = new Map<string, string>()
-  return {
-    get length() {
-      return items.size
-    },
-    clear: () => items.clear(),
-    getItem: (key) => items.get(key) ?? null,
-    key: (index) => [...items.keys()][index] ?? null,
-    removeItem: (key) => void items.delete(key),
-    setItem: (key, value) => void items.set(key, value),
-  }
-}
+import { memoryStorage } from './memory-storage'
 
 const session = (id: string): Session => ({
   id,

@@ -89,7 +89,7 @@ const IDLE_MS = 1_000
  * waits no longer than that (a whole 64 MB pack took seconds, and a checkpoint or a merge preview
  * asked for then waited for all of it).
  */
-const COMPRESS_SLICE_BYTES = 2 * 1024 * 1024
+const COMPRESS_SLICE_BYTES = 1024 * 1024
 let inFlight = 0
 let idleTimer: NodeJS.Timeout | null = null
 

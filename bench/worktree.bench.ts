@@ -212,9 +212,10 @@ async function main(): Promise<void> {
       process.stdout.write(`${JSON.stringify({ machine: machine(), files: FILES, runs: RUNS, copy })}\n`)
       return
     }
-    // A turn runs between creating a worktree and previewing its merge: the snapshot worker, idle for a
-    // second meanwhile, settles the copy's stat index (rereads the files written within the racy window).
-    await new Promise((resolve) => setTimeout(resolve, 2_500))
+    // A turn runs between creating a worktree and previewing its merge (a turn that changes 100 files takes
+    // longer than this): the snapshot worker, idle meanwhile, settles the copy's stat index (rereads the
+    // files written within the racy window) and compresses the first snapshot's raw pack.
+    await new Promise((resolve) => setTimeout(resolve, 5_000))
     for (const path of paths) writeFileSync(join(first.worktree.path, path), 'changed in the copy\n')
     const copyPreview: number[] = []
     for (let run = 0; run <= RUNS; run++) {

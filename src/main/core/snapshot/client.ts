@@ -1,7 +1,8 @@
 import { HotaruError } from '@shared/errors'
 import { resolve } from 'node:path'
 import { Worker } from 'node:worker_threads'
-import type { SnapshotEngineOptions } from './types'
+import type { SnapshotOptions } from './snapshot-engine'
+import type { SnapshotEngineOptions, SnapshotResult } from './types'
 import { snapshotWorkerUrl } from './worker-entry'
 import type { SerializedError, SnapshotOpName, SnapshotOps, SnapshotRequest, SnapshotWorkerMessage } from './worker-protocol'
 
@@ -44,13 +45,23 @@ export class SnapshotClient {
   private nextId = 1
   private watchWanted = false
   private disposed = false
+  /** Element 0: walks with a ticket up to this number stop (shared with every worker this client starts). */
+  private readonly walkStop = new Int32Array(new SharedArrayBuffer(4))
+  private walkTickets = 0
 
   constructor(private readonly options: SnapshotClientOptions) {
     this.root = resolve(options.root)
     this.storeDir = resolve(options.storeDir)
   }
 
-  readonly snapshot: Call<'snapshot'> = (...args) => this.call('snapshot', ...args)
+  /**
+   * `stoppable`: a walk that `stopWalks()` may end before it is done, even while the worker is busy
+   * with it (it then fails with `SnapshotWalkStopped`, keeping what it hashed for the next walk).
+   */
+  readonly snapshot = (options: SnapshotOptions & { stoppable?: boolean } = {}): Promise<SnapshotResult> => {
+    const { stoppable, ...rest } = options
+    return this.call('snapshot', stoppable ? { ...rest, stopTicket: ++this.walkTickets } : rest)
+  }
   readonly withPreImages: Call<'withPreImages'> = (...args) => this.call('withPreImages', ...args)
   readonly markDirty: Call<'markDirty'> = (...args) => this.call('markDirty', ...args)
   readonly markAllDirty: Call<'markAllDirty'> = () => this.call('markAllDirty')
@@ -80,6 +91,11 @@ export class SnapshotClient {
   async watch(): Promise<void> {
     this.watchWanted = true
     await this.call('watch')
+  }
+
+  /** Stops every stoppable walk asked for so far, at its next check (every few hundred files). Later ones run whole. */
+  stopWalks(): void {
+    Atomics.store(this.walkStop, 0, this.walkTickets)
   }
 
   /** Ends the change feed (closing the watcher cleanly) and the worker, after the calls already made. */
@@ -126,7 +142,7 @@ export class SnapshotClient {
   private spawn(): Worker {
     const { maxHeapMb, onLog, ...engineOptions } = this.options
     const worker = new Worker(snapshotWorkerUrl(), {
-      workerData: { ...engineOptions, root: this.root, storeDir: this.storeDir },
+      workerData: { ...engineOptions, root: this.root, storeDir: this.storeDir, walkStop: this.walkStop },
       resourceLimits: { maxOldGenerationSizeMb: maxHeapMb ?? DEFAULT_MAX_HEAP_MB, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
       name: 'hotaru-snapshot',
     })

@@ -12,6 +12,8 @@ export const SnapshotErrorNames = {
   Corrupt: 'SnapshotStoreCorrupt',
   /** A restore cannot write a path (something outside the snapshot is in the way). */
   Blocked: 'SnapshotRestoreBlocked',
+  /** A walk was stopped before it was done (the process is ending); what it hashed is kept for the next one. */
+  WalkStopped: 'SnapshotWalkStopped',
 } as const
 
 export function snapshotError(name: string, message: string, extra: Record<string, unknown> = {}, cause?: unknown) {

@@ -44,6 +44,22 @@ export interface ScanContext {
   racy: Set<string>
   /** Directory listings of earlier walks, reused while a directory's stat is unchanged. */
   dirs: Map<string, DirListing>
+  /**
+   * Asked every `STOP_CHECK_FILES` files: true ends the scan with `WalkStopped` (a walk nobody needs
+   * finished any more). Records and content read so far are kept and true: only the walk is unfinished.
+   */
+  stopRequested?: () => boolean
+}
+
+/** Files visited between two checks of `stopRequested` (a few milliseconds of hashing). */
+export const STOP_CHECK_FILES = 256
+
+/** A scan ended by `stopRequested`: what it read is in the state, what it did not is not. */
+export class WalkStopped extends Error {
+  constructor() {
+    super('the walk was stopped before it was done')
+    this.name = 'WalkStopped'
+  }
 }
 
 export interface DirListing extends StatSig {
@@ -84,6 +100,7 @@ export function isInGitDir(path: string): boolean {
  */
 export class Scanner {
   private readonly scanStartNs = BigInt(Date.now()) * 1_000_000n
+  private visits = 0
 
   constructor(
     private readonly ctx: ScanContext,
@@ -250,6 +267,8 @@ export class Scanner {
 
   /** Brings one file or link up to date; returns its record, or undefined if it is not (or no longer) there. */
   private visitFile(path: string, known?: BigIntStats): IndexRecord | undefined {
+    // Checked before anything about this file changes, so a stop leaves every record whole.
+    if (++this.visits % STOP_CHECK_FILES === 0 && this.ctx.stopRequested?.()) throw new WalkStopped()
     const stats = known ?? this.lstat(path)
     if (!stats) {
       this.forgetTree(path)

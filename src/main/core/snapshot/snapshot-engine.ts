@@ -19,7 +19,7 @@ import { recoverRestore } from './restore-recovery'
 import { planRestore, scopeMatcher } from './restore-plan'
 import { RestoreTransaction } from './restore-transaction'
 import type { RecoverResult, RestoreOptions, RestorePreview, RestoreResult } from './restore-types'
-import { type DirListing, emptyStats, isInGitDir, Scanner, sigOf } from './scanner'
+import { type DirListing, emptyStats, isInGitDir, Scanner, sigOf, WalkStopped } from './scanner'
 import { StatIndexFile } from './stat-index-file'
 import { acquireStoreLock } from './store-lock'
 import { describeChanges, diffTrees, type RawChange } from './tree-diff'
@@ -60,6 +60,13 @@ export interface SnapshotOptions {
    * A pending full walk (first snapshot, `markAllDirty`, an ignore-rule change) still happens.
    */
   trustMarks?: boolean
+  /**
+   * The walk may be stopped (a checkpoint nobody needs whole any more: the process is ending)
+   * once the engine's `walkStop` flag reaches this number: the snapshot then fails with
+   * `SnapshotWalkStopped`, and what it hashed is stored and in the stat index, so the next walk
+   * reads only the rest.
+   */
+  stopTicket?: number
 }
 
 /**
@@ -105,6 +112,7 @@ export class SnapshotEngine {
   private readonly maxFileBytes: number
   private readonly extraExcludes: readonly string[]
   private readonly quotaBytes: number | null
+  private readonly walkStop: Int32Array | null
   private readonly rules: IgnoreCache
   private readonly blobs: ObjectStore
   private readonly trees: ObjectStore
@@ -132,6 +140,7 @@ export class SnapshotEngine {
     this.storeDir = resolve(options.storeDir)
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES
     this.quotaBytes = options.quotaBytes ?? null
+    this.walkStop = options.walkStop ?? null
     this.extraExcludes = options.extraExcludes ?? []
     this.rules = new IgnoreCache(new IgnoreRules(this.root, this.extraExcludes))
     this.blobs = new ObjectStore(join(this.storeDir, 'blobs'))
@@ -148,7 +157,7 @@ export class SnapshotEngine {
   snapshot(options: SnapshotOptions = {}): SnapshotResult {
     return this.locked(() => {
       this.assertNoRestorePending()
-      return this.takeSnapshot(options.full ?? false, options.trustMarks ?? false)
+      return this.takeSnapshot(options.full ?? false, options.trustMarks ?? false, options.stopTicket)
     })
   }
 
@@ -671,7 +680,7 @@ export class SnapshotEngine {
     }
   }
 
-  private takeSnapshot(full: boolean, trustMarks = false): SnapshotResult {
+  private takeSnapshot(full: boolean, trustMarks = false, stopTicket?: number): SnapshotResult {
     const started = performance.now()
     // A changed .gitignore can add or remove any path below it: only a full walk can tell.
     const ignoreChanged = [...this.dirty].some(isGitignore)
@@ -688,6 +697,7 @@ export class SnapshotEngine {
         excluded: this.excluded,
         racy: this.racy,
         dirs: this.dirListings,
+        stopRequested: stopAt(this.walkStop, stopTicket),
       },
       stats,
     )
@@ -714,14 +724,8 @@ export class SnapshotEngine {
       stats.bytesWritten += this.blobs.flush()
       treeBytes += this.trees.flush()
     } catch (error) {
-      // The index must not name objects that were never written; marks were consumed: walk fully next time.
-      const dropped = this.blobs.discardBatch()
-      this.trees.discardBatch()
-      for (const [path, record] of [...this.state.records]) {
-        if (record.entry.kind === 'file' && dropped.has(record.entry.hash)) this.state.delete(path)
-      }
-      this.state.invalidateTrees()
-      this.allDirty = true
+      if (error instanceof WalkStopped) throw this.keepStoppedWalk(stats)
+      this.discardUnflushed()
       throw error
     }
     const blobBytes = stats.bytesWritten
@@ -738,6 +742,43 @@ export class SnapshotEngine {
     stats.durationMs = performance.now() - started
     this.lastScan = stats
     return { id, changed, untracked: this.untrackedFiles(), stats }
+  }
+
+  /**
+   * A walk stopped half way: what it hashed is stored and recorded in the stat index (facts about
+   * those files, whatever the rest of the tree holds), so the next walk hashes only the rest. No
+   * tree is built. Returns the `SnapshotWalkStopped` error to throw, or the failure to store.
+   */
+  private keepStoppedWalk(stats: ScanStats): Error {
+    try {
+      stats.bytesWritten += this.blobs.flush()
+      this.trees.discardBatch()
+      this.state.invalidateTrees()
+      this.allDirty = true
+      this.indexFile.save(this.state, this.requireEpoch())
+    } catch (error) {
+      this.discardUnflushed()
+      return error as Error
+    }
+    if (this.usageCounters) {
+      this.usageCounters.blobs.count += stats.blobsWritten
+      this.usageCounters.blobs.bytes += stats.bytesWritten
+    }
+    this.lastScan = stats
+    return snapshotError(SnapshotErrorNames.WalkStopped, `the walk of ${this.root} was stopped after ${stats.filesHashed} files were hashed`, {
+      filesHashed: stats.filesHashed,
+    })
+  }
+
+  /** After a failed snapshot: the index must not name objects never written; marks were consumed, so walk fully next time. */
+  private discardUnflushed(): void {
+    const dropped = this.blobs.discardBatch()
+    this.trees.discardBatch()
+    for (const [path, record] of [...this.state.records]) {
+      if (record.entry.kind === 'file' && dropped.has(record.entry.hash)) this.state.delete(path)
+    }
+    this.state.invalidateTrees()
+    this.allDirty = true
   }
 
   /** Files the tree as last scanned lists without content (over the size cap, unreadable). */
@@ -852,6 +893,12 @@ export class SnapshotEngine {
     }
     return path
   }
+}
+
+/** `stopRequested` of a walk with `ticket`: true once the host raised the flag to it. */
+function stopAt(flag: Int32Array | null, ticket: number | undefined): (() => boolean) | undefined {
+  if (!flag || ticket === undefined) return undefined
+  return () => Atomics.load(flag, 0) >= ticket
 }
 
 function isGitignore(path: string): boolean {

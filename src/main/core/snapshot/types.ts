@@ -49,6 +49,11 @@ export interface SnapshotEngineOptions {
   extraExcludes?: readonly string[]
   /** Storage budget reported by `usage()`; the caller decides what to drop and runs `gc()`. */
   quotaBytes?: number
+  /**
+   * Shared with the host (a `SharedArrayBuffer`): a snapshot given a `stopTicket` stops its walk
+   * once element 0 reaches that number, even while the worker is busy walking (see `SnapshotClient.stopWalks`).
+   */
+  walkStop?: Int32Array
 }
 
 export interface ScanError {

@@ -62,6 +62,7 @@ export class SnapshotClient {
     const { stoppable, ...rest } = options
     return this.call('snapshot', stoppable ? { ...rest, stopTicket: ++this.walkTickets } : rest)
   }
+  readonly scopedSnapshot: Call<'scopedSnapshot'> = (...args) => this.call('scopedSnapshot', ...args)
   readonly withPreImages: Call<'withPreImages'> = (...args) => this.call('withPreImages', ...args)
   readonly markDirty: Call<'markDirty'> = (...args) => this.call('markDirty', ...args)
   readonly markAllDirty: Call<'markAllDirty'> = () => this.call('markAllDirty')

@@ -20,6 +20,7 @@ import { planRestore, scopeMatcher } from './restore-plan'
 import { RestoreTransaction } from './restore-transaction'
 import type { RecoverResult, RestoreOptions, RestorePreview, RestoreResult } from './restore-types'
 import { type DirListing, emptyStats, isInGitDir, Scanner, sigOf, WalkStopped } from './scanner'
+import { storeScopedTree } from './scoped-tree'
 import { StatIndexFile } from './stat-index-file'
 import { acquireStoreLock } from './store-lock'
 import { describeChanges, diffTrees, type RawChange } from './tree-diff'
@@ -198,6 +199,34 @@ export class SnapshotEngine {
       stats.durationMs = performance.now() - started
       return { id, changed, untracked: this.untrackedFiles(), stats }
     })
+  }
+
+  /**
+   * A snapshot of only `images` (what those paths hold, or held before a tool wrote them; absent
+   * ones left out): the checkpoint of a message whose walk was stopped, which can restore exactly
+   * the paths its tools wrote. Paths a walk would not include (ignored, excluded, `.git`, below a
+   * link) are left out of `paths` too. The engine's view of the tree is untouched.
+   */
+  scopedSnapshot(images: readonly PreImage[]): { id: SnapshotId; paths: string[] } {
+    return this.locked(() => {
+      this.assertNoRestorePending()
+      const kept = new Map<string, PreImage>()
+      for (const image of images) {
+        const path = this.toRelative(image.path)
+        if (path !== '' && !kept.has(path) && this.tracks(path) && !this.belowLink(path)) kept.set(path, { ...image, path })
+      }
+      const paths = [...kept.keys()].sort(compareNames)
+      return { id: storeScopedTree([...kept.values()], this.blobs, this.trees, this.maxFileBytes), paths }
+    })
+  }
+
+  /** Whether a folder on the way to `path` is not a folder on disk (a link, a file): then `path` is not this tree's. */
+  private belowLink(path: string): boolean {
+    for (let dir = parentOf(path); dir !== ''; dir = parentOf(dir)) {
+      const stats = lstatOrUndefined(join(this.root, dir))
+      if (stats === 'notdir' || (stats !== undefined && !stats.isDirectory())) return true
+    }
+    return false
   }
 
   private putPreImage(path: string, image: PreImage, stats: ScanStats): void {

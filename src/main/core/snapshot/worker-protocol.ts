@@ -18,6 +18,8 @@ export interface SnapshotOps {
   snapshot: [[options?: SnapshotOptions], SnapshotResult]
   /** The snapshot just taken with the given paths as they were before tools wrote them during it. */
   withPreImages: [[preImages: PreImage[]], SnapshotResult]
+  /** A snapshot of only these paths, as given (see `SnapshotEngine.scopedSnapshot`), and the paths it covers. */
+  scopedSnapshot: [[images: PreImage[]], { id: SnapshotId; paths: string[] }]
   /** Marks paths (project-relative or absolute); paths outside the project are skipped. */
   markDirty: [[paths: string[]], void]
   markAllDirty: [[], void]

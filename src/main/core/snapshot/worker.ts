@@ -24,6 +24,7 @@ type Handlers = { [K in keyof SnapshotOps]: (...args: SnapshotOps[K][0]) => Snap
 const handlers: Handlers = {
   snapshot: (options) => engine.snapshot(options),
   withPreImages: (preImages) => engine.withPreImages(preImages),
+  scopedSnapshot: (images) => engine.scopedSnapshot(images),
   markDirty: (paths) => {
     for (const path of paths) {
       try {

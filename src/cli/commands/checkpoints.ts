@@ -59,7 +59,8 @@ function describe(c: Checkpoint): string {
   const s = c.summary
   const changes = s.added + s.modified + s.deleted === 0 ? 'no file changes' : `+${s.added} ~${s.modified} -${s.deleted} files (+${s.additions}/-${s.deletions} lines)`
   const untracked = s.untracked.length > 0 ? `, ${s.untracked.length} too large to keep` : ''
-  return `${c.id}  ${formatTime(c.createdAt)}  ${c.trigger.padEnd(7)}  session ${c.sessionId ?? '-'}  message ${c.messageId ?? '-'}  ${changes}${untracked}`
+  const scope = c.scope ? `, holds only ${c.scope.length === 1 ? '1 written file' : `${c.scope.length} written files`}` : ''
+  return `${c.id}  ${formatTime(c.createdAt)}  ${c.trigger.padEnd(7)}  session ${c.sessionId ?? '-'}  message ${c.messageId ?? '-'}  ${changes}${untracked}${scope}`
 }
 
 async function list(argv: string[]): Promise<number> {

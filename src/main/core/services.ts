@@ -211,6 +211,8 @@ export function createServices(options: ServicesOptions): Services {
     // One-shot CLI commands end before a tree-wide watcher would pay off.
     {
       changeFeed: options.transport !== 'cli',
+      // …and end after their turn: a first walk still running then is stopped, not awaited.
+      stopWalksAtTurnEnd: options.transport === 'cli',
       keep: (projectId) => storage.worktrees.list(projectId).filter((w) => w.kind === 'copy').map((w) => w.base),
     },
   )

@@ -26,6 +26,12 @@ export const Checkpoint = z.object({
   createdAt: z.number(),
   /** Changes since the previous checkpoint of the same session. */
   summary: ChangeSummary,
+  /**
+   * Set when the checkpoint holds only these paths (project-relative; absent ones are not in its
+   * snapshot): its message's walk of the tree was stopped at exit, so it keeps what the tools wrote.
+   * Restore, preview and diff cover exactly these paths. Unset: the whole tree.
+   */
+  scope: z.array(z.string()).optional(),
 })
 export type Checkpoint = z.infer<typeof Checkpoint>
 

@@ -363,8 +363,9 @@ export class AgentService {
       this.recordHookFailures(session.id, result.lastMessage?.id ?? user.id, 'Stop', stopped.failures)
       // Model-written titles cost a request, so they are opt-in through `smallModel`.
       if (firstTurn && result.status !== 'aborted' && env.smallModel) this.startTitle(session, input.text, env.smallModel, env.providerSettings)
-      // The turn ends with its checkpoints recorded (a CLI run lists them right after).
-      await checkpoints?.idle(projectId)
+      // The turn ends with its checkpoints recorded (a CLI run lists them right after); a one-shot
+      // run's message walk still running now is stopped instead of awaited (see `finishTurn`).
+      await checkpoints?.finishTurn(projectId, session.parentId === null)
       return result
     } finally {
       this.store.flush()

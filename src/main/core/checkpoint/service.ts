@@ -1,4 +1,4 @@
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { ErrorNames, HotaruError } from '@shared/errors'
 import type { ChangeSummary, Checkpoint, RestoreMode, RestorePreview } from '@shared/schema/checkpoint'
 import type { PartOf, Session } from '@shared/schema/session'
@@ -9,8 +9,10 @@ import type { ProjectManager } from '../project/manager'
 import type { SessionStore } from '../session/store'
 import {
   SnapshotClient,
+  SnapshotErrorNames,
   type DiffEntry,
   type FileVersions,
+  type PreImage,
   type RestorePreview as EnginePreview,
   type RestoreResult,
   type SnapshotResult,
@@ -60,6 +62,14 @@ export interface RestoreOutcome {
 /** Whose checkpoint: a session's, or the project's own (`id` null: a merge). */
 type CheckpointOwner = Pick<Session, 'projectId'> & { id: string | null }
 
+/** A snapshot taken for a checkpoint: of the whole tree, or (`scope`) of only the paths tools wrote. */
+interface Taken {
+  id: string
+  changed: boolean
+  untracked: SnapshotResult['untracked']
+  scope?: string[]
+}
+
 const EMPTY_SUMMARY: ChangeSummary = { added: 0, modified: 0, deleted: 0, additions: 0, deletions: 0, files: [], untracked: [] }
 
 /**
@@ -90,6 +100,11 @@ export class CheckpointService {
       changeFeed: boolean
       /** Snapshots others still need (the bases of the project's worktree copies): never collected. */
       keep?: (projectId: string) => string[]
+      /**
+       * The host ends after a turn (a one-shot CLI run): a message's walk still running when its
+       * top-level turn ends is stopped rather than awaited (see `finishTurn`).
+       */
+      stopWalksAtTurnEnd?: boolean
     } = { changeFeed: true },
   ) {}
 
@@ -99,6 +114,11 @@ export class CheckpointService {
   private readonly captures = new Map<string, Set<PendingCapture>>()
   /** Queued work per project that a write must not run under (restores, reviews, merges, diffs). */
   private readonly exclusive = new Map<string, number>()
+  /**
+   * Per project whose message walk was stopped: the paths (absolute) tools wrote since. Until the
+   * next whole snapshot, step checkpoints hold only these (see `scopedStep`).
+   */
+  private readonly scoped = new Map<string, Set<string>>()
 
   /**
    * The project's snapshot engine, in its own worker thread (created on first use, disposed with
@@ -130,6 +150,8 @@ export class CheckpointService {
         engine,
         dispose: async () => {
           await recovered
+          // A one-shot host is ending: a message walk still running is not awaited (see `finishTurn`).
+          if (this.options.stopWalksAtTurnEnd) engine.stopWalks()
           await this.queues.get(project.id)
           await engine.dispose()
           await watching
@@ -157,6 +179,18 @@ export class CheckpointService {
   /** Resolves when the project's queued checkpoint work is done (a file-changing tool waits for it). */
   async idle(projectId: string): Promise<void> {
     await this.queues.get(projectId)
+  }
+
+  /**
+   * The end of a turn: resolves once its checkpoints are recorded. Where the host ends after its
+   * turn (`stopWalksAtTurnEnd`), a top-level turn first stops its message's walk if it is still
+   * running: nothing needs that snapshot whole any more (a tool that did waited for it), so the
+   * message's checkpoint holds the pre-images of the paths its tools wrote instead, and what the
+   * walk hashed is kept for the next one. A subagent's turn never stops it: its caller goes on.
+   */
+  async finishTurn(projectId: string, topLevel: boolean): Promise<void> {
+    if (this.options.stopWalksAtTurnEnd && topLevel && this.queues.has(projectId)) this.engine(this.projects.get(projectId)).stopWalks()
+    await this.idle(projectId)
   }
 
   /**
@@ -200,8 +234,12 @@ export class CheckpointService {
   /** Files that differ between two checkpoints, or a checkpoint and the working tree. */
   diff(fromId: string, toId?: string): Promise<DiffEntry[]> {
     const from = this.get(fromId)
-    const to = toId ? this.get(toId).snapshotId : undefined
-    return this.enqueue(from.projectId, () => this.engine(this.projects.get(from.projectId)).diff(from.snapshotId, to))
+    const to = toId ? this.get(toId) : undefined
+    const scope = scopeOf(from, to)
+    return this.enqueue(from.projectId, async () => {
+      const entries = await this.engine(this.projects.get(from.projectId)).diff(from.snapshotId, to?.snapshotId)
+      return scope ? entries.filter((e) => scope.has(e.path)) : entries
+    })
   }
 
   /** Old and new text of one file, for the diff editor. */
@@ -250,6 +288,7 @@ export class CheckpointService {
       snapshotId: checkpoint.snapshotId,
       trigger: 'fork',
       summary: EMPTY_SUMMARY,
+      ...(checkpoint.scope ? { scope: checkpoint.scope } : {}),
     })
     const restore = options.code ? await this.restore(checkpointId, { mode: 'code' }) : undefined
     return { session: this.sessions.get(forked.id), ...(restore ? { restore } : {}) }
@@ -364,6 +403,8 @@ export class CheckpointService {
         expectCurrentId: request.expectCurrentId,
       })
       preview = this.describePreview(checkpoint, request, result.preview)
+      // The restore's preview walked the whole tree: captures from now on are whole again.
+      this.scoped.delete(checkpoint.projectId)
       this.setBaseline(checkpoint.projectId, checkpoint.snapshotId)
       undo = this.record({
         projectId: checkpoint.projectId,
@@ -371,7 +412,7 @@ export class CheckpointService {
         messageId: checkpoint.messageId,
         snapshotId: result.preRestoreId,
         trigger: 'restore',
-        summary: await this.summarize(engine, checkpoint.snapshotId, result.preRestoreId, []),
+        summary: await this.summarize(engine, checkpoint, { id: result.preRestoreId, untracked: [] }),
       })
     }
     let messagesRemoved = 0
@@ -439,35 +480,29 @@ export class CheckpointService {
     pending?: PendingCapture,
   ): Promise<Checkpoint | undefined> {
     const project = this.projects.get(session.projectId)
-    let snapshot: SnapshotResult
+    let taken: Taken
     let engine: SnapshotClient
     try {
       engine = this.engine(project)
-      if (changes !== 'walk') {
-        if (changes.paths.length > 0) await engine.markDirty(changes.paths)
-        if (changes.unlisted) await engine.settleAfterUnlistedChange()
-      }
-      snapshot = await engine.snapshot({ trustMarks: changes !== 'walk' })
-      // Paths tools wrote while the walk ran are put back as they were before (see `beforeWrite`).
-      const preImages = pending?.close() ?? []
-      if (preImages.length > 0) snapshot = await engine.withPreImages(preImages)
+      taken = (await this.scopedStep(engine, project, changes, pending)) ?? (await this.takeWhole(engine, project.id, trigger, changes, pending))
     } catch (error) {
       // A failed snapshot must not fail the user's turn; it is visible in the log and the timeline lacks this point.
       log.warn(`[checkpoint] snapshot of ${project.root} failed: ${(error as Error).message}`)
       return undefined
     }
     const previous = this.repo.latest(session.projectId, session.id) ?? this.repo.latest(session.projectId, null)
-    this.setBaseline(session.projectId, snapshot.id)
-    if (onlyIfChanged && previous?.snapshotId === snapshot.id) return undefined
+    this.setBaseline(session.projectId, taken.id)
+    if (onlyIfChanged && previous?.snapshotId === taken.id) return undefined
     try {
-      if (snapshot.changed) await this.enforceQuota(session.projectId, engine)
+      if (taken.changed) await this.enforceQuota(session.projectId, engine)
       return this.record({
         projectId: session.projectId,
         sessionId: session.id,
         messageId,
-        snapshotId: snapshot.id,
+        snapshotId: taken.id,
         trigger,
-        summary: await this.summarize(engine, previous?.snapshotId, snapshot.id, snapshot.untracked),
+        summary: await this.summarize(engine, previous, taken),
+        ...(taken.scope ? { scope: taken.scope } : {}),
       })
     } catch (error) {
       log.warn(`[checkpoint] checkpoint of ${project.root} not recorded: ${(error as Error).message}`)
@@ -475,13 +510,72 @@ export class CheckpointService {
     }
   }
 
-  private async summarize(
+  /**
+   * A snapshot of the whole tree. The message's walk may be stopped (`finishTurn`): then the
+   * checkpoint holds what the paths tools wrote meanwhile held before (their pre-images).
+   */
+  private async takeWhole(
     engine: SnapshotClient,
-    fromId: string | undefined,
-    toId: string,
-    untracked: { path: string; size: number }[],
-  ): Promise<ChangeSummary> {
-    const entries = fromId && fromId !== toId && (await engine.exists(fromId)) ? await engine.diff(fromId, toId) : []
+    projectId: string,
+    trigger: Checkpoint['trigger'],
+    changes: 'walk' | StepFileChanges,
+    pending?: PendingCapture,
+  ): Promise<Taken> {
+    if (changes !== 'walk') {
+      if (changes.paths.length > 0) await engine.markDirty(changes.paths)
+      if (changes.unlisted) await engine.settleAfterUnlistedChange()
+    }
+    let snapshot: SnapshotResult
+    try {
+      // Only a message's walk: a step's, a review's or a merge's snapshot is needed whole.
+      snapshot = await engine.snapshot({ trustMarks: changes !== 'walk', stoppable: trigger === 'message' })
+    } catch (error) {
+      if (!(error instanceof HotaruError && error.name === SnapshotErrorNames.WalkStopped)) throw error
+      return this.takeScoped(engine, projectId, pending?.close() ?? [])
+    }
+    // Paths tools wrote while the walk ran are put back as they were before (see `beforeWrite`).
+    const preImages = pending?.close() ?? []
+    if (preImages.length > 0) snapshot = await engine.withPreImages(preImages)
+    this.scoped.delete(projectId)
+    return { id: snapshot.id, changed: snapshot.changed, untracked: snapshot.untracked }
+  }
+
+  /**
+   * After a stopped walk, a step that listed its writes gets a checkpoint of the paths written
+   * since the walk began as they are now (or as a pre-image kept for a later write says they were).
+   * `undefined`, for a whole snapshot instead: no walk was stopped, the step changed files it did
+   * not list, or a path cannot be kept (a link, a large file).
+   */
+  private async scopedStep(engine: SnapshotClient, project: ProjectInstance, changes: 'walk' | StepFileChanges, pending?: PendingCapture): Promise<Taken | undefined> {
+    const written = this.scoped.get(project.id)
+    if (!written || changes === 'walk' || changes.unlisted) return undefined
+    const paths = new Set(written)
+    for (const path of changes.paths) {
+      const abs = resolve(project.root, path)
+      if (insideRoot(project.root, abs)) paths.add(abs)
+    }
+    // Read before the pending capture closes: a write meanwhile leaves its pre-image there, which wins.
+    const now = await Promise.all([...paths].map((path) => readPreImage(path)))
+    if (now.some((image) => image === undefined)) return undefined
+    const images = new Map(now.map((image) => [(image as PreImage).path, image as PreImage]))
+    for (const image of pending?.close() ?? []) images.set(image.path, image)
+    return this.takeScoped(engine, project.id, [...images.values()])
+  }
+
+  private async takeScoped(engine: SnapshotClient, projectId: string, images: PreImage[]): Promise<Taken> {
+    const { id, paths } = await engine.scopedSnapshot(images)
+    const written = this.scoped.get(projectId) ?? new Set<string>()
+    for (const image of images) written.add(image.path)
+    this.scoped.set(projectId, written)
+    return { id, changed: true, untracked: [], scope: paths }
+  }
+
+  /** Changes from `from` to `to`; where either holds only some paths, changes of those paths only. */
+  private async summarize(engine: SnapshotClient, from: Pick<Checkpoint, 'snapshotId' | 'scope'> | undefined, to: Pick<Taken, 'id' | 'untracked' | 'scope'>): Promise<ChangeSummary> {
+    const fromId = from?.snapshotId
+    const scope = scopeOf(from, to)
+    const all = fromId && fromId !== to.id && (await engine.exists(fromId)) ? await engine.diff(fromId, to.id) : []
+    const entries = scope ? all.filter((e) => scope.has(e.path)) : all
     return {
       added: entries.filter((e) => e.status === 'added').length,
       modified: entries.filter((e) => e.status === 'modified').length,
@@ -489,9 +583,10 @@ export class CheckpointService {
       additions: entries.reduce((n, e) => n + (e.additions ?? 0), 0),
       deletions: entries.reduce((n, e) => n + (e.deletions ?? 0), 0),
       files: entries.slice(0, 200).map((e) => ({ path: e.path, status: e.status })),
-      untracked: untracked.map((u) => ({ path: u.path, size: u.size })),
+      untracked: to.untracked.map((u) => ({ path: u.path, size: u.size })),
     }
   }
+
   private record(input: Omit<Checkpoint, 'id' | 'createdAt'>): Checkpoint {
     const checkpoint: Checkpoint = { ...input, id: ascendingId('cp'), createdAt: Date.now() }
     this.repo.insert(checkpoint)
@@ -511,6 +606,8 @@ export class CheckpointService {
     const baselineId = this.kv.get<string>(`checkpoint.baseline.${checkpoint.projectId}`)
     return {
       baselineId,
+      // A checkpoint of some paths restores those, and leaves the rest of the tree alone.
+      ...(checkpoint.scope ? { paths: checkpoint.scope } : {}),
       includeUserCreated: request.includeUserCreated ?? false,
       overwriteConflicts: request.overwriteConflicts ?? false,
     }
@@ -521,6 +618,12 @@ export class CheckpointService {
     const messages = this.sessions.messages(checkpoint.sessionId)
     return messages.filter((m) => m.info.id >= (checkpoint.messageId as string)).length
   }
+}
+
+/** The paths two checkpoints' changes are limited to (either holds only some), or undefined: all. */
+function scopeOf(a: { scope?: string[] } | undefined, b: { scope?: string[] } | undefined): Set<string> | undefined {
+  if (!a?.scope && !b?.scope) return undefined
+  return new Set([...(a?.scope ?? []), ...(b?.scope ?? [])])
 }
 
 function emptyPreview(checkpoint: Checkpoint, mode: RestoreMode): RestorePreview {

@@ -10,6 +10,7 @@ interface Row {
   trigger: Checkpoint['trigger']
   created_at: number
   summary: string
+  scope: string | null
 }
 
 const toCheckpoint = (r: Row): Checkpoint => ({
@@ -21,6 +22,7 @@ const toCheckpoint = (r: Row): Checkpoint => ({
   trigger: r.trigger,
   createdAt: r.created_at,
   summary: JSON.parse(r.summary) as Checkpoint['summary'],
+  ...(r.scope === null ? {} : { scope: JSON.parse(r.scope) as string[] }),
 })
 
 export class CheckpointsRepo {
@@ -29,10 +31,10 @@ export class CheckpointsRepo {
   insert(c: Checkpoint): void {
     this.db
       .prepare(
-        `INSERT INTO checkpoints (id, project_id, session_id, message_id, snapshot_id, trigger, created_at, summary)
-         VALUES (@id, @projectId, @sessionId, @messageId, @snapshotId, @trigger, @createdAt, @summary)`,
+        `INSERT INTO checkpoints (id, project_id, session_id, message_id, snapshot_id, trigger, created_at, summary, scope)
+         VALUES (@id, @projectId, @sessionId, @messageId, @snapshotId, @trigger, @createdAt, @summary, @scope)`,
       )
-      .run({ ...c, summary: JSON.stringify(c.summary) })
+      .run({ ...c, summary: JSON.stringify(c.summary), scope: c.scope ? JSON.stringify(c.scope) : null })
   }
 
   get(id: string): Checkpoint | undefined {

@@ -96,4 +96,7 @@ export const migrations: readonly string[] = [
   ALTER TABLE worktrees ADD COLUMN port_first INTEGER;
   CREATE UNIQUE INDEX worktrees_port_first ON worktrees(port_first);
   `,
+  /* 7: checkpoints that hold only some paths (a JSON list; NULL: the whole tree) */ `
+  ALTER TABLE checkpoints ADD COLUMN scope TEXT;
+  `,
 ]

@@ -53,6 +53,11 @@ function Row({ sessionId, checkpoint, active, here, onFocus }: RowProps) {
         </div>
       )}
       {snippet && <div className="checkpoint-snippet">“{snippet}”</div>}
+      {checkpoint.scope && (
+        <div className="muted checkpoint-scope" title={checkpoint.scope.join('\n')} data-testid="checkpoint-scope">
+          holds only {checkpoint.scope.length === 1 ? 'the 1 file' : `the ${checkpoint.scope.length} files`} written during it
+        </div>
+      )}
       {checkpoint.summary.untracked.length > 0 && (
         <div className="warn-text checkpoint-untracked">{checkpoint.summary.untracked.length} large file(s) not kept</div>
       )}

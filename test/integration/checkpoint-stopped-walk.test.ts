@@ -11,11 +11,8 @@ afterEach(async () => {
   for (const s of servers.splice(0)) await s.close()
 })
 
-/**
- * Large enough that hashing it into a fresh store (about a second here) outlasts a four-request
- * turn many times over: the turn ends while the message's walk is still running.
- */
-const BULK = 20_000
+/** More files than one check of the stop flag covers, so the walk has hashed some and not others when it stops. */
+const BULK = 5_000
 
 function bigProject(): string {
   const root = tempDir()
@@ -44,7 +41,8 @@ describe('a one-shot run whose message walk is still running at its end', () => 
     })
     servers.push(server)
     const dataDir = tempDir()
-    const env = fakeProviderEnv(server, dataDir, { HOTARU_CONFIG_CONTENT: JSON.stringify({ lsp: false }) })
+    // The walk holds still at its first check until the turn's end stops it, however fast this machine hashes.
+    const env = fakeProviderEnv(server, dataDir, { HOTARU_CONFIG_CONTENT: JSON.stringify({ lsp: false }), HOTARU_WALK_STALL_MS: '60000' })
     const project = bigProject()
 
     const run = await hotaru(['run', '--dir', project, '--yes', 'bump the version'], env)

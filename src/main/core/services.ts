@@ -213,6 +213,8 @@ export function createServices(options: ServicesOptions): Services {
       changeFeed: options.transport !== 'cli',
       // …and end after their turn: a first walk still running then is stopped, not awaited.
       stopWalksAtTurnEnd: options.transport === 'cli',
+      // Tests of that stop hold the walk until the turn ends (see `SnapshotEngineOptions.stoppableWalkStallMs`).
+      walkStallMs: Number(env.HOTARU_WALK_STALL_MS ?? 0) || 0,
       keep: (projectId) => storage.worktrees.list(projectId).filter((w) => w.kind === 'copy').map((w) => w.base),
     },
   )

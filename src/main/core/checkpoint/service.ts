@@ -105,6 +105,8 @@ export class CheckpointService {
        * top-level turn ends is stopped rather than awaited (see `finishTurn`).
        */
       stopWalksAtTurnEnd?: boolean
+      /** See `SnapshotEngineOptions.stoppableWalkStallMs` (tests only). */
+      walkStallMs?: number
     } = { changeFeed: true },
   ) {}
 
@@ -133,6 +135,7 @@ export class CheckpointService {
         maxFileBytes: config?.snapshot?.maxFileBytes,
         extraExcludes: config?.snapshot?.exclude,
         quotaBytes: config?.snapshot?.quotaBytes ?? DEFAULT_QUOTA_BYTES,
+        ...(this.options.walkStallMs ? { stoppableWalkStallMs: this.options.walkStallMs } : {}),
         onLog: (level, message) => log[level](`[checkpoint] ${project.root}: ${message}`),
       })
       // A restore interrupted by a crash is finished (or rolled back) before anything else: the

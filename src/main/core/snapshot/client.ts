@@ -97,6 +97,7 @@ export class SnapshotClient {
   /** Stops every stoppable walk asked for so far, at its next check (every few hundred files). Later ones run whole. */
   stopWalks(): void {
     Atomics.store(this.walkStop, 0, this.walkTickets)
+    Atomics.notify(this.walkStop, 0)
   }
 
   /** Ends the change feed (closing the watcher cleanly) and the worker, after the calls already made. */

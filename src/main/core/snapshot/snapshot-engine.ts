@@ -114,6 +114,7 @@ export class SnapshotEngine {
   private readonly extraExcludes: readonly string[]
   private readonly quotaBytes: number | null
   private readonly walkStop: Int32Array | null
+  private readonly walkStallMs: number
   private readonly rules: IgnoreCache
   private readonly blobs: ObjectStore
   private readonly trees: ObjectStore
@@ -142,6 +143,7 @@ export class SnapshotEngine {
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES
     this.quotaBytes = options.quotaBytes ?? null
     this.walkStop = options.walkStop ?? null
+    this.walkStallMs = options.stoppableWalkStallMs ?? 0
     this.extraExcludes = options.extraExcludes ?? []
     this.rules = new IgnoreCache(new IgnoreRules(this.root, this.extraExcludes))
     this.blobs = new ObjectStore(join(this.storeDir, 'blobs'))
@@ -726,7 +728,7 @@ export class SnapshotEngine {
         excluded: this.excluded,
         racy: this.racy,
         dirs: this.dirListings,
-        stopRequested: stopAt(this.walkStop, stopTicket),
+        stopRequested: stopAt(this.walkStop, stopTicket, this.walkStallMs),
       },
       stats,
     )
@@ -925,9 +927,18 @@ export class SnapshotEngine {
 }
 
 /** `stopRequested` of a walk with `ticket`: true once the host raised the flag to it. */
-function stopAt(flag: Int32Array | null, ticket: number | undefined): (() => boolean) | undefined {
+function stopAt(flag: Int32Array | null, ticket: number | undefined, stallMs: number): (() => boolean) | undefined {
   if (!flag || ticket === undefined) return undefined
-  return () => Atomics.load(flag, 0) >= ticket
+  let stall = stallMs
+  return () => {
+    // A test's stall: wait at the first check until stopped (`stopWalks` notifies) or the time is up.
+    const until = performance.now() + stall
+    stall = 0
+    for (let seen = Atomics.load(flag, 0); seen < ticket && performance.now() < until; seen = Atomics.load(flag, 0)) {
+      Atomics.wait(flag, 0, seen, until - performance.now())
+    }
+    return Atomics.load(flag, 0) >= ticket
+  }
 }
 
 function isGitignore(path: string): boolean {

@@ -54,6 +54,11 @@ export interface SnapshotEngineOptions {
    * once element 0 reaches that number, even while the worker is busy walking (see `SnapshotClient.stopWalks`).
    */
   walkStop?: Int32Array
+  /**
+   * For tests of stopped walks: a stoppable walk holds still this long at its first check unless it
+   * is stopped meanwhile (`HOTARU_WALK_STALL_MS`), so a turn reliably ends while its walk runs.
+   */
+  stoppableWalkStallMs?: number
 }
 
 export interface ScanError {

@@ -1,7 +1,5 @@
 import { lstatSync, mkdirSync, statSync } from 'node:fs'
-import { join } from 'node:path'
 import { IgnoreRules } from '../project/ignore-rules'
-import { errnoCode } from './errors'
 import { IgnoreCache } from './ignore-cache'
 import { type DirListing, emptyStats, isGitignorePath, isRacyAt, Scanner, sigOf } from './scanner'
 import { StatIndexFile } from './stat-index-file'
@@ -52,7 +50,7 @@ export class CopyIndex {
   static load(dir: string, indexDir: string, maxFileBytes: number, extraExcludes: readonly string[]): CopyIndex {
     const index = new CopyIndex(dir, indexDir, maxFileBytes, extraExcludes)
     if (index.file.load(index.state, COPY_EPOCH)) {
-      const savedAt = lastSaveNs(indexDir)
+      const savedAt = index.file.savedAtNs()
       for (const [path, record] of index.state.records) if (isRacyAt(record, savedAt)) index.racy.add(path)
     }
     return index
@@ -173,18 +171,4 @@ export class CopyIndex {
     mkdirSync(this.indexDir, { recursive: true })
     this.file.save(this.state, COPY_EPOCH)
   }
-}
-
-/** When the index in `indexDir` was last written (ns), from its files' mtimes. */
-function lastSaveNs(indexDir: string): bigint {
-  let latest = 0n
-  for (const name of StatIndexFile.files) {
-    try {
-      const { mtimeNs } = statSync(join(indexDir, name), { bigint: true })
-      if (mtimeNs > latest) latest = mtimeNs
-    } catch (error) {
-      if (errnoCode(error) !== 'ENOENT') throw error
-    }
-  }
-  return latest
 }

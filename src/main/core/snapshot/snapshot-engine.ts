@@ -19,7 +19,7 @@ import { recoverRestore } from './restore-recovery'
 import { planRestore, scopeMatcher } from './restore-plan'
 import { RestoreTransaction } from './restore-transaction'
 import type { RecoverResult, RestoreOptions, RestorePreview, RestoreResult } from './restore-types'
-import { type DirListing, emptyStats, isInGitDir, Scanner, sigOf, WalkStopped } from './scanner'
+import { type DirListing, emptyStats, isInGitDir, isRacyAt, Scanner, sigOf, WalkStopped } from './scanner'
 import { storeScopedTree } from './scoped-tree'
 import { StatIndexFile } from './stat-index-file'
 import { acquireStoreLock } from './store-lock'
@@ -687,7 +687,11 @@ export class SnapshotEngine {
     this.allDirty = true
     this.usageCounters = created ? { blobs: { count: 0, bytes: 0 }, trees: { count: 0, bytes: 0 } } : null
     if (!first) this.lastId = null
-    this.indexFile.load(this.state, epoch)
+    if (this.indexFile.load(this.state, epoch)) {
+      // Saved within the racy window of a record (by this process or another): reread it once.
+      const savedAt = this.indexFile.savedAtNs()
+      for (const [path, record] of this.state.records) if (isRacyAt(record, savedAt)) this.racy.add(path)
+    }
   }
 
   private readEpoch(): string {

@@ -1,4 +1,4 @@
-import { appendFileSync, readFileSync, utimesSync, writeFileSync } from 'node:fs'
+import { appendFileSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { brotliCompressSync, brotliDecompressSync, constants as zlib } from 'node:zlib'
 import { writeFileAtomic } from './atomic-file'
@@ -112,6 +112,24 @@ export class StatIndexFile {
     }
     appendFileSync(join(this.storeDir, LOG_FILE), text)
     this.logLines += changed.length
+  }
+
+  /**
+   * When the index was last written or marked checked (ns, the latest mtime of its files; 0 when
+   * there is none): a record within the racy window of that moment may have changed since without
+   * its signature showing it, so a loaded index rereads it.
+   */
+  savedAtNs(): bigint {
+    let latest = 0n
+    for (const name of StatIndexFile.files) {
+      try {
+        const { mtimeNs } = statSync(join(this.storeDir, name), { bigint: true })
+        if (mtimeNs > latest) latest = mtimeNs
+      } catch (error) {
+        if (errnoCode(error) !== 'ENOENT') throw error
+      }
+    }
+    return latest
   }
 
   /**

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync, unlinkSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync, unlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { gitRepo, runGit } from '../../support/git-repo'
@@ -85,6 +85,22 @@ describe('worktrees (core)', () => {
     await services.worktrees.remove(parent, worktree.name, { force: true })
     expect(existsSync(worktree.path)).toBe(false)
     expect(runGit(root, ['worktree', 'list']).trim().split('\n')).toHaveLength(1)
+  })
+
+  it('creates a git worktree while another one of the repository is half made (another process adding it)', async () => {
+    const services = testServices()
+    const root = gitRepo({ 'a.txt': 'a\n' })
+    // What a concurrent `git worktree add` has written so far: git fails on it until it is complete.
+    const ghost = join(root, '.git/worktrees/ghost')
+    mkdirSync(ghost, { recursive: true })
+    writeFileSync(join(ghost, 'gitdir'), join(tempDir(), 'ghost/.git\n'))
+    writeFileSync(join(ghost, 'HEAD'), 'ref: refs/heads/main\n')
+    writeFileSync(join(ghost, 'commondir'), '')
+    setTimeout(() => writeFileSync(join(ghost, 'commondir'), '../..\n'), 120)
+    const parent = services.projects.openFolder(root)
+    const { worktree } = await services.worktrees.create(parent, { name: 'racer' })
+    expect(readFileSync(join(worktree.path, 'a.txt'), 'utf8')).toBe('a\n')
+    expect(runGit(root, ['branch', '--list', 'hotaru/*']).trim()).toBe('+ hotaru/racer')
   })
 
   it('brings along the ignored files .worktreeinclude matches, in ignored folders and below, and nothing else', async () => {

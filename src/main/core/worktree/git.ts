@@ -114,3 +114,29 @@ async function withIntentToAdd<T>(cwd: string, paths: readonly string[], work: (
     await rm(dir, { recursive: true, force: true })
   }
 }
+
+/** git failing on another worktree's admin folder that a concurrent `git worktree add` has not finished writing. */
+const HALF_MADE_WORKTREE = /failed to read \S*worktrees\/[^/\s]+\/(commondir|gitdir|HEAD)/
+
+/**
+ * `git worktree add -b <branch> <dir> <base>`. Another process adding a worktree of the same
+ * repository at that moment (two `hotaru run -w` at once) can make git fail on that worktree's
+ * half-written admin folder; then whatever this attempt made (its branch, its registration) is
+ * removed and it tries again after a short pause, a few times.
+ */
+export async function addWorktree(top: string, config: readonly string[], branch: string, dir: string, base: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await git(top, [...config, 'worktree', 'add', '--quiet', '-b', branch, dir, base])
+      return
+    } catch (error) {
+      if (attempt >= 5 || !(error instanceof HotaruError) || !HALF_MADE_WORKTREE.test(error.message)) throw error
+      // Usually nothing was made (git fails while validating); the folder and branch are this call's own.
+      // Not `worktree prune`: it would drop the other process's registration, whose folder may not exist yet.
+      await git(top, ['worktree', 'remove', '--force', dir]).catch(() => rm(dir, { recursive: true, force: true }))
+      // `update-ref`, not `branch -D`: that one reads every worktree too, and fails the same way. A missing ref is no error.
+      await git(top, ['update-ref', '-d', `refs/heads/${branch}`])
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt + Math.random() * 100))
+    }
+  }
+}

@@ -19,7 +19,7 @@ import { detached } from '../util/detached'
 import { log } from '../util/log'
 import { copyInto, deleteFrom, readSide, sameContent } from './disk'
 import { fileChange, renameOf } from './file-change'
-import { defaultBranchCommit, git, gitRepoOf } from './git'
+import { addWorktree, defaultBranchCommit, git, gitRepoOf } from './git'
 import { copyMissing, includedInRepo, includePatterns } from './include'
 import { branchName, generateName, worktreesFolder } from './names'
 import { findFreeBlock, portBlock } from './ports'
@@ -137,7 +137,7 @@ export class WorktreeService {
         const base = (input.base ?? settings.base ?? 'head') === 'default' ? await defaultBranchCommit(repo.top) : repo.head
         // The files `.worktreeinclude` brings along are listed in the main tree while git checks out.
         const [checkout, included] = await Promise.allSettled([
-          git(repo.top, [...CHECKOUT_CONFIG, 'worktree', 'add', '--quiet', '-b', branch, top, base]),
+          addWorktree(repo.top, CHECKOUT_CONFIG, branch, top, base),
           includedInRepo(parent.root),
         ])
         if (checkout.status === 'rejected') throw checkout.reason

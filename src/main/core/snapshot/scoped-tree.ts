@@ -8,7 +8,19 @@ export interface ScopedPath {
   content: { data: Uint8Array; exec: boolean } | null
 }
 
-const NO_SIGNATURE = { size: 0, mtimeNs: 0n, ctimeNs: 0n, ino: 0n, mode: 0 }
+/** The signature of a record made from given content: it matches no file on disk, so the next walk reads the path. */
+export const NO_SIGNATURE = { size: 0, mtimeNs: 0n, ctimeNs: 0n, ino: 0n, mode: 0 }
+
+/**
+ * The entry for content a tool's write replaced (or a scoped path holds): stored in `blobs` when it
+ * fits the size cap, listed as too large otherwise. `written` is what the store reported for it.
+ */
+export function entryOfContent(content: { data: Uint8Array; exec: boolean }, blobs: ObjectStore, maxFileBytes: number): { entry: ManifestEntry; written: number } {
+  const data = Buffer.from(content.data.buffer, content.data.byteOffset, content.data.byteLength)
+  if (data.length > maxFileBytes) return { entry: { kind: 'untracked', reason: 'too-large', size: data.length }, written: 0 }
+  const hash = sha256(data)
+  return { entry: { kind: 'file', hash, size: data.length, exec: content.exec }, written: blobs.put(hash, data) }
+}
 
 /**
  * Stores a tree holding only `paths` (absent ones left out) and returns its id: a checkpoint that
@@ -21,15 +33,7 @@ export function storeScopedTree(paths: readonly ScopedPath[], blobs: ObjectStore
   trees.beginBatch()
   try {
     for (const { path, content } of paths) {
-      if (!content) continue
-      const data = Buffer.from(content.data.buffer, content.data.byteOffset, content.data.byteLength)
-      let entry: ManifestEntry = { kind: 'untracked', reason: 'too-large', size: data.length }
-      if (data.length <= maxFileBytes) {
-        const hash = sha256(data)
-        blobs.put(hash, data)
-        entry = { kind: 'file', hash, size: data.length, exec: content.exec }
-      }
-      tree.set(path, { ...NO_SIGNATURE, entry })
+      if (content) tree.set(path, { ...NO_SIGNATURE, entry: entryOfContent(content, blobs, maxFileBytes).entry })
     }
     const id = tree.buildRoot((hash, bytes) => {
       trees.put(hash, bytes)

@@ -12,7 +12,7 @@ import { errnoCode, SnapshotErrorNames, snapshotError } from './errors'
 import { collectGarbage } from './gc'
 import { IgnoreCache } from './ignore-cache'
 import { sideFromDisk, sideFromStore } from './file-versions'
-import { ObjectStore, sha256 } from './object-store'
+import { ObjectStore } from './object-store'
 import { RestoreApplier } from './restore-apply'
 import { journalBlobs, type JournalOp, MAX_SAVED_BYTES, newNonce, readJournal, removeJournal, type RestoreJournal, writeJournal } from './restore-journal'
 import { recoverRestore } from './restore-recovery'
@@ -20,7 +20,7 @@ import { planRestore, scopeMatcher } from './restore-plan'
 import { RestoreTransaction } from './restore-transaction'
 import type { RecoverResult, RestoreOptions, RestorePreview, RestoreResult } from './restore-types'
 import { type DirListing, emptyStats, isInGitDir, isRacyAt, Scanner, sigOf, WalkStopped } from './scanner'
-import { storeScopedTree } from './scoped-tree'
+import { entryOfContent, NO_SIGNATURE, storeScopedTree } from './scoped-tree'
 import { StatIndexFile } from './stat-index-file'
 import { acquireStoreLock } from './store-lock'
 import { describeChanges, diffTrees, type RawChange } from './tree-diff'
@@ -242,19 +242,12 @@ export class SnapshotEngine {
     }
     // A path the snapshot would never hold (ignored, excluded, inside .git) stays out.
     if (!this.state.get(path) && !this.tracks(path)) return
-    const data = Buffer.from(image.content.data.buffer, image.content.data.byteOffset, image.content.data.byteLength)
-    const cleared = { size: 0, mtimeNs: 0n, ctimeNs: 0n, ino: 0n, mode: 0 }
-    if (data.length > this.maxFileBytes) {
-      this.state.set(path, { ...cleared, entry: { kind: 'untracked', reason: 'too-large', size: data.length } })
-      return
-    }
-    const hash = sha256(data)
-    const written = this.blobs.put(hash, data)
+    const { entry, written } = entryOfContent(image.content, this.blobs, this.maxFileBytes)
     if (written > 0) {
       stats.blobsWritten++
       stats.bytesWritten += written
     }
-    this.state.set(path, { ...cleared, entry: { kind: 'file', hash, size: data.length, exec: image.content.exec } })
+    this.state.set(path, { ...NO_SIGNATURE, entry })
   }
 
   /** Whether a walk would include `path` (not excluded, not in .git, not ignored at any level). */

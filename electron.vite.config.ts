@@ -30,6 +30,8 @@ export default defineConfig({
           index: resolve(__dirname, 'src/main/index.ts'),
           // The snapshot engine's worker thread, found next to index.js at run time (worker-entry.ts).
           'snapshot-worker': resolve(__dirname, 'src/main/core/snapshot/worker.ts'),
+          // The project's file watch, in its own thread (project/watcher.ts).
+          'watch-worker': resolve(__dirname, 'src/main/core/project/watch-worker.ts'),
         },
       },
     },

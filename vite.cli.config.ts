@@ -36,6 +36,8 @@ export default defineConfig({
         main: resolve(import.meta.dirname, 'src/cli/main.ts'),
         // The snapshot engine's worker thread, found next to main.js at run time (worker-entry.ts).
         'snapshot-worker': resolve(import.meta.dirname, 'src/main/core/snapshot/worker.ts'),
+        // The project's file watch, in its own thread (project/watcher.ts).
+        'watch-worker': resolve(import.meta.dirname, 'src/main/core/project/watch-worker.ts'),
       },
       external,
       // Doc comments are dropped (license notices stay): Node reads, decodes and hashes every byte of

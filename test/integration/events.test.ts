@@ -45,6 +45,8 @@ describe('bus events', () => {
     // Files, git and the watcher.
     await call('fs.list', { projectId, path: '' })
     await call('fs.gitStatus', { projectId })
+    // The watch is ready once it has every folder in view: its first batch marks the listings stale.
+    await next('fs:changed', (p) => (p.invalidated as string[]).includes(''))
     await call('fs.write', { projectId, path: 'notes.txt', content: 'new\n' })
     await next('fs:changed', (p) => (p.changes as { path: string }[]).some((c) => c.path === 'notes.txt'))
     await next('fs:gitStatus')

@@ -100,4 +100,15 @@ describe('project watcher (real folders)', () => {
     expect(batches.some((b) => b.invalidated.includes('pkg'))).toBe(true)
     expect(rules.isIgnored('pkg/gen.ts', false)).toBe(true)
   })
+
+  it('watches a folder a .gitignore edit stops ignoring, and has the tree list its folders again', async () => {
+    const root = writeTree(tempDir(), { '.gitignore': 'gen/\n', 'gen/old.js': '', 'a.txt': '' })
+    const w = await watching(root)
+    const relisted = () => w.batches.filter((b) => b.invalidated.includes('')).length
+    const before = relisted()
+    writeFileSync(join(root, '.gitignore'), '')
+    await w.until(() => relisted() > before)
+    writeFileSync(join(root, 'gen/new.js'), 'now watched')
+    await w.until(() => w.changes().some((c) => c.path === 'gen/new.js' && c.kind === 'created'))
+  })
 })

@@ -147,7 +147,7 @@ export class CheckpointService {
         (error: unknown) => log.warn(`[checkpoint] ${project.root}: recovery failed: ${(error as Error).message}`),
       )
       const watching = this.options.changeFeed
-        ? engine.watch().catch((error: unknown) => log.warn(`[checkpoint] change feed of ${project.root}: ${(error as Error).message}`))
+        ? engine.watch(() => project.watchFiles().openFeed()).catch((error: unknown) => log.warn(`[checkpoint] change feed of ${project.root}: ${(error as Error).message}`))
         : undefined
       return {
         engine,

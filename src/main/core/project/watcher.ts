@@ -1,69 +1,64 @@
-import { watch, type FSWatcher } from 'chokidar'
-import { lstatSync, type Stats } from 'node:fs'
-import { relative, sep } from 'node:path'
-import type { FsChange, FsChanged } from '@shared/schema/fs-events'
-import { describeEntry } from './files'
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads'
+import type { FsChanged } from '@shared/schema/fs-events'
+import { log } from '../util/log'
+import { workerUrl } from '../util/worker-url'
 import type { IgnoreRules } from './ignore-rules'
+import type { WatchWorkerData, WatchWorkerMessage, WatchWorkerRequest } from './watch-protocol'
 
-/** Changes are collected this long and sent as one event: a `git checkout` is one message, not thousands. */
-const BATCH_MS = 50
-/** A burst bigger than this is flushed at once so a single event stays a reasonable size. */
-const MAX_BATCH = 2000
-
-/** chokidar asks about some paths before it has stats; a vanished path is not ignored (its unlink is news). */
-function lstatOrNull(abs: string): Stats | null {
-  try {
-    return lstatSync(abs)
-  } catch {
-    return null
-  }
-}
-
-type RawKind = 'add' | 'addDir' | 'change' | 'unlink' | 'unlinkDir'
+/** The built watch worker's file name; both builds (electron-vite main and the CLI) emit it as an entry. */
+export const WATCH_WORKER_FILE = 'watch-worker.js'
+/** Heap cap of the watch worker: a runaway watch of a huge tree ends that thread, not the app. */
+const MAX_HEAP_MB = 512
+/** The watch keeps one small record per file for its life; a large young generation only adds resident memory. */
+const YOUNG_GENERATION_MB = 8
 
 export interface ProjectWatcherOptions {
   root: string
+  /** The project's rules as the host uses them (listings): forgotten where a `.gitignore` changed. */
   rules: IgnoreRules
   onChanges(batch: FsChanged): void
   batchMs?: number
 }
 
 /**
- * Watches one project folder and reports batched, project-relative changes.
- * Gitignored folders (and node_modules, .git) are not descended into: watching
- * them costs inotify handles and CPU for trees nobody edits by hand.
+ * The project's one file watch, in its own worker thread (`watch-worker.ts`): chokidar's crawl of
+ * a large tree and its events stay off the event loop that carries IPC, streams and ptys. It reports
+ * the file tree's batched, project-relative changes (`onChanges`) and, through `openFeed`, the raw
+ * changed paths to the snapshot engine's change feed in its worker, without passing through this
+ * thread. Gitignored folders (and node_modules, .git) are not descended into.
  */
 export class ProjectWatcher {
-  private readonly watcher: FSWatcher
-  private readonly pending = new Map<string, FsChange>()
-  private readonly invalidated = new Set<string>()
-  private timer: NodeJS.Timeout | null = null
+  private readonly worker: Worker
   private readonly ready: Promise<void>
-  private closed = false
+  private readonly closed: Promise<void>
+  private disposed = false
 
   constructor(private readonly options: ProjectWatcherOptions) {
-    const { root, rules } = options
-    this.watcher = watch(root, {
-      ignoreInitial: true,
-      followSymlinks: false,
-      // Editors that save via rename (vim, some IDEs) would otherwise show up as delete + create.
-      atomic: true,
-      ignored: (abs: string, stats?: Stats) => {
-        const rel = this.rel(abs)
-        if (rel === '' || rel.startsWith('..')) return false
-        // Only folders are skipped: an ignored file next to tracked ones still shows (dimmed) in the tree.
-        const info = stats ?? lstatOrNull(abs)
-        return info !== null && info.isDirectory() && rules.isIgnored(rel, true)
-      },
+    const data: WatchWorkerData = { root: options.root, batchMs: options.batchMs }
+    this.worker = new Worker(workerUrl(import.meta.url, WATCH_WORKER_FILE, 'watch-worker.ts'), {
+      workerData: data,
+      resourceLimits: { maxOldGenerationSizeMb: MAX_HEAP_MB, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+      name: 'hotaru-watch',
     })
-    this.ready = new Promise((resolve) =>
-      this.watcher.once('ready', () => {
-        this.reportStart()
-        resolve()
-      }),
-    )
-    this.watcher.on('all', (event, abs) => this.record(event as RawKind, abs))
-    this.watcher.on('error', (error) => console.warn(`[watcher] ${root}:`, error))
+    // The watch never keeps a process alive by itself.
+    this.worker.unref()
+    let markReady = (): void => {}
+    let markClosed = (): void => {}
+    this.ready = new Promise((resolve) => (markReady = resolve))
+    this.closed = new Promise((resolve) => (markClosed = resolve))
+    this.worker.on('message', (message: WatchWorkerMessage) => {
+      if (message.type === 'changes') this.deliver(message.batch)
+      else if (message.type === 'ready') markReady()
+      else if (message.type === 'closed') markClosed()
+      else log.warn(`[watcher] ${options.root}: ${message.message}`)
+    })
+    this.worker.on('error', (error) => log.warn(`[watcher] ${options.root}: the watch failed: ${error.message}`))
+    this.worker.on('exit', (code) => {
+      // Whoever waits for the watch is not left hanging; the tree lists its folders again when asked.
+      markReady()
+      markClosed()
+      if (!this.disposed) log.warn(`[watcher] ${options.root}: the watch ended (code ${code}); the file tree no longer follows changes`)
+    })
   }
 
   /** Resolves once the initial crawl is done and changes are being reported. */
@@ -72,71 +67,29 @@ export class ProjectWatcher {
   }
 
   /**
-   * chokidar reports nothing about what its initial crawl finds (`ignoreInitial`), and a folder is
-   * watched only once the crawl reached it. A file created after a listing was taken but before its
-   * folder was watched would never be reported, so once every folder is watched the first batch
-   * says that listings taken until now are stale (clients list their loaded folders again).
+   * A port on which the watch reports raw changes (`FeedMessage`) from now on, for a change feed in
+   * another thread; hand it over with `postMessage(…, [port])`. It closes when the watch ends.
    */
-  private reportStart(): void {
-    if (this.closed) return
-    this.invalidated.add('')
-    this.flush()
-  }
-
-  private rel(abs: string): string {
-    const rel = relative(this.options.root, abs)
-    return sep === '/' ? rel : rel.split(sep).join('/')
-  }
-
-  private record(event: RawKind, abs: string): void {
-    if (this.closed) return
-    const rel = this.rel(abs)
-    if (rel === '' || rel.startsWith('..')) return
-    if (rel.endsWith('.gitignore') && (rel === '.gitignore' || rel.endsWith('/.gitignore'))) {
-      const dir = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : ''
-      this.options.rules.invalidate(dir)
-      this.invalidated.add(dir)
-    }
-    const kind: FsChange['kind'] = event === 'add' || event === 'addDir' ? 'created' : event === 'change' ? 'changed' : 'deleted'
-    const previous = this.pending.get(rel)
-    // delete + create within one batch is an in-place replacement: report it as a change.
-    const merged = previous?.kind === 'deleted' && kind === 'created' ? 'changed' : kind
-    this.pending.set(rel, { kind: previous?.kind === 'created' && kind === 'changed' ? 'created' : merged, path: rel })
-    if (this.pending.size >= MAX_BATCH) this.flush()
-    else if (!this.timer) this.timer = setTimeout(() => this.flush(), this.options.batchMs ?? BATCH_MS)
-  }
-
-  private flush(): void {
-    if (this.timer) clearTimeout(this.timer)
-    this.timer = null
-    if (this.closed || (this.pending.size === 0 && this.invalidated.size === 0)) return
-    const changes: FsChange[] = []
-    for (const change of this.pending.values()) {
-      if (change.kind === 'deleted') {
-        changes.push(change)
-        continue
-      }
-      // Stat at flush time: the entry reflects the settled state of the burst.
-      const abs = `${this.options.root}/${change.path}`
-      let stats: Stats
-      try {
-        stats = lstatSync(abs)
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') console.warn(`[watcher] cannot stat ${change.path}:`, error)
-        changes.push({ kind: 'deleted', path: change.path })
-        continue
-      }
-      changes.push({ ...change, entry: describeEntry(this.options.root, change.path, abs, stats, this.options.rules) })
-    }
-    const invalidated = [...this.invalidated]
-    this.pending.clear()
-    this.invalidated.clear()
-    this.options.onChanges({ changes, invalidated })
+  openFeed(): MessagePort {
+    const { port1, port2 } = new MessageChannel()
+    const request: WatchWorkerRequest = { type: 'feed', port: port1 }
+    this.worker.postMessage(request, [port1])
+    return port2
   }
 
   async dispose(): Promise<void> {
-    this.closed = true
-    if (this.timer) clearTimeout(this.timer)
-    await this.watcher.close()
+    if (this.disposed) return
+    this.disposed = true
+    const request: WatchWorkerRequest = { type: 'close' }
+    this.worker.postMessage(request)
+    // chokidar closes its watchers (inotify handles) before the thread ends.
+    await this.closed
+    await this.worker.terminate()
+  }
+
+  private deliver(batch: FsChanged): void {
+    if (this.disposed) return
+    for (const dir of batch.invalidated) this.options.rules.invalidate(dir)
+    this.options.onChanges(batch)
   }
 }

@@ -1,7 +1,8 @@
-import { watch, type FSWatcher } from 'chokidar'
-import { lstatSync, type Stats } from 'node:fs'
-import { isAbsolute, relative, sep } from 'node:path'
+import { lstatSync } from 'node:fs'
+import { join } from 'node:path'
 import { errnoCode } from './errors'
+import { TreeWatch } from '../project/tree-watch'
+import { feedFromWatch, type FeedListener } from '../project/watch-protocol'
 import type { IgnoreCache } from './ignore-cache'
 import { isInGitDir } from './scanner'
 
@@ -15,24 +16,32 @@ export interface ChangeFeedSink {
   setLive(live: boolean): void
 }
 
-/** Errors after which the OS stops reporting some changes: the feed is given up, snapshots walk fully. */
-const FATAL_CODES = new Set(['ENOSPC', 'EMFILE', 'ENFILE', 'EPERM', 'EACCES'])
+/**
+ * Where a feed's changes come from: given the feed's listener, starts reporting to it and returns
+ * how to stop. The project's watch worker, through a port (`listenToFeedPort`); or a watch of the
+ * feed's own (`TreeWatch` in this thread, for an engine used on its own).
+ */
+export type FeedSource = (listener: FeedListener) => { close(): void | Promise<void> }
+
+/** A watch of the feed's own, in this thread, following the snapshot's ignore rules. */
+export function ownWatch(root: string, rules: IgnoreCache): FeedSource {
+  return (listener) => new TreeWatch(root, rules, feedFromWatch(listener))
+}
 
 /**
- * Watches the project with chokidar and reports dirty paths, so a snapshot after a small
- * change visits only those paths. The watcher skips what the snapshot skips (`.gitignore`
- * rules, default excludes, `.git`), so a build writing thousands of ignored files costs
- * nothing. When a `.gitignore` changes, what is watched must change too: the watcher is
- * restarted and a full rescan requested. Events only arrive through the event loop, so
- * changes the caller itself just made should be passed to `markDirty()` (or `markAllDirty()`
- * after a shell command) rather than relying on the feed's timing.
+ * Reports dirty paths of the project, so a snapshot after a small change visits only those paths.
+ * The paths come from the project's watch (`FeedSource`), which skips ignored folders; what else
+ * the snapshot skips (ignored files, excluded paths, `.git`) is dropped here, so a build writing
+ * thousands of ignored files costs nothing. When a `.gitignore` changes, the watch starts over and
+ * the next snapshot walks the whole tree. Events only arrive through the event loop, so changes
+ * the caller itself just made should be passed to `markDirty()` (or `markAllDirty()` after a shell
+ * command) rather than relying on the feed's timing.
  */
 export class ChangeFeed {
-  private watcher: FSWatcher | null = null
+  private source: { close(): void | Promise<void> } | null = null
   private disposed = false
-  private restarting: Promise<void> | null = null
   private stopWaiting: (() => void) | null = null
-  /** When the watcher last reported anything (or started): `settle()` waits for quiet after it. */
+  /** When the watch last reported anything (or started): `settle()` waits for quiet after it. */
   private lastEventAt = performance.now()
 
   constructor(
@@ -43,31 +52,36 @@ export class ChangeFeed {
     private readonly onError: (error: Error) => void,
   ) {}
 
-  /** Resolves once the watcher is ready, i.e. from when increments are trustworthy. */
-  async start(): Promise<void> {
+  /** Resolves once the watch is ready, i.e. from when increments are trustworthy (or once it failed). */
+  async start(source: FeedSource): Promise<void> {
     this.sink.setLive(false)
     this.sink.rescan()
-    const watcher = watch(this.root, {
-      ignoreInitial: true,
-      followSymlinks: false,
-      // `atomic` would delay unlink events by 100 ms to merge editor save patterns; every event just marks a path.
-      atomic: false,
-      persistent: true,
-      ignored: (path: string, stats?: Stats) => this.isIgnored(path, stats),
+    // Also released by `dispose` while the watch is still starting.
+    const ready = new Promise<void>((resolve) => (this.stopWaiting = resolve))
+    this.source = source({
+      paths: (paths) => this.onPaths(paths),
+      ready: () => {
+        if (this.disposed) return
+        // Anything that happened before "ready" may have been missed: the next snapshot walks fully.
+        this.sink.rescan()
+        this.sink.setLive(true)
+        this.stopWaiting?.()
+      },
+      restarting: () => {
+        this.sink.setLive(false)
+        this.sink.rescan()
+      },
+      failed: (error, fatal) => {
+        this.onError(error)
+        this.sink.rescan()
+        if (!fatal) return
+        // The OS will not report everything any more (watch limit, permissions): stop trusting the feed.
+        this.sink.setLive(false)
+        this.stopWaiting?.()
+      },
     })
-    this.watcher = watcher
-    watcher.on('all', (_event, path) => this.onEvent(path))
-    watcher.on('error', (error: unknown) => this.onWatchError(error))
-    // Closing a watcher before it is ready never fires "ready": `stopWaiting` releases this wait then.
-    await new Promise<void>((resolve) => {
-      this.stopWaiting = resolve
-      watcher.once('ready', () => resolve())
-    })
+    await ready
     this.stopWaiting = null
-    if (this.disposed || this.watcher !== watcher) return
-    // Anything that happened before "ready" may have been missed: the first snapshot walks fully.
-    this.sink.rescan()
-    this.sink.setLive(true)
   }
 
   /**
@@ -89,93 +103,40 @@ export class ChangeFeed {
   async dispose(): Promise<void> {
     this.disposed = true
     this.sink.setLive(false)
-    const watcher = this.watcher
-    this.watcher = null
+    const source = this.source
+    this.source = null
     this.stopWaiting?.()
-    if (watcher) await watcher.close()
-    if (this.restarting) await this.restarting
+    await source?.close()
   }
 
-  private relativePath(abs: string): string | null {
-    const rel = relative(this.root, abs)
-    if (rel.startsWith('..') || isAbsolute(rel)) return null
-    return sep === '/' ? rel : rel.split(sep).join('/')
-  }
-
-  private isIgnored(abs: string, stats?: Stats): boolean {
-    const rel = this.relativePath(abs)
-    if (rel === null || rel === '') return false
+  /** Whether the snapshot skips `rel` (ignored, excluded, in `.git`): its changes are no news. */
+  private isIgnored(rel: string): boolean {
     if (isInGitDir(rel)) return true
     for (const excluded of this.excluded) if (rel === excluded || rel.startsWith(`${excluded}/`)) return true
-    if (stats) return this.rules.isIgnored(rel, stats.isDirectory())
     const asFile = this.rules.isIgnored(rel, false)
     const asDir = this.rules.isIgnored(rel, true)
     if (asFile === asDir) return asFile
-    // Only dir-only patterns (`build/`) disagree; then what the path is decides.
+    // Only dir-only patterns (`build/`) disagree; then what the path is decides. One that cannot be
+    // looked at (removed, unreadable) is news: the snapshot visiting it decides.
     try {
-      return this.rules.isIgnored(rel, lstatSync(abs).isDirectory())
+      return this.rules.isIgnored(rel, lstatSync(join(this.root, rel)).isDirectory())
     } catch (error) {
       const code = errnoCode(error)
-      if (code === 'ENOENT' || code === 'ENOTDIR') return asFile
-      throw error
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') this.onError(error as Error)
+      return false
     }
   }
 
-  private onEvent(abs: string): void {
+  private onPaths(paths: readonly string[]): void {
     if (this.disposed) return
     this.lastEventAt = performance.now()
-    const rel = this.relativePath(abs)
-    if (rel === null) return
-    if (rel === '') {
-      this.sink.rescan()
-      return
-    }
-    this.sink.dirty(rel)
-    if (rel === '.gitignore' || rel.endsWith('/.gitignore')) {
-      this.rules.invalidate(rel === '.gitignore' ? '' : rel.slice(0, -'/.gitignore'.length))
-      this.restart()
-    }
-  }
-
-  private onWatchError(error: unknown): void {
-    const err = error instanceof Error ? error : new Error(String(error))
-    this.onError(err)
-    this.sink.rescan()
-    if (FATAL_CODES.has(errnoCode(err) ?? '')) {
-      // The OS will not report everything any more (watch limit, permissions): stop trusting the feed.
-      this.sink.setLive(false)
-      this.stopAfterFailure().catch((stopError: unknown) => this.onError(stopError instanceof Error ? stopError : new Error(String(stopError))))
-    }
-  }
-
-  private async stopAfterFailure(): Promise<void> {
-    const watcher = this.watcher
-    this.watcher = null
-    this.stopWaiting?.()
-    try {
-      await watcher?.close()
-    } catch (error) {
-      this.onError(error instanceof Error ? error : new Error(String(error)))
-    }
-  }
-
-  /** Re-creates the watcher (coalesced): ignore rules changed, so the set of watched directories must too. */
-  private restart(): void {
-    this.sink.rescan()
-    if (this.restarting || this.disposed) return
-    this.sink.setLive(false)
-    this.restarting = (async () => {
-      const old = this.watcher
-      this.watcher = null
-      this.stopWaiting?.()
-      try {
-        await old?.close()
-        if (!this.disposed) await this.start()
-      } catch (error) {
-        this.onError(error instanceof Error ? error : new Error(String(error)))
-      } finally {
-        this.restarting = null
+    for (const rel of paths) {
+      if (rel === '.gitignore' || rel.endsWith('/.gitignore')) {
+        // The engine's rules must see it too; the watch starts over and says so (`restarting`).
+        this.rules.invalidate(rel === '.gitignore' ? '' : rel.slice(0, -'/.gitignore'.length))
+        this.sink.rescan()
       }
-    })()
+      if (!this.isIgnored(rel)) this.sink.dirty(rel)
+    }
   }
 }

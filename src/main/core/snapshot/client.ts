@@ -1,6 +1,6 @@
 import { HotaruError } from '@shared/errors'
 import { resolve } from 'node:path'
-import { Worker } from 'node:worker_threads'
+import { Worker, type MessagePort } from 'node:worker_threads'
 import type { SnapshotOptions } from './snapshot-engine'
 import type { SnapshotEngineOptions, SnapshotResult } from './types'
 import { snapshotWorkerUrl } from './worker-entry'
@@ -44,6 +44,8 @@ export class SnapshotClient {
   private readonly pending = new Map<number, Pending>()
   private nextId = 1
   private watchWanted = false
+  /** Where the feed's changes come from (see `watch`); absent: a watch of the worker's own. */
+  private openFeed: (() => MessagePort) | undefined
   private disposed = false
   /** Element 0: walks with a ticket up to this number stop (shared with every worker this client starts). */
   private readonly walkStop = new Int32Array(new SharedArrayBuffer(4))
@@ -86,12 +88,15 @@ export class SnapshotClient {
   readonly entries: Call<'entries'> = (...args) => this.call('entries', ...args)
 
   /**
-   * Starts the change feed inside the worker (the watcher's crawl never touches this thread);
-   * resolves once it is live. Snapshots meanwhile walk the tree, so nothing waits for it.
+   * Starts the change feed inside the worker; resolves once it is live. Snapshots meanwhile walk the
+   * tree, so nothing waits for it. `openFeed` gives a port of the project's watch (asked again for
+   * a replacement worker), whose changes then go from that watch's thread to this worker's without
+   * passing through this one; without it the worker runs a watch of its own.
    */
-  async watch(): Promise<void> {
+  async watch(openFeed?: () => MessagePort): Promise<void> {
     this.watchWanted = true
-    await this.call('watch')
+    this.openFeed = openFeed
+    await this.startFeed()
   }
 
   /** Stops every stoppable walk asked for so far, at its next check (every few hundred files). Later ones run whole. */
@@ -114,6 +119,12 @@ export class SnapshotClient {
     }
   }
 
+  private async startFeed(): Promise<void> {
+    if (this.disposed) return this.call('watch')
+    const port = this.openFeed?.()
+    await (port ? this.send('watch', [port], [port]) : this.send('watch', []))
+  }
+
   private call<K extends SnapshotOpName>(op: K, ...args: SnapshotOps[K][0]): Promise<SnapshotOps[K][1]> {
     if (this.disposed) {
       return Promise.reject(new HotaruError(SnapshotWorkerFailed, { message: `the snapshot engine of ${this.root} was closed` }))
@@ -121,14 +132,14 @@ export class SnapshotClient {
     return this.send(op, args) as Promise<SnapshotOps[K][1]>
   }
 
-  private send(op: SnapshotOpName, args: unknown[]): Promise<unknown> {
+  private send(op: SnapshotOpName, args: unknown[], transfer: MessagePort[] = []): Promise<unknown> {
     let worker = this.worker
     if (!worker) {
       worker = this.spawn()
       // A replacement worker gets the feed back; its first snapshot walks the tree meanwhile.
       if (this.watchWanted && op !== 'watch' && op !== 'unwatch') {
         const { onLog } = this.options
-        this.send('watch', []).catch((error: unknown) => onLog?.('warn', `change feed not restarted: ${(error as Error).message}`))
+        this.startFeed().catch((error: unknown) => onLog?.('warn', `change feed not restarted: ${(error as Error).message}`))
       }
     }
     const id = this.nextId++
@@ -137,7 +148,7 @@ export class SnapshotClient {
     const request: SnapshotRequest = { id, op, args }
     return new Promise((resolvePromise, reject) => {
       this.pending.set(id, { resolve: resolvePromise, reject })
-      worker.postMessage(request)
+      worker.postMessage(request, transfer)
     })
   }
 

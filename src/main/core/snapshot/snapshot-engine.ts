@@ -6,7 +6,7 @@ import { CopyIndex } from './copy-index'
 import { filesMatching } from './matching-files'
 import { IgnoreRules } from '../project/ignore-rules'
 import { writeFileAtomic } from './atomic-file'
-import { ChangeFeed } from './change-feed'
+import { ChangeFeed, ownWatch, type FeedSource } from './change-feed'
 import { diskProbe, lstatOrUndefined } from './disk-probe'
 import { errnoCode, SnapshotErrorNames, snapshotError } from './errors'
 import { collectGarbage } from './gc'
@@ -299,7 +299,7 @@ export class SnapshotEngine {
    * Starts the change feed; resolves once it is live. Until then, and whenever it fails,
    * snapshots walk the whole tree, so correctness never depends on the feed.
    */
-  async watch(options: { onError?: (error: Error) => void } = {}): Promise<WatchHandle> {
+  async watch(options: { onError?: (error: Error) => void; source?: FeedSource } = {}): Promise<WatchHandle> {
     if (this.feed) throw new Error('the change feed is already running')
     const feed = new ChangeFeed(
       this.root,
@@ -324,7 +324,7 @@ export class SnapshotEngine {
     )
     this.feed = feed
     try {
-      await feed.start()
+      await feed.start(options.source ?? ownWatch(this.root, this.rules))
     } catch (error) {
       this.feed = null
       await feed.dispose()

@@ -1,3 +1,4 @@
+import type { MessagePort } from 'node:worker_threads'
 import type { RecoverResult, RestoreOptions, RestorePreview, RestoreResult } from './restore-types'
 import type { PreImage, RestoreRunOptions, SnapshotOptions } from './snapshot-engine'
 import type { TreeChange } from './tree-copy'
@@ -25,8 +26,11 @@ export interface SnapshotOps {
   markAllDirty: [[], void]
   settleAfterUnlistedChange: [[], void]
   changeFeed: [[], ChangeFeedState]
-  /** Starts the change feed; resolves once it is live. */
-  watch: [[], void]
+  /**
+   * Starts the change feed; resolves once it is live. Its changes come on `feed` (a port of the
+   * project's watch worker, transferred), or from a watch of the worker's own.
+   */
+  watch: [[feed?: MessagePort], void]
   unwatch: [[], void]
   exists: [[id: SnapshotId], boolean]
   manifest: [[id: SnapshotId], Manifest]

@@ -10,6 +10,7 @@ import { SnapshotEngine, type WatchHandle } from './snapshot-engine'
 import type { SnapshotEngineOptions } from './types'
 import type { SerializedError, SnapshotOps, SnapshotRequest, SnapshotWorkerMessage } from './worker-protocol'
 import { detached } from '../util/detached'
+import { listenToFeedPort, type FeedListener } from '../project/watch-protocol'
 
 const port = parentPort
 if (!port) throw new Error('the snapshot worker must run in a worker thread')
@@ -38,9 +39,15 @@ const handlers: Handlers = {
   markAllDirty: () => engine.markAllDirty(),
   settleAfterUnlistedChange: () => engine.settleAfterUnlistedChange(),
   changeFeed: () => engine.changeFeed,
-  watch: async () => {
-    if (watching) return
-    watching = await engine.watch({ onError: (error) => post({ type: 'log', level: 'warn', message: `change feed: ${error.message}` }) })
+  watch: async (feed) => {
+    if (watching) {
+      feed?.close()
+      return
+    }
+    watching = await engine.watch({
+      onError: (error) => post({ type: 'log', level: 'warn', message: `change feed: ${error.message}` }),
+      ...(feed ? { source: (listener: FeedListener) => listenToFeedPort(feed, listener) } : {}),
+    })
   },
   unwatch: async () => {
     watching = null

@@ -8,55 +8,55 @@ import { tempDir, writeTree } from '../../support/temp'
 const named = (name: string) => expect.objectContaining({ name })
 
 describe('fs write', () => {
-  it('writes text in place, creating folders, and reports the new mtime', () => {
+  it('writes text in place, creating folders, and reports the new mtime', async () => {
     const root = writeTree(tempDir(), { 'a.txt': 'old' })
-    const result = writeTextFile(root, 'a.txt', 'new ✓')
+    const result = await writeTextFile(root, 'a.txt', 'new ✓')
     expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('new ✓')
     expect(result).toMatchObject({ path: 'a.txt', size: Buffer.byteLength('new ✓') })
     expect(result.mtimeMs).toBe(statSync(join(root, 'a.txt')).mtimeMs)
-    writeTextFile(root, 'deep/er/b.txt', 'b')
+    await writeTextFile(root, 'deep/er/b.txt', 'b')
     expect(readFileSync(join(root, 'deep/er/b.txt'), 'utf8')).toBe('b')
   })
 
-  it('refuses with Conflict when the file changed on disk since it was read', () => {
+  it('refuses with Conflict when the file changed on disk since it was read', async () => {
     const root = writeTree(tempDir(), { 'a.txt': 'v1' })
     const seen = statSync(join(root, 'a.txt')).mtimeMs
     utimesSync(join(root, 'a.txt'), new Date(), new Date(Date.now() + 5000))
-    expect(() => writeTextFile(root, 'a.txt', 'mine', seen)).toThrow(named('Conflict'))
+    await expect(writeTextFile(root, 'a.txt', 'mine', seen)).rejects.toMatchObject({ name: 'Conflict' })
     expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('v1')
     const current = statSync(join(root, 'a.txt')).mtimeMs
-    expect(writeTextFile(root, 'a.txt', 'mine', current).size).toBe(4)
+    expect((await writeTextFile(root, 'a.txt', 'mine', current)).size).toBe(4)
   })
 
-  it('refuses a save when the file was deleted meanwhile (expected mtime given)', () => {
+  it('refuses a save when the file was deleted meanwhile (expected mtime given)', async () => {
     const root = tempDir()
-    expect(() => writeTextFile(root, 'gone.txt', 'x', 1234)).toThrow(named('Conflict'))
+    await expect(writeTextFile(root, 'gone.txt', 'x', 1234)).rejects.toMatchObject({ name: 'Conflict' })
   })
 
-  it('never writes through a symlink that leads outside, nor below one', () => {
+  it('never writes through a symlink that leads outside, nor below one', async () => {
     const outside = writeTree(tempDir(), { 'secret.txt': 'keep' })
     const root = tempDir()
     symlinkSync(join(outside, 'secret.txt'), join(root, 'link.txt'))
     symlinkSync(outside, join(root, 'out'))
-    expect(() => writeTextFile(root, 'link.txt', 'pwned')).toThrow(named('OutsideWorkspace'))
-    expect(() => writeTextFile(root, 'out/new.txt', 'pwned')).toThrow(named('OutsideWorkspace'))
-    expect(() => writeTextFile(root, '../escape.txt', 'pwned')).toThrow(named('OutsideWorkspace'))
+    await expect(writeTextFile(root, 'link.txt', 'pwned')).rejects.toMatchObject({ name: 'OutsideWorkspace' })
+    await expect(writeTextFile(root, 'out/new.txt', 'pwned')).rejects.toMatchObject({ name: 'OutsideWorkspace' })
+    await expect(writeTextFile(root, '../escape.txt', 'pwned')).rejects.toMatchObject({ name: 'OutsideWorkspace' })
     expect(readFileSync(join(outside, 'secret.txt'), 'utf8')).toBe('keep')
     expect(existsSync(join(outside, 'new.txt'))).toBe(false)
   })
 
-  it('never creates a file outside through a dangling symlink', () => {
+  it('never creates a file outside through a dangling symlink', async () => {
     const outside = tempDir()
     const root = tempDir()
     symlinkSync(join(outside, 'planted.txt'), join(root, 'dangling.txt'))
-    expect(() => writeTextFile(root, 'dangling.txt', 'pwned')).toThrow(named('OutsideWorkspace'))
+    await expect(writeTextFile(root, 'dangling.txt', 'pwned')).rejects.toMatchObject({ name: 'OutsideWorkspace' })
     expect(existsSync(join(outside, 'planted.txt'))).toBe(false)
   })
 
-  it('writes through a symlink that stays inside', () => {
+  it('writes through a symlink that stays inside', async () => {
     const root = writeTree(tempDir(), { 'real.txt': 'a' })
     symlinkSync(join(root, 'real.txt'), join(root, 'alias.txt'))
-    writeTextFile(root, 'alias.txt', 'b')
+    await writeTextFile(root, 'alias.txt', 'b')
     expect(readFileSync(join(root, 'real.txt'), 'utf8')).toBe('b')
     expect(lstatSync(join(root, 'alias.txt')).isSymbolicLink()).toBe(true)
   })

@@ -49,12 +49,12 @@ function exists(rel: string): HotaruError {
  * on disk since the caller read it, so an editor never silently overwrites an
  * edit made by someone else (the agent, another tool).
  */
-export function writeTextFile(
+export async function writeTextFile(
   root: string,
   rel: string,
   content: string,
   expectedMtimeMs?: number,
-): { path: string; size: number; mtimeMs: number } {
+): Promise<{ path: string; size: number; mtimeMs: number }> {
   const abs = resolveInside(root, rel)
   let current: Stats | null = null
   try {
@@ -78,7 +78,7 @@ export function writeTextFile(
   try {
     // Temp file + rename: a reader never sees half a file, and a hard link elsewhere keeps its old content
     // (the project's name for the file gets a new inode; the mode is kept).
-    writeFileAtomic(abs, content)
+    await writeFileAtomic(abs, content)
     const after = statSync(abs)
     return { path: rel, size: after.size, mtimeMs: after.mtimeMs }
   } catch (error) {

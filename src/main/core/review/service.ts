@@ -212,14 +212,14 @@ async function reject(root: string, stored: StoredReview, target: Loaded, only: 
   const indices = openHunks(target, only)
   if (file.status === 'deleted') {
     if (current.text !== null) return [{ path, reason: 'not recreated: a file exists there again' }]
-    writeTextFile(root, path, before)
+    await writeTextFile(root, path, before)
     markRejected(stored, target, indices, rejected)
     return []
   }
   if (current.text === null) return [{ path, reason: 'not reverted: the file was deleted since' }]
   const all = revertHunks(patch, indices, current.text)
   if (all !== null) {
-    apply(root, target, indices, all)
+    await apply(root, target, indices, all)
     markRejected(stored, target, indices, rejected)
     return []
   }
@@ -236,20 +236,20 @@ async function reject(root: string, stored: StoredReview, target: Loaded, only: 
     }
   }
   if (done.length > 0) {
-    apply(root, target, done, text)
+    await apply(root, target, done, text)
     markRejected(stored, target, done, rejected)
   }
   return conflicts
 }
 
 /** Writes the reverted text; a new file whose every hunk is now rejected is deleted, not left empty. */
-function apply(root: string, target: Loaded, indices: readonly number[], text: string): void {
+async function apply(root: string, target: Loaded, indices: readonly number[], text: string): Promise<void> {
   const allRejected = target.file.hunks.every((h) => h.decision === 'rejected' || indices.includes(h.index))
   if (target.file.status === 'added' && allRejected && text === '') {
     deleteEntry(root, target.file.path)
     return
   }
-  writeTextFile(root, target.file.path, text)
+  await writeTextFile(root, target.file.path, text)
 }
 
 function markRejected(stored: StoredReview, target: Loaded, indices: readonly number[], rejected: RejectedChange[]): void {

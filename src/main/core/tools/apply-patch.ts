@@ -64,8 +64,8 @@ async function plan(ops: PatchOp[], ctx: ToolContext): Promise<PlannedChange[]> 
 }
 
 /** Writes every change; on a failure the files already changed are put back as they were. */
-function commit(changes: PlannedChange[], ctx: ToolContext): void {
-  const undo: Array<() => void> = []
+async function commit(changes: PlannedChange[], ctx: ToolContext): Promise<void> {
+  const undo: Array<() => void | Promise<void>> = []
   try {
     for (const change of changes) {
       const current = readTextOrNull(change.from)
@@ -76,7 +76,7 @@ function commit(changes: PlannedChange[], ctx: ToolContext): void {
         ctx.fileTimes.forget(change.from.abs)
         continue
       }
-      writeFileAtomic(change.to.abs, change.after ?? '')
+      await writeFileAtomic(change.to.abs, change.after ?? '')
       if (change.type === 'add' || change.type === 'move') undo.push(() => unlinkSync(change.to.abs))
       else undo.push(() => writeFileAtomic(change.to.abs, change.before ?? ''))
       ctx.fileTimes.recordRead(change.to.abs)
@@ -90,7 +90,7 @@ function commit(changes: PlannedChange[], ctx: ToolContext): void {
     const failures: unknown[] = []
     for (const step of undo.reverse()) {
       try {
-        step()
+        await step()
       } catch (undoError) {
         failures.push(undoError)
       }
@@ -126,7 +126,7 @@ export const applyPatchTool = defineTool({
     const diff = files.map((f) => f.diff).join('\n')
     const paths = [...new Set(changes.flatMap((c) => [c.from.rel, c.to.rel]))]
     await askEdit(ctx, paths, diff, `Apply patch to ${paths.length} file${paths.length === 1 ? '' : 's'}`)
-    commit(changes, ctx)
+    await commit(changes, ctx)
     const summary = files.map((f) => `${f.type === 'add' ? 'A' : f.type === 'delete' ? 'D' : f.type === 'move' ? 'R' : 'M'} ${f.path}`)
     return {
       title: paths.length === 1 ? (paths[0] as string) : `${paths.length} files`,

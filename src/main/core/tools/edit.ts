@@ -33,7 +33,7 @@ export const editTool = defineTool({
     const edited = applyEdit(before, args.oldString, args.newString, args.replaceAll ?? false, resolved.rel)
     const preview = fileDiff(resolved.rel, before, edited.content)
     await askEdit(ctx, [resolved.rel], preview.diff, `Edit ${resolved.rel}`)
-    commitWrite(ctx, resolved, before, edited.content)
+    await commitWrite(ctx, resolved, before, edited.content)
     const fuzzy = edited.matcher === 'exact' ? '' : ` (matched with ${edited.matcher} matching; check the result)`
     return {
       title: resolved.rel,

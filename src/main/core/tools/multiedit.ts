@@ -48,7 +48,7 @@ export const multieditTool = defineTool({
     }
     const preview = fileDiff(resolved.rel, before, content)
     await askEdit(ctx, [resolved.rel], preview.diff, `Edit ${resolved.rel} (${args.edits.length} changes)`)
-    commitWrite(ctx, resolved, before, content)
+    await commitWrite(ctx, resolved, before, content)
     return {
       title: resolved.rel,
       output: `Applied ${args.edits.length} edits to ${resolved.rel}.`,

@@ -28,7 +28,7 @@ export const writeTool = defineTool({
     if (before === after) throw new ToolError(`${resolved.rel} already has exactly this content; nothing was written.`)
     const preview = fileDiff(resolved.rel, before ?? '', after)
     await askEdit(ctx, [resolved.rel], preview.diff, `${before === null ? 'Create' : 'Overwrite'} ${resolved.rel}`)
-    commitWrite(ctx, resolved, before, after)
+    await commitWrite(ctx, resolved, before, after)
     const lines = after === '' ? 0 : after.split('\n').length - (after.endsWith('\n') ? 1 : 0)
     return {
       title: resolved.rel,

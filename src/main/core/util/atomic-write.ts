@@ -1,4 +1,4 @@
-import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs'
+import { chmod, mkdir, open, rename, stat, unlink } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { assertNotSpecial } from './regular-file'
 
@@ -6,39 +6,39 @@ let counter = 0
 
 /**
  * Writes a file so readers see the old content or the whole new one, never a mix:
- * temp file beside it, then rename. The existing file's mode is kept; a new file
- * gets 0644 (less the umask). `abs` must already be symlink-resolved so the
- * rename replaces the real file, not a link to it.
+ * temp file beside it, flushed to disk, then rename. The existing file's mode is kept; a new
+ * file gets 0644 (less the umask). `abs` must already be symlink-resolved so the rename
+ * replaces the real file, not a link to it. Asynchronous: on a busy disk opening the temp file
+ * and flushing it can take tens to hundreds of milliseconds, which must not hold the event loop
+ * that carries IPC, streams and ptys.
  */
-export function writeFileAtomic(abs: string, data: string | Uint8Array): void {
+export async function writeFileAtomic(abs: string, data: string | Uint8Array): Promise<void> {
   let mode: number | undefined
   try {
-    const current = statSync(abs)
+    const current = await stat(abs)
     // Replacing a FIFO, socket or device with a file would break whatever uses it.
     assertNotSpecial(current, abs)
     mode = current.mode & 0o7777
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-    mkdirSync(dirname(abs), { recursive: true })
+    await mkdir(dirname(abs), { recursive: true })
   }
   counter = (counter + 1) % 1_000_000_000
   const temp = `${abs}.hotaru-${process.pid}-${counter}.tmp`
-  const fd = openSync(temp, 'wx', mode ?? 0o666)
+  const file = await open(temp, 'wx', mode ?? 0o666)
   try {
     try {
-      const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data
-      let offset = 0
-      while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset)
-      fsyncSync(fd)
+      await file.writeFile(data)
+      await file.sync()
     } finally {
-      closeSync(fd)
+      await file.close()
     }
-    // openSync's mode is filtered by the umask; an existing file's mode must survive exactly.
-    if (mode !== undefined) chmodSync(temp, mode)
-    renameSync(temp, abs)
+    // open's mode is filtered by the umask; an existing file's mode must survive exactly.
+    if (mode !== undefined) await chmod(temp, mode)
+    await rename(temp, abs)
   } catch (error) {
     try {
-      unlinkSync(temp)
+      await unlink(temp)
     } catch (cleanup) {
       if ((cleanup as NodeJS.ErrnoException).code !== 'ENOENT') console.warn(`[tools] cannot remove ${temp}: ${(cleanup as Error).message}`)
     }

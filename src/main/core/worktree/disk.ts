@@ -67,7 +67,7 @@ export async function copyInto(fromRoot: string, root: string, path: string): Pr
     return
   }
   if (existing && !existing.isFile()) await rm(target, { recursive: existing.isDirectory() })
-  writeFileAtomic(target, await readFile(source))
+  await writeFileAtomic(target, await readFile(source))
   const exec = stats.mode & 0o111
   const mode = lstatSync(target).mode & 0o7777
   if ((mode & 0o111) !== exec) chmodSync(target, (mode & ~0o111) | exec)

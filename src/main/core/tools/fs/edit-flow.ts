@@ -35,12 +35,12 @@ export async function askEdit(ctx: ToolContext, paths: string[], diff: string, t
  * (the permission prompt may have waited while the user changed it), then the new
  * content is written atomically and becomes the session's view of the file.
  */
-export function commitWrite(ctx: ToolContext, resolved: ResolvedPath, before: string | null, after: string): void {
+export async function commitWrite(ctx: ToolContext, resolved: ResolvedPath, before: string | null, after: string): Promise<void> {
   if (before !== null) ctx.fileTimes.assertUnchanged(resolved.abs, resolved.rel)
   const current = readTextOrNull(resolved)
   if (current !== before) {
     throw new ToolError(`${resolved.rel} changed on disk while this call was waiting. Re-read it and make the change again.`)
   }
-  writeFileAtomic(resolved.abs, after)
+  await writeFileAtomic(resolved.abs, after)
   ctx.fileTimes.recordRead(resolved.abs)
 }

@@ -1,7 +1,7 @@
-import type { ChildProcess } from 'node:child_process'
+import type { EventEmitter } from 'node:events'
 
 /** Resolves when the child has exited and its output pipes are drained (or after `drainMs` if something else holds them). */
-export function waitForExit(child: ChildProcess, drainMs = 250): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+export function waitForExit(child: EventEmitter, drainMs = 250): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
   return new Promise((resolve) => {
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined
     let done = false

@@ -4,7 +4,10 @@ import { fileURLToPath } from 'node:url'
 import { HotaruError } from '@shared/errors'
 import { loadEventCheck } from '../../main/core/bus/events'
 import { defaultDataDir } from '../../main/core/config/paths'
+import { ProcessLauncher } from '../../main/core/process/launcher/launcher'
+import { useProcessLauncher } from '../../main/core/process/spawn'
 import { createServices } from '../../main/core/services'
+import { log } from '../../main/core/util/log'
 import { createAppRouter } from '../../main/ipc'
 import { startServer } from '../../main/serve/server'
 import { LOOP_PROBE_ENV, startLoopProbe } from '../../main/serve/loop-probe'
@@ -58,6 +61,7 @@ export async function runServe(argv: string[]): Promise<number> {
   }
 
   const services = createServices({ dataDir: defaultDataDir(), transport: 'serve', ownProcesses: true, checkEvent: await loadEventCheck(process.env) })
+  const launcher = startLauncher()
   let server
   try {
     services.projects.restore()
@@ -71,6 +75,7 @@ export async function runServe(argv: string[]): Promise<number> {
       allowRemote: values['allow-remote'] === true,
     })
   } catch (error) {
+    await stopLauncher(launcher)
     await services.dispose()
     if (error instanceof HotaruError) throw new CliError(error.message, 1)
     throw error
@@ -93,6 +98,29 @@ export async function runServe(argv: string[]): Promise<number> {
   })
   stopProbe()
   await running.close()
+  // Before the services: their shutdown ends every process carrying this server's owner token, the launcher's too.
+  await stopLauncher(launcher)
   await services.dispose()
   return 0
+}
+
+/**
+ * Processes (bash, git, rg…) are started from a small launcher process: forking this server, which
+ * holds hundreds of MB once a large project is open, would hold its event loop for each one.
+ * `HOTARU_PROCESS_LAUNCHER=0` starts them directly.
+ */
+function startLauncher(): ProcessLauncher | undefined {
+  if (process.env.HOTARU_PROCESS_LAUNCHER === '0' || process.platform === 'win32') return undefined
+  const launcher = new ProcessLauncher({
+    onLost: (reason) => log.warn(`[process] the process launcher stopped (${reason}); processes are started directly from now on`),
+  })
+  launcher.start()
+  useProcessLauncher(launcher)
+  return launcher
+}
+
+async function stopLauncher(launcher: ProcessLauncher | undefined): Promise<void> {
+  if (!launcher) return
+  useProcessLauncher(undefined)
+  await launcher.dispose()
 }

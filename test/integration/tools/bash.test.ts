@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ProcessLauncher } from '../../../src/main/core/process/launcher/launcher'
+import { useProcessLauncher } from '../../../src/main/core/process/spawn'
 import { bashTool } from '../../../src/main/core/tools/bash'
 import { bashKillTool } from '../../../src/main/core/tools/bash-kill'
 import { bashOutputTool } from '../../../src/main/core/tools/bash-output'
@@ -24,7 +26,29 @@ async function waitFor(check: () => boolean, ms = 5000): Promise<void> {
   }
 }
 
-describe('bash', () => {
+// Every case runs twice: started directly (CLI, desktop app) and through the launcher (`hotaru serve`).
+describe.each([
+  { how: 'started directly', launcher: false },
+  { how: 'started by the process launcher', launcher: true },
+])('bash, $how', ({ launcher: viaLauncher }) => {
+  let launcher: ProcessLauncher | undefined
+  beforeAll(() => {
+    if (!viaLauncher || process.platform === 'win32') return
+    launcher = new ProcessLauncher()
+    launcher.start()
+    useProcessLauncher(launcher)
+  })
+  afterAll(async () => {
+    useProcessLauncher(undefined)
+    await launcher?.dispose()
+  })
+
+  it.runIf(viaLauncher && process.platform === 'linux')('starts its commands from the launcher', async () => {
+    const ctx = testContext()
+    const result = await runTool(bashTool, { command: 'echo $PPID' }, ctx)
+    expect(Number(result.output.split('\n')[0])).toBe(launcher?.pid)
+  })
+
   it('runs in the project root and reports output and exit code', async () => {
     const ctx = testContext()
     const result = await runTool(bashTool, { command: 'pwd && echo out && echo err >&2 && exit 3', description: 'test' }, ctx)

@@ -1,8 +1,8 @@
-import { execFile } from 'node:child_process'
+import { runFile } from '../process/spawn'
 
 /**
  * Running the `git status` the system prompt summarizes, and starting it early. Kept apart from the
- * prompt code (and free of imports beyond `node:`) so a command can start it before the core's
+ * prompt code (and free of imports beyond `node:` and the process starter) so a command can start it before the core's
  * modules load: in a large repository `git status` takes longer than the whole start-up, and run
  * side by side with it, it no longer holds up the first model request.
  */
@@ -18,11 +18,9 @@ export interface GitStatusRun {
 
 export function runGitStatus(root: string): GitStatusRun {
   const controller = new AbortController()
-  const output = new Promise<string>((resolve, reject) => {
-    execFile('git', GIT_STATUS_ARGS, { cwd: root, encoding: 'utf8', signal: controller.signal, maxBuffer: 64 * 1024 * 1024 }, (error, stdout) => {
-      if (error) reject(error)
-      else resolve(stdout)
-    })
+  const output = runFile('git', GIT_STATUS_ARGS, { cwd: root, signal: controller.signal, maxBuffer: 64 * 1024 * 1024 }).then(({ stdout, error }) => {
+    if (error) throw error
+    return stdout
   })
   return { output, abort: () => controller.abort() }
 }

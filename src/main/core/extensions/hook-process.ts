@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
 import type { CommandSandbox, SandboxLaunch } from '../sandbox/sandbox'
 import { waitForExit } from '../process/exit'
+import { startProcess, type StartedProcess } from '../process/spawn'
 import { describeLeft, killTree, TREE_VARIABLE, treeTag, type KillResult } from '../process/tree'
 import { BoundedText } from '../util/bounded-text'
 import { errorMessage } from './types'
@@ -52,17 +53,23 @@ function collector(): { push(chunk: Buffer): void; text(): string } {
 export async function runHookProcess(command: string, input: string, options: HookProcessOptions): Promise<HookProcessResult> {
   const base = { code: null, signal: null, stdout: '', stderr: '', timedOut: false }
   if (options.signal?.aborted) return { ...base, aborted: true }
-  let child: ReturnType<typeof spawn>
+  let child: StartedProcess
   let launch: SandboxLaunch | undefined
   const tag = treeTag()
   const env = { ...options.env, [TREE_VARIABLE]: tag }
   try {
     launch = options.sandbox ? await options.sandbox.wrap(['/bin/sh', '-c', command], { cwd: options.cwd, env }) : undefined
     const spawnOptions = { cwd: options.cwd, detached: process.platform !== 'win32', windowsHide: true, stdio: ['pipe', 'pipe', 'pipe'] as const }
-    child = launch
-      ? spawn(launch.command, launch.args, { ...spawnOptions, env: launch.env, stdio: ['pipe', 'pipe', 'pipe', ...launch.stdio] })
-      : spawn(command, { ...spawnOptions, shell: true, env, stdio: ['pipe', 'pipe', 'pipe'] })
-    launch?.started(child)
+    if (launch) {
+      const sandboxed = spawn(launch.command, launch.args, { ...spawnOptions, env: launch.env, stdio: ['pipe', 'pipe', 'pipe', ...launch.stdio] })
+      launch.started(sandboxed)
+      child = sandboxed
+    } else if (process.platform === 'win32') {
+      child = spawn(command, { ...spawnOptions, shell: true, env, stdio: ['pipe', 'pipe', 'pipe'] })
+    } else {
+      // What `shell: true` runs, through the launcher where there is one.
+      child = await startProcess('/bin/sh', ['-c', command], { cwd: options.cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
+    }
   } catch (error) {
     await launch?.dispose()
     return { ...base, aborted: false, error: `could not start: ${errorMessage(error)}` }
@@ -72,7 +79,7 @@ export async function runHookProcess(command: string, input: string, options: Ho
   child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk))
   child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk))
   let startError: string | undefined
-  child.once('error', (error) => {
+  child.once('error', (error: Error) => {
     startError = `could not start: ${error.message}`
   })
   child.stdin?.on('error', (error: NodeJS.ErrnoException) => {
@@ -97,6 +104,8 @@ export async function runHookProcess(command: string, input: string, options: Ho
     kill()
   }
   options.signal?.addEventListener('abort', onAbort, { once: true })
+  // An abort while the process was being started.
+  if (options.signal?.aborted) onAbort()
   try {
     const exit = await waitForExit(child)
     const left = killing ? describeLeft(await killing) : undefined

@@ -1,5 +1,7 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
+import { spawn } from 'node:child_process'
+import type { Readable, Writable } from 'node:stream'
 import { guardProcess, releaseProcess } from '../mcp/exit-guard'
+import { startProcess, type StartedProcess } from '../process/spawn'
 import { describeLeft, killTree } from '../process/tree'
 
 /** How a language server process is started. */
@@ -10,9 +12,12 @@ export interface ServerLaunch {
   env: Record<string, string>
 }
 
+/** A server process: started with three pipes. */
+export type ServerChild = StartedProcess & { readonly stdin: Writable; readonly stdout: Readable; readonly stderr: Readable }
+
 /** A started server process; `stop()` ends its whole tree. */
 export interface ServerProcess {
-  readonly child: ChildProcessWithoutNullStreams
+  readonly child: ServerChild
   readonly pid: number
   stop(graceMs?: number): Promise<void>
 }
@@ -24,17 +29,8 @@ export interface ServerProcess {
  * processes it starts end together; the exit guard kills the tree if the host
  * exits without disposing its projects.
  */
-export function spawnServerProcess(launch: ServerLaunch): Promise<ServerProcess> {
-  const windows = process.platform === 'win32'
-  const child = spawn(launch.command, launch.args, {
-    cwd: launch.cwd,
-    env: launch.env,
-    stdio: ['pipe', 'pipe', 'pipe'],
-    detached: !windows,
-    // npm's `.cmd` shims need a shell on Windows.
-    shell: windows,
-    windowsHide: true,
-  })
+export async function spawnServerProcess(launch: ServerLaunch): Promise<ServerProcess> {
+  const child = await startServer(launch)
   return new Promise((resolve, reject) => {
     // Before 'spawn' an error means it could not start; later ones (a broken pipe) end in 'exit', which the client reports.
     child.on('error', (error) => {
@@ -59,4 +55,15 @@ export function spawnServerProcess(launch: ServerLaunch): Promise<ServerProcess>
       })
     })
   })
+}
+
+/** Through the launcher where there is one (it does not fork this process); on Windows npm's `.cmd` shims need a shell. */
+async function startServer(launch: ServerLaunch): Promise<ServerChild> {
+  if (process.platform === 'win32') {
+    return spawn(launch.command, launch.args, { cwd: launch.cwd, env: launch.env, stdio: ['pipe', 'pipe', 'pipe'], shell: true, windowsHide: true })
+  }
+  const child = await startProcess(launch.command, launch.args, { cwd: launch.cwd, env: launch.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
+  const { stdin, stdout, stderr } = child
+  if (!stdin || !stdout || !stderr) throw new Error(`language server ${launch.command} was started without its pipes`)
+  return Object.assign(child, { stdin, stdout, stderr })
 }

@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process'
 import { delimiter } from 'node:path'
+import { startProcess } from '../process/spawn'
 import { signal } from '../process/tree'
 
 export interface LoginShellPath {
@@ -59,26 +59,26 @@ export function mergePaths(primary: string, secondary: string): string {
   return out.join(delimiter)
 }
 
-function runShell(shell: string, env: Readonly<Record<string, string | undefined>>, timeoutMs: number): Promise<string> {
+async function runShell(shell: string, env: Readonly<Record<string, string | undefined>>, timeoutMs: number): Promise<string> {
+  const child = await startProcess(shell, ['-ilc', `printf '${MARK}%s${MARK}' "$PATH"`], {
+    env: { ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  })
   return new Promise((resolve, reject) => {
-    const child = spawn(shell, ['-ilc', `printf '${MARK}%s${MARK}' "$PATH"`], {
-      env: { ...env } as NodeJS.ProcessEnv,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    })
     let stdout = ''
     let stderr = ''
     const timer = setTimeout(() => {
       if (child.pid !== undefined) signal(-child.pid, 'SIGKILL')
       reject(new Error(`no answer within ${timeoutMs} ms`))
     }, timeoutMs)
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-    child.once('error', (error) => {
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+    child.once('error', (error: Error) => {
       clearTimeout(timer)
       reject(error)
     })
-    child.once('close', (code) => {
+    child.once('close', (code: number | null) => {
       clearTimeout(timer)
       const match = new RegExp(`${MARK}(.*?)${MARK}`, 's').exec(stdout)
       if (match?.[1]) resolve(match[1])

@@ -1,7 +1,7 @@
-import { execFile } from 'node:child_process'
 import { watch, type FSWatcher } from 'chokidar'
 import { basename } from 'node:path'
 import type { GitFileStatus, GitStatus } from '@shared/schema/fs-events'
+import { runFile } from '../process/spawn'
 import { detached } from '../util/detached'
 
 const GIT_TIMEOUT_MS = 30_000
@@ -17,14 +17,7 @@ interface GitRun {
 }
 
 function git(cwd: string, args: string[]): Promise<GitRun> {
-  return new Promise((resolve) => {
-    execFile(
-      'git',
-      args,
-      { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: GIT_MAX_BUFFER, encoding: 'utf8', env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } },
-      (error, stdout, stderr) => resolve({ stdout, stderr, error }),
-    )
-  })
+  return runFile('git', args, { cwd, timeout: GIT_TIMEOUT_MS, maxBuffer: GIT_MAX_BUFFER, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } })
 }
 
 function classify(xy: string): GitFileStatus {

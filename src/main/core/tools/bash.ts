@@ -10,6 +10,7 @@ import { lockKey } from './fs/file-lock'
 import { SandboxUnavailableError, type CommandSandbox, type SandboxLaunch } from '../sandbox/sandbox'
 import { BoundedText } from '../util/bounded-text'
 import { waitForExit } from '../process/exit'
+import { startProcess, type StartedProcess } from '../process/spawn'
 import { describeLeft, groupAlive, killTree, TREE_VARIABLE, treeTag, type KillResult } from '../process/tree'
 import { commandEnv, loginShellEnv, pickShell } from './bash/shell-env'
 import description from './bash.txt?raw'
@@ -129,9 +130,9 @@ export const bashTool = defineTool({
     if (args.background) {
       // Nobody may be there to answer a network ask once the turn is over: off-list hosts are refused.
       const launch = sandbox ? await sandbox.wrap([shell, '-c', args.command], { cwd, env }) : undefined
-      let info: ReturnType<typeof ctx.background.start>
+      let info: Awaited<ReturnType<typeof ctx.background.start>>
       try {
-        info = ctx.background.start({
+        info = await ctx.background.start({
           command: args.command,
           cwd,
           env,
@@ -165,6 +166,17 @@ export const bashTool = defineTool({
   },
 })
 
+function spawnSandboxed(launch: SandboxLaunch, cwd: string): StartedProcess {
+  const child = spawn(launch.command, launch.args, {
+    cwd,
+    env: launch.env,
+    detached: process.platform !== 'win32',
+    stdio: ['ignore', 'pipe', 'pipe', ...launch.stdio],
+  })
+  launch.started(child)
+  return child
+}
+
 async function runForeground(
   command: string,
   options: {
@@ -183,13 +195,16 @@ async function runForeground(
   ctx.signal.throwIfAborted()
   const started = Date.now()
   const launch = options.sandbox?.launch
-  const child = spawn(launch?.command ?? options.shell, launch?.args ?? ['-c', command], {
-    cwd: options.cwd,
-    env: launch?.env ?? options.env,
-    detached: process.platform !== 'win32',
-    stdio: ['ignore', 'pipe', 'pipe', ...(launch?.stdio ?? [])],
-  })
-  launch?.started(child)
+  // A sandboxed launch hands fds and an IPC channel to its child: Node's own spawn. Others go through
+  // `startProcess`, which in `serve` does not fork this large process.
+  const child: StartedProcess = launch
+    ? spawnSandboxed(launch, options.cwd)
+    : await startProcess(options.shell, ['-c', command], {
+        cwd: options.cwd,
+        env: options.env,
+        detached: process.platform !== 'win32',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
   const output = new BoundedText({ maxChars: BASH_MAX_CAPTURE_CHARS })
   let lastProgress = 0
   let progressTimer: NodeJS.Timeout | undefined
@@ -219,6 +234,8 @@ async function runForeground(
   const timer = setTimeout(() => stop('timeout'), options.timeoutMs)
   const onAbort = (): void => stop('abort')
   ctx.signal.addEventListener('abort', onAbort, { once: true })
+  // Stop may have been pressed while the process was being started.
+  if (ctx.signal.aborted) onAbort()
   let exit: { code: number | null; signal: NodeJS.Signals | null }
   try {
     exit = await waitForExit(child)

@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { rmSync } from 'node:fs'
 import type { Socket } from 'node:net'
+import { basename } from 'node:path'
 import { RelayedChild, spawnError, type SpawnFailure } from './relayed-child'
 import { LAUNCHER_SOURCE } from './source'
 
@@ -17,6 +19,7 @@ export interface LaunchRequest {
 }
 
 type Incoming =
+  | { type: 'ready'; dir: string }
   | { type: 'pipe'; id: number }
   | { type: 'poolError'; error: SpawnFailure }
   | { type: 'spawned'; id: number; pid: number }
@@ -58,6 +61,8 @@ export class ProcessLauncher {
   private readonly referenced = new Set<RelayedChild>()
   private readonly pool: PoolPipe[] = []
   private readonly poolWaiters: (() => void)[] = []
+  /** The launcher's private folder (its listening socket), removed here when it could not do so itself. */
+  private folder: string | undefined
 
   constructor(private readonly options: { nodePath?: string; onLost?: (reason: string) => void } = {}) {}
 
@@ -142,6 +147,10 @@ export class ProcessLauncher {
   }
 
   private receive(message: Incoming, handle: unknown): void {
+    if (message.type === 'ready') {
+      this.folder = message.dir
+      return
+    }
     if (message.type === 'pipe') {
       const socket = handle as Socket
       // An idle pool pipe must not keep this process alive.
@@ -230,6 +239,7 @@ export class ProcessLauncher {
     }
     for (const pipe of this.pool.splice(0)) pipe.socket.destroy()
     this.wakePoolWaiters()
+    if (this.folder && basename(this.folder).startsWith('hotaru-launch-')) rmSync(this.folder, { recursive: true, force: true })
     if (announce) this.options.onLost?.(reason)
   }
 }

@@ -12,7 +12,8 @@
  * ends itself — nothing is relayed through here. The kept ends are never read by the launcher.
  *
  * Protocol over the Node IPC channel (JSON), argv: pool size
- *   out: {type:'pipe', id} with the owner's end of a new pair as the message's handle
+ *   out: {type:'ready', dir} (its private folder, for the owner to remove should the launcher be killed)
+ *        {type:'pipe', id} with the owner's end of a new pair as the message's handle
  *        {type:'spawned', id, pid}; {type:'failed', id, error} (it did not start);
  *        {type:'error', id, error} (a signal could not be sent); {type:'exit', id, code, signal}
  *        {type:'poolError', error} (no more pairs could be made)
@@ -61,7 +62,7 @@ async function fill() {
     filling = false;
   }
 }
-server.listen(address, () => { fill(); });
+server.listen(address, () => { send({ type: 'ready', dir }); fill(); });
 process.on('message', (m) => {
   if (m.type === 'kill') {
     const child = children.get(m.id);

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import type { z } from 'zod'
 import type { BackgroundProcess } from '@shared/ipc/process'
 import { Emitter } from '../../util/emitter'
@@ -7,6 +7,7 @@ import type { SandboxLaunch } from '../../sandbox/sandbox'
 import type { Disposable } from '../../util/disposable'
 import { BoundedText } from '../../util/bounded-text'
 import { waitForExit } from '../../process/exit'
+import { startProcess, type StartedProcess } from '../../process/spawn'
 import { describeLeft, killTree, TREE_VARIABLE, treeTag } from '../../process/tree'
 
 /** A background process as the UI lists it (the wire type of `process.list`). */
@@ -29,12 +30,24 @@ export interface BackgroundStart {
 
 interface Entry {
   info: BackgroundInfo
-  child: ChildProcess
+  child: StartedProcess
   output: BoundedText
   /** Position up to which the model has read. */
   readPos: number
   exited: Promise<void>
   tag: string
+}
+
+/** A sandboxed launch hands fds and an IPC channel to its child: Node's own spawn. */
+function spawnSandboxed(launch: NonNullable<BackgroundStart['launch']>, cwd: string): StartedProcess {
+  const child = spawn(launch.command, launch.args, {
+    cwd,
+    env: launch.env,
+    detached: process.platform !== 'win32',
+    stdio: ['ignore', 'pipe', 'pipe', ...launch.stdio],
+  })
+  launch.started(child)
+  return child
 }
 
 export type BackgroundListener = (info: BackgroundInfo) => void
@@ -57,17 +70,22 @@ export class BackgroundProcesses implements Disposable {
     return this.changes.on(listener)
   }
 
-  start(request: BackgroundStart): BackgroundInfo {
+  /** Resolves once the process runs (its pid known) or failed to start (then its output says why). */
+  async start(request: BackgroundStart): Promise<BackgroundInfo> {
     if (this.disposed) throw new Error('the project is closing; no new background processes')
     const launch = request.launch
     const tag = request.tag ?? request.env[TREE_VARIABLE] ?? treeTag()
-    const child = spawn(launch?.command ?? request.shell, launch?.args ?? ['-c', request.command], {
+    const child = launch ? spawnSandboxed(launch, request.cwd) : await startProcess(request.shell, ['-c', request.command], {
       cwd: request.cwd,
-      env: launch?.env ?? { ...request.env, [TREE_VARIABLE]: tag },
+      env: { ...request.env, [TREE_VARIABLE]: tag },
       detached: process.platform !== 'win32',
-      stdio: ['ignore', 'pipe', 'pipe', ...(launch?.stdio ?? [])],
+      stdio: ['ignore', 'pipe', 'pipe'],
     })
-    launch?.started(child)
+    if (this.disposed) {
+      // The project closed while it was starting: it ends with the others.
+      if (child.pid) await killTree(child.pid, { tag })
+      throw new Error('the project is closing; no new background processes')
+    }
     const now = this.options.now ?? Date.now
     const id = `bg_${++this.counter}`
     const info: BackgroundInfo = {

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process'
+import { runFile } from '../../process/spawn'
 import { existsSync } from 'node:fs'
 import { basename } from 'node:path'
 
@@ -50,28 +50,15 @@ export function loginShellEnv(shell: string): Promise<ShellEnv> {
 }
 
 function readLoginEnv(shell: string): Promise<ShellEnv> {
-  return new Promise((resolve) => {
-    execFile(
-      shell,
-      ['-l', '-c', 'env -0'],
-      { timeout: LOGIN_TIMEOUT_MS, maxBuffer: 8 * 1024 * 1024, env: process.env, encoding: 'utf8' },
-      (error, stdout) => {
-        if (error) {
-          resolve({ env: { ...process.env }, source: 'process', error: `login shell environment unavailable: ${error.message}` })
-          return
-        }
-        const env: NodeJS.ProcessEnv = {}
-        for (const entry of stdout.split('\0')) {
-          const eq = entry.indexOf('=')
-          if (eq > 0) env[entry.slice(0, eq)] = entry.slice(eq + 1)
-        }
-        if (!env.PATH) {
-          resolve({ env: { ...process.env }, source: 'process', error: 'login shell printed no PATH' })
-          return
-        }
-        resolve({ env, source: 'login' })
-      },
-    )
+  return runFile(shell, ['-l', '-c', 'env -0'], { timeout: LOGIN_TIMEOUT_MS, maxBuffer: 8 * 1024 * 1024, env: process.env }).then(({ stdout, error }): ShellEnv => {
+    if (error) return { env: { ...process.env }, source: 'process', error: `login shell environment unavailable: ${error.message}` }
+    const env: NodeJS.ProcessEnv = {}
+    for (const entry of stdout.split('\0')) {
+      const eq = entry.indexOf('=')
+      if (eq > 0) env[entry.slice(0, eq)] = entry.slice(eq + 1)
+    }
+    if (!env.PATH) return { env: { ...process.env }, source: 'process', error: 'login shell printed no PATH' }
+    return { env, source: 'login' }
   })
 }
 

@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import { startProcess, type StartedProcess } from '../../process/spawn'
 import { log } from '../../util/log'
 import { resolvePackagedBinary } from '../../util/unpacked-binary'
 
@@ -43,23 +43,26 @@ export function runRipgrep(
   signal: AbortSignal,
   onLine: (line: string) => void,
 ): Promise<RipgrepRun> {
+  return startProcess(rg, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], signal }).then((child) => collectRipgrep(child, onLine))
+}
+
+function collectRipgrep(child: StartedProcess, onLine: (line: string) => void): Promise<RipgrepRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(rg, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], signal })
     let rest = ''
     let stderr = ''
-    child.stdout.setEncoding('utf8')
-    child.stdout.on('data', (chunk: string) => {
+    child.stdout?.setEncoding('utf8')
+    child.stdout?.on('data', (chunk: string) => {
       const text = rest + chunk
       const lines = text.split('\n')
       rest = lines.pop() ?? ''
       for (const line of lines) onLine(line)
     })
-    child.stderr.setEncoding('utf8')
-    child.stderr.on('data', (chunk: string) => {
+    child.stderr?.setEncoding('utf8')
+    child.stderr?.on('data', (chunk: string) => {
       if (stderr.length < 64 * 1024) stderr += chunk
     })
     child.on('error', reject)
-    child.on('close', (code) => {
+    child.on('close', (code: number | null) => {
       if (rest) onLine(rest)
       resolve({ code, stderr })
     })

@@ -1,8 +1,10 @@
+import { execFileSync } from 'node:child_process'
 import { readFileSync, realpathSync } from 'node:fs'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ProcessLauncher } from '../../../src/main/core/process/launcher/launcher'
 import { runFile, startProcess, useProcessLauncher, type StartedProcess } from '../../../src/main/core/process/spawn'
 import { waitForExit } from '../../../src/main/core/process/exit'
+import { spawnServerProcess } from '../../../src/main/core/lsp/process'
 import { isAlive, signal } from '../../../src/main/core/process/tree'
 import { tempDir } from '../../support/temp'
 import { until } from '../../support/until'
@@ -132,6 +134,25 @@ describe.runIf(process.platform !== 'win32')('process launcher', () => {
       expect(run.error).toBeNull()
       expect(run.stdout.length).toBe(200_000 + i)
     })
+  })
+
+  it.runIf(linux)('starts a language server in its own group and ends its whole tree on stop', async () => {
+    const dir = tempDir()
+    // A stand-in server: answers on stdout what it reads on stdin and starts a helper, as tsserver does.
+    const script = `require('node:child_process').spawn('sleep', ['30'], { stdio: 'ignore' }); process.stdin.on('data', (d) => process.stdout.write('echo:' + d))`
+    const server = await spawnServerProcess({ command: process.execPath, args: ['-e', script], cwd: dir, env: { PATH: process.env.PATH ?? '' } })
+    leftovers.push(server.pid)
+    expect(stat(server.pid).ppid).toBe(launcher.pid)
+    expect(stat(server.pid).pgrp).toBe(server.pid)
+    let answer = ''
+    server.child.stdout.on('data', (chunk: Buffer) => (answer += chunk.toString()))
+    server.child.stdin.write('ping')
+    await until(() => answer === 'echo:ping', 'the server to answer')
+    const exited = waitForExit(server.child)
+    await server.stop(200)
+    expect((await exited).signal).toBe('SIGTERM')
+    const members = (): number => Number(execFileSync('sh', ['-c', `pgrep -g ${server.pid} | wc -l`]).toString().trim())
+    await until(() => members() === 0, 'the server group to be empty')
   })
 
   it('falls back to a direct spawn when the launcher dies, and still sees its running children end', async () => {

@@ -40,16 +40,16 @@ export function processLauncher(): ProcessLauncher | undefined {
 export async function startProcess(file: string, args: readonly string[], options: StartOptions = {}): Promise<StartedProcess> {
   const stdio = options.stdio ?? ['pipe', 'pipe', 'pipe']
   const env = options.env ?? process.env
-  const viaLauncher = launcher?.available === true && process.platform !== 'win32' && (options.extraStdio?.length ?? 0) === 0
-  if (!viaLauncher || !launcher) {
-    return spawn(file, [...args], {
+  const direct = (): StartedProcess =>
+    spawn(file, [...args], {
       ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
       env,
       detached: options.detached ?? false,
       stdio: [...stdio, ...(options.extraStdio ?? [])],
       ...(options.signal ? { signal: options.signal } : {}),
     })
-  }
+  const viaLauncher = launcher?.available === true && process.platform !== 'win32' && (options.extraStdio?.length ?? 0) === 0
+  if (!viaLauncher || !launcher) return direct()
   options.signal?.throwIfAborted()
   const child = await launcher.spawn({
     file,
@@ -59,6 +59,8 @@ export async function startProcess(file: string, args: readonly string[], option
     detached: options.detached ?? false,
     stdio,
   })
+  // The launcher went away before the request was sent: nothing ran, so it is started here.
+  if (!child) return direct()
   const signal = options.signal
   if (signal) {
     const onAbort = (): void => {

@@ -47,7 +47,8 @@ const ORPHAN_POLL_MS = 200
 
 /**
  * Starts processes from a small, long-lived Node process (see `source.ts`) instead of forking this
- * one. `spawn()` resolves once the child runs (pid known) or failed to start (its `error` follows).
+ * one. `spawn()` resolves once the child runs (pid known) or failed to start (its `error` follows),
+ * or with undefined when the launcher was gone before the request went out.
  * If the launcher is gone — it crashed, was killed, or could not start — `available` turns false
  * (callers then spawn directly) and `onLost` is told once; children it had started keep their pipes,
  * and their exit is detected by polling their pid (code and signal are then unknown: null).
@@ -93,12 +94,13 @@ export class ProcessLauncher {
     return this.process?.pid
   }
 
-  async spawn(request: LaunchRequest): Promise<RelayedChild> {
+  /** Undefined when the launcher is gone before the request could be sent (nothing was started). */
+  async spawn(request: LaunchRequest): Promise<RelayedChild | undefined> {
     const taken = await this.takePipes(request.stdio.filter((kind) => kind === 'pipe').length)
     const launcher = this.process
-    if (!launcher || !this.available) {
-      for (const pipe of taken) pipe.socket.destroy()
-      throw new Error('the process launcher is not running')
+    if (!taken || !launcher || !this.available) {
+      for (const pipe of taken ?? []) pipe.socket.destroy()
+      return undefined
     }
     const pipes = request.stdio.map((kind) => (kind === 'pipe' ? taken.shift() : undefined))
     const id = this.nextId++
@@ -114,9 +116,9 @@ export class ProcessLauncher {
   }
 
   /** `count` pipes from the pool, at once normally (it is refilled after each spawn), else once they arrive. */
-  private async takePipes(count: number): Promise<PoolPipe[]> {
+  private async takePipes(count: number): Promise<PoolPipe[] | undefined> {
     while (this.pool.length < count) {
-      if (!this.available) throw new Error('the process launcher is not running')
+      if (!this.available) return undefined
       // Waiting for the launcher keeps this process alive, as a spawn would.
       const arrived = new Promise<void>((resolve) => this.poolWaiters.push(resolve))
       this.refreshRef()

@@ -40,39 +40,39 @@ export function processLauncher(): ProcessLauncher | undefined {
 export async function startProcess(file: string, args: readonly string[], options: StartOptions = {}): Promise<StartedProcess> {
   const stdio = options.stdio ?? ['pipe', 'pipe', 'pipe']
   const env = options.env ?? process.env
+  options.signal?.throwIfAborted()
   const direct = (): StartedProcess =>
     spawn(file, [...args], {
       ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
       env,
       detached: options.detached ?? false,
       stdio: [...stdio, ...(options.extraStdio ?? [])],
-      ...(options.signal ? { signal: options.signal } : {}),
     })
   const viaLauncher = launcher?.available === true && process.platform !== 'win32' && (options.extraStdio?.length ?? 0) === 0
-  if (!viaLauncher || !launcher) return direct()
-  options.signal?.throwIfAborted()
-  const child = await launcher.spawn({
-    file,
-    args: [...args],
-    ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
-    env: { ...env },
-    detached: options.detached ?? false,
-    stdio,
-  })
   // The launcher went away before the request was sent: nothing ran, so it is started here.
-  if (!child) return direct()
-  const signal = options.signal
-  if (signal) {
-    const onAbort = (): void => {
-      if (child.kill('SIGTERM')) child.emit('error', abortError(signal))
-    }
-    if (signal.aborted) setImmediate(onAbort)
-    else {
-      signal.addEventListener('abort', onAbort, { once: true })
-      child.once('exit', () => signal.removeEventListener('abort', onAbort))
-    }
-  }
+  const child =
+    (viaLauncher && launcher
+      ? await launcher.spawn({ file, args: [...args], ...(options.cwd !== undefined ? { cwd: options.cwd } : {}), env: { ...env }, detached: options.detached ?? false, stdio })
+      : undefined) ?? direct()
+  if (options.signal) abortWith(child, options.signal)
   return child
+}
+
+/**
+ * Aborting `signal` kills the process with SIGTERM and emits an `AbortError`, as Node's `signal`
+ * option does, but never before the caller got the process: an abort while `startProcess` was
+ * resolving would otherwise emit `error` before anyone listened, and end the process.
+ */
+function abortWith(child: StartedProcess, signal: AbortSignal): void {
+  const onAbort = (): void =>
+    void setImmediate(() => {
+      if (child.kill('SIGTERM')) child.emit('error', abortError(signal))
+    })
+  if (signal.aborted) onAbort()
+  else {
+    signal.addEventListener('abort', onAbort, { once: true })
+    child.once('exit', () => signal.removeEventListener('abort', onAbort))
+  }
 }
 
 function abortError(signal: AbortSignal): Error {

@@ -1,7 +1,8 @@
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { PartOf } from '@shared/schema/session'
+import { atomicTempPath } from '../../src/main/core/util/atomic-write'
 import { testServices } from '../support/services'
 import { tempDir, writeTree } from '../support/temp'
 
@@ -64,6 +65,31 @@ describe('checkpoint service', () => {
     expect(await checkpoint).toBeUndefined()
     // Nothing claims to be the state before the message: no checkpoint holding the edit as the "before".
     expect(services.checkpoints.list(project.id)).toEqual([])
+  })
+
+  it('leaves a write’s temp file out of a checkpoint whose walk ran while the write was in progress', async () => {
+    const { services, root, project, session, message } = setup({ 'a.txt': 'one\n', 'b.txt': 'bee\n' })
+    const engine = services.checkpoints.engine(project)
+    const target = join(root, 'a.txt')
+    const snapshot = engine.snapshot
+    Object.defineProperty(engine, 'snapshot', {
+      value: async (...args: Parameters<typeof snapshot>) => {
+        // The message's walk runs while the write of a.txt is half done: its temp file is beside it.
+        const temp = atomicTempPath(target)
+        writeFileSync(temp, 'agent edit\n')
+        const result = await snapshot(...args)
+        renameSync(temp, target)
+        return result
+      },
+    })
+    const before = services.checkpoints.beforeMessage(session, message('go').id)
+    await services.checkpoints.beforeWrite(project.id, [target])
+    const first = await before
+    Object.defineProperty(engine, 'snapshot', { value: snapshot })
+    const step = await services.checkpoints.afterStep(session, message('x').id, { paths: ['a.txt'], unlisted: false })
+    // The turn changed a.txt and nothing else: no file that existed for a moment only.
+    expect(step?.summary.files).toEqual([{ path: 'a.txt', status: 'modified' }])
+    expect((await services.checkpoints.diff(first?.id ?? '')).map((entry) => entry.path)).toEqual(['a.txt'])
   })
 
   it('lets a write wait when a restore is queued, instead of going ahead under it', async () => {

@@ -1,9 +1,10 @@
 import ignore, { type Ignore } from 'ignore'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { ATOMIC_TEMP_PATTERN } from '../util/atomic-write'
 
-/** Excluded everywhere, whatever the project's .gitignore says. */
-export const DEFAULT_EXCLUDES: readonly string[] = ['.git/', 'node_modules/', '.DS_Store', 'Thumbs.db']
+/** Excluded everywhere, whatever the project's .gitignore says (our own write's temp files included). */
+export const DEFAULT_EXCLUDES: readonly string[] = ['.git/', 'node_modules/', '.DS_Store', 'Thumbs.db', ATOMIC_TEMP_PATTERN]
 
 /**
  * `.gitignore` semantics for a project tree, including nested `.gitignore` files:

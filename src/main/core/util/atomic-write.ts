@@ -5,6 +5,19 @@ import { assertNotSpecial } from './regular-file'
 let counter = 0
 
 /**
+ * The gitignore pattern of the temp files `writeFileAtomic` leaves beside their target while it
+ * writes. Project walks leave them out: a snapshot taken while a write was in progress would
+ * otherwise hold a file that exists for a moment only and that no tool named as written.
+ */
+export const ATOMIC_TEMP_PATTERN = '*.hotaru-*-*.tmp'
+
+/** The temp file a write of `abs` goes through (matches `ATOMIC_TEMP_PATTERN`). */
+export function atomicTempPath(abs: string): string {
+  counter = (counter + 1) % 1_000_000_000
+  return `${abs}.hotaru-${process.pid}-${counter}.tmp`
+}
+
+/**
  * Writes a file so readers see the old content or the whole new one, never a mix:
  * temp file beside it, flushed to disk, then rename. The existing file's mode is kept; a new
  * file gets 0644 (less the umask). `abs` must already be symlink-resolved so the rename
@@ -23,8 +36,7 @@ export async function writeFileAtomic(abs: string, data: string | Uint8Array): P
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
     await mkdir(dirname(abs), { recursive: true })
   }
-  counter = (counter + 1) % 1_000_000_000
-  const temp = `${abs}.hotaru-${process.pid}-${counter}.tmp`
+  const temp = atomicTempPath(abs)
   const file = await open(temp, 'wx', mode ?? 0o666)
   try {
     try {

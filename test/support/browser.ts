@@ -36,7 +36,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) })
 }
 
-/** Collects page errors and console errors so a test can assert there were none. */
+/** Collects page errors, console errors and renderer crashes so a test can assert there were none. */
 export function watchErrors(page: Page): string[] {
   const errors: string[] = []
   page.on('pageerror', (e) => {
@@ -48,6 +48,8 @@ export function watchErrors(page: Page): string[] {
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(`console: ${m.text()}`)
   })
+  // A renderer process that died leaves a blank page and no page error: name it among the errors.
+  page.on('crash', () => errors.push('crash: the page’s renderer process crashed'))
   return errors
 }
 

@@ -1,6 +1,7 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './App'
+import { AreaBoundary, rootFailureOptions } from './features/failures'
 import { installInspector } from './inspect'
 import { connect } from './ipc'
 import { installTheme } from './lib/theme'
@@ -15,8 +16,10 @@ installInspector()
 
 const root = document.getElementById('root')
 if (!root) throw new Error('#root missing from index.html')
-createRoot(root).render(
+createRoot(root, rootFailureOptions).render(
   <StrictMode>
-    <App />
+    <AreaBoundary area="app" reload={() => window.location.reload()}>
+      <App />
+    </AreaBoundary>
   </StrictMode>,
 )

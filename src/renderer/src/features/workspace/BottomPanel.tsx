@@ -3,6 +3,7 @@ import { useShallow } from 'zustand/react/shallow'
 import { useProjectStore } from '../../stores/project'
 import { countProblems, problemsFor, ProblemsPanel } from '../problems'
 import { TerminalPanel } from '../terminal'
+import { AreaBoundary } from '../failures'
 
 /** The bottom panel: the terminals, or the Problems list; both stay mounted so terminals keep running. */
 export function BottomPanel() {
@@ -29,11 +30,15 @@ export function BottomPanel() {
         </button>
       </div>
       <div className="bottom-body" hidden={shown}>
-        <TerminalPanel />
+        <AreaBoundary area="terminal panel">
+          <TerminalPanel />
+        </AreaBoundary>
       </div>
       {shown && (
         <div className="bottom-body">
-          <ProblemsPanel />
+          <AreaBoundary area="Problems panel">
+            <ProblemsPanel />
+          </AreaBoundary>
         </div>
       )}
     </div>

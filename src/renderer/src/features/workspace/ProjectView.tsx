@@ -15,6 +15,7 @@ import { RestrictedBadge } from '../trust'
 import { SearchPanel } from '../search'
 import { initialCenterLayout, initialMainLayout } from './initial-layout'
 import { background } from '../../lib/background'
+import { AreaBoundary } from '../failures'
 
 /** Keeps a collapsible panel in step with its on/off flag in the layout, both ways. */
 function useCollapsible(flag: keyof Pick<LayoutView, 'sidebar' | 'terminal' | 'right'>, openSize: string) {
@@ -134,7 +135,9 @@ function Layout({ project, right }: { project: ProjectInfo; right: ReactNode | n
         onResize={sidebar.onResize}
       >
         <ProjectStoreContext.Provider value={folder}>
-          <Sidebar project={project} worktree={worktree} />
+          <AreaBoundary area="sidebar">
+            <Sidebar project={project} worktree={worktree} />
+          </AreaBoundary>
         </ProjectStoreContext.Provider>
       </Panel>
       <Separator className="separator vertical" />
@@ -148,7 +151,9 @@ function Layout({ project, right }: { project: ProjectInfo; right: ReactNode | n
         >
           <Panel id="editor" minSize={120}>
             <ProjectStoreContext.Provider value={folder}>
-              <EditorArea />
+              <AreaBoundary area="editor">
+                <EditorArea />
+              </AreaBoundary>
             </ProjectStoreContext.Provider>
           </Panel>
           <Separator className="separator horizontal" />
@@ -177,7 +182,7 @@ function Layout({ project, right }: { project: ProjectInfo; right: ReactNode | n
           onResize={rightPanel.onResize}
         >
           <aside className="right-panel" aria-label="Agent" data-testid="right-panel">
-            {right}
+            <AreaBoundary area="chat">{right}</AreaBoundary>
           </aside>
         </Panel>
       )}
@@ -207,7 +212,11 @@ export function ProjectView({ project, store, active, right }: ProjectViewProps)
   return (
     <ProjectStoreContext.Provider value={store}>
       <div className="project" hidden={!active} data-testid="project-view" data-project-id={project.id} data-active={active}>
-        {ready ? <Layout project={project} right={right} /> : null}
+        {ready ? (
+          <AreaBoundary area="project tab">
+            <Layout project={project} right={right} />
+          </AreaBoundary>
+        ) : null}
       </div>
     </ProjectStoreContext.Provider>
   )

@@ -1,0 +1,4 @@
+import './failures.css'
+
+export { AreaBoundary, type AreaBoundaryProps } from './AreaBoundary'
+export { rootFailureOptions } from './report'

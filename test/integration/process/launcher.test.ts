@@ -5,6 +5,7 @@ import { ProcessLauncher } from '../../../src/main/core/process/launcher/launche
 import { runFile, startProcess, useProcessLauncher, type StartedProcess } from '../../../src/main/core/process/spawn'
 import { waitForExit } from '../../../src/main/core/process/exit'
 import { spawnServerProcess } from '../../../src/main/core/lsp/process'
+import { runHookProcess } from '../../../src/main/core/extensions/hook-process'
 import { isAlive, signal } from '../../../src/main/core/process/tree'
 import { tempDir } from '../../support/temp'
 import { until } from '../../support/until'
@@ -99,6 +100,15 @@ describe.runIf(process.platform !== 'win32')('process launcher', () => {
     expect(stat(attached.pid as number).pgrp).toBe(stat(process.pid).pgrp)
     attached.kill('SIGKILL')
     await waitForExit(attached)
+  })
+
+  it('reports a hook that exits without reading its input by its exit code, not as a failed write', async () => {
+    // The input is in the hook's socket when it exits unread (the sleep makes sure): the peer's reset is no write failure.
+    const input = JSON.stringify({ prompt: 'x'.repeat(4 * 1024) })
+    const result = await runHookProcess('sleep 0.3; echo lint server down >&2; exit 1', input, { cwd: tempDir(), env: process.env, timeoutMs: 10_000 })
+    expect(result.error).toBeUndefined()
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain('lint server down')
   })
 
   it('reports a program that does not exist as Node does: error ENOENT, then close', async () => {

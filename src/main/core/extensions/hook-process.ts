@@ -83,8 +83,9 @@ export async function runHookProcess(command: string, input: string, options: Ho
     startError = `could not start: ${error.message}`
   })
   child.stdin?.on('error', (error: NodeJS.ErrnoException) => {
-    // EPIPE: the hook exited without reading its input, which hooks are free to do.
-    if (error.code !== 'EPIPE') startError ??= `could not write the hook's input: ${error.message}`
+    // The hook exited without reading its input, which hooks are free to do: EPIPE on a pipe, and
+    // ECONNRESET on the socket a process launcher connects stdin with.
+    if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') startError ??= `could not write the hook's input: ${error.message}`
   })
   child.stdin?.end(input)
 

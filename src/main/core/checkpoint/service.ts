@@ -136,6 +136,8 @@ export class CheckpointService {
         extraExcludes: config?.snapshot?.exclude,
         quotaBytes: config?.snapshot?.quotaBytes ?? DEFAULT_QUOTA_BYTES,
         ...(this.options.walkStallMs ? { stoppableWalkStallMs: this.options.walkStallMs } : {}),
+        // A host that keeps a change feed serves a UI (the desktop app, `serve`): its walks yield the CPU to it.
+        background: this.options.changeFeed,
         onLog: (level, message) => log[level](`[checkpoint] ${project.root}: ${message}`),
       })
       // A restore interrupted by a crash is finished (or rolled back) before anything else: the

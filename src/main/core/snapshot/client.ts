@@ -21,6 +21,11 @@ export interface SnapshotClientOptions extends SnapshotEngineOptions {
   maxHeapMb?: number
   /** Diagnostics of the worker (change feed errors, restarts). */
   onLog?: (level: 'warn' | 'debug', message: string) => void
+  /**
+   * The host has a UI whose event loop must stay responsive (the desktop app, `serve`): the worker
+   * runs at a lower scheduling priority, taking the CPU only when the main thread does not want it.
+   */
+  background?: boolean
 }
 
 interface Pending {

@@ -10,15 +10,25 @@ import { SnapshotEngine, type WatchHandle } from './snapshot-engine'
 import type { SnapshotEngineOptions } from './types'
 import type { SerializedError, SnapshotOps, SnapshotRequest, SnapshotWorkerMessage } from './worker-protocol'
 import { detached } from '../util/detached'
+import { BACKGROUND_NICENESS, lowerThisThreadPriority } from '../util/thread-priority'
 import { listenToFeedPort, type FeedListener } from '../project/watch-protocol'
 
 const port = parentPort
 if (!port) throw new Error('the snapshot worker must run in a worker thread')
 
-const engine = new SnapshotEngine(workerData as SnapshotEngineOptions)
+const { background, ...engineOptions } = workerData as SnapshotEngineOptions & { background?: boolean }
+const engine = new SnapshotEngine(engineOptions)
 let watching: WatchHandle | null = null
 
 const post = (message: SnapshotWorkerMessage): void => port.postMessage(message)
+
+// Where the host has a UI (`SnapshotClientOptions.background`), a walk of a large tree must not take
+// the CPU from the event loop serving it.
+if (background) {
+  lowerThisThreadPriority(BACKGROUND_NICENESS).catch((error: unknown) =>
+    post({ type: 'log', level: 'warn', message: `snapshots run at normal priority: ${(error as Error).message}` }),
+  )
+}
 
 type Handlers = { [K in keyof SnapshotOps]: (...args: SnapshotOps[K][0]) => SnapshotOps[K][1] | Promise<SnapshotOps[K][1]> }
 

@@ -4,8 +4,13 @@ import { describeEntry } from './files'
 import type { IgnoreRules } from './ignore-rules'
 import type { TreeChangeKind } from './tree-watch'
 
-/** Changes are collected this long and sent as one event: a `git checkout` is one message, not thousands. */
+/**
+ * Changes are collected until none came for this long and sent as one event: a `git checkout` is one
+ * message, not thousands, also when its changes trickle in (a busy machine, a slow disk).
+ */
 const BATCH_MS = 50
+/** …but a batch waits at most this many quiet periods from its first change: a steady trickle still shows. */
+const MAX_WAIT_PERIODS = 4
 /** A burst bigger than this is flushed at once so a single event stays a reasonable size. */
 const MAX_BATCH = 2000
 
@@ -18,6 +23,8 @@ export class ChangeBatches {
   private readonly pending = new Map<string, FsChange>()
   private readonly invalidated = new Set<string>()
   private timer: NodeJS.Timeout | null = null
+  /** When the pending batch got its first change. */
+  private firstAt = 0
   private closed = false
 
   constructor(
@@ -54,7 +61,11 @@ export class ChangeBatches {
   }
 
   private schedule(): void {
-    if (!this.timer) this.timer = setTimeout(() => this.flush(), this.batchMs)
+    const now = performance.now()
+    if (this.timer) clearTimeout(this.timer)
+    else this.firstAt = now
+    const due = Math.min(now + this.batchMs, this.firstAt + this.batchMs * MAX_WAIT_PERIODS)
+    this.timer = setTimeout(() => this.flush(), Math.max(0, due - now))
   }
 
   private flush(): void {

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process'
 import { statSync } from 'node:fs'
 import { z } from 'zod'
 import { isPermissionError } from '../permission/errors'
@@ -13,6 +12,7 @@ import { waitForExit } from '../process/exit'
 import { startProcess, type StartedProcess } from '../process/spawn'
 import { describeLeft, groupAlive, killTree, TREE_VARIABLE, treeTag, type KillResult } from '../process/tree'
 import { commandEnv, loginShellEnv, pickShell } from './bash/shell-env'
+import { spawnSandboxed } from './bash/sandboxed-spawn'
 import description from './bash.txt?raw'
 import { ToolError } from './errors'
 import { resolveForTool } from './fs/access'
@@ -166,16 +166,6 @@ export const bashTool = defineTool({
   },
 })
 
-function spawnSandboxed(launch: SandboxLaunch, cwd: string): StartedProcess {
-  const child = spawn(launch.command, launch.args, {
-    cwd,
-    env: launch.env,
-    detached: process.platform !== 'win32',
-    stdio: ['ignore', 'pipe', 'pipe', ...launch.stdio],
-  })
-  launch.started(child)
-  return child
-}
 
 async function runForeground(
   command: string,

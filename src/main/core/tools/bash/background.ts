@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { spawnSandboxed } from './sandboxed-spawn'
 import type { z } from 'zod'
 import type { BackgroundProcess } from '@shared/ipc/process'
 import { Emitter } from '../../util/emitter'
@@ -38,17 +38,6 @@ interface Entry {
   tag: string
 }
 
-/** A sandboxed launch hands fds and an IPC channel to its child: Node's own spawn. */
-function spawnSandboxed(launch: NonNullable<BackgroundStart['launch']>, cwd: string): StartedProcess {
-  const child = spawn(launch.command, launch.args, {
-    cwd,
-    env: launch.env,
-    detached: process.platform !== 'win32',
-    stdio: ['ignore', 'pipe', 'pipe', ...launch.stdio],
-  })
-  launch.started(child)
-  return child
-}
 
 export type BackgroundListener = (info: BackgroundInfo) => void
 

@@ -11,6 +11,8 @@ export const WATCH_WORKER_FILE = 'watch-worker.js'
 const MAX_HEAP_MB = 512
 /** The watch keeps one small record per file for its life; a large young generation only adds resident memory. */
 const YOUNG_GENERATION_MB = 8
+/** How long `dispose` waits for the watch to close its handles before ending its thread. */
+const CLOSE_WAIT_MS = 5_000
 
 export interface ProjectWatcherOptions {
   root: string
@@ -82,8 +84,12 @@ export class ProjectWatcher {
     this.disposed = true
     const request: WatchWorkerRequest = { type: 'close' }
     this.worker.postMessage(request)
-    // chokidar closes its watchers (inotify handles) before the thread ends.
-    await this.closed
+    // chokidar closes its watchers (inotify handles) before the thread ends; a watch that does not
+    // answer in time is ended with its thread (the OS drops its handles then).
+    let timer: NodeJS.Timeout | undefined
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)))
+    await Promise.race([this.closed, late])
+    clearTimeout(timer)
     await this.worker.terminate()
   }
 

@@ -15,6 +15,15 @@ function alive(pid: number): boolean {
   }
 }
 
+function commandOf(pid: number): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim()
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw error
+  }
+}
+
 async function until(test: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 200 && !test(); i++) await new Promise((r) => setTimeout(r, 25))
   if (!test()) throw new Error(`timed out: ${what}`)
@@ -28,9 +37,14 @@ describe.runIf(linux)('every process the app starts ends with it', () => {
     // What a bash command, hook or MCP server may do: leave our process group and session, and outlive its parent.
     const parent = spawnSync('sh', ['-c', 'setsid sh -c "exec sleep 300" > /dev/null 2>&1 < /dev/null & echo $!'], { encoding: 'utf8' })
     const shPid = Number(parent.stdout.trim())
-    await until(() => markedProcesses().some((p) => p.owner === token), 'the grandchild is found by its marker')
-    const escaped = markedProcesses().filter((p) => p.owner === token).map((p) => p.pid)
-    expect(escaped.length).toBeGreaterThan(0)
+    // Found once it runs `sleep`: while `setsid` and `sh` exec their way there, its environment can read empty.
+    let escaped: number[] = []
+    await until(() => {
+      escaped = markedProcesses()
+        .filter((p) => p.owner === token && commandOf(p.pid) === 'sleep')
+        .map((p) => p.pid)
+      return escaped.length > 0
+    }, 'the grandchild is found by its marker')
     expect(escaped.every((pid) => readFileSync(`/proc/${pid}/stat`, 'utf8').length > 0)).toBe(true)
     await services.dispose()
     await until(() => escaped.every((pid) => !alive(pid) || isZombie(pid)), 'the escaped grandchild is gone')

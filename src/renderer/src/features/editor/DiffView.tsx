@@ -61,6 +61,8 @@ export function DiffView({
   const models = useRef<{ original: Monaco.editor.ITextModel; modified: Monaco.editor.ITextModel } | null>(null)
   const [monaco, setMonaco] = useState<MonacoApi | null>(null)
   const [changes, setChanges] = useState<number | null>(null)
+  /** Creating Monaco's diff editor failed once (it can, while another one is being disposed): tried again a frame later. */
+  const [attempt, setAttempt] = useState(0)
   const [zoneHosts, setZoneHosts] = useState<ReadonlyMap<string, HTMLElement>>(new Map())
   const shownChanges = oneSided ? 1 : changes
   const zoneLayout = (zones ?? []).map((z) => `${z.key}@${z.line}`).join(',')
@@ -110,15 +112,27 @@ export function DiffView({
         models.current = null
       }
     }
-    const editor = monaco.editor.createDiffEditor(host.current, {
-      ...EDITOR_OPTIONS,
-      minimap: { enabled: false },
-      renderSideBySide: true,
-      originalEditable: false,
-      readOnly: true,
-      useInlineViewWhenSpaceIsLimited: false,
-      renderOverviewRuler: true,
-    })
+    let editor: Monaco.editor.IStandaloneDiffEditor
+    try {
+      editor = monaco.editor.createDiffEditor(host.current, {
+        ...EDITOR_OPTIONS,
+        minimap: { enabled: false },
+        renderSideBySide: true,
+        originalEditable: false,
+        readOnly: true,
+        useInlineViewWhenSpaceIsLimited: false,
+        renderOverviewRuler: true,
+      })
+    } catch (error) {
+      pair.original.dispose()
+      pair.modified.dispose()
+      host.current.replaceChildren()
+      // A second failure is no passing state: the area's error boundary shows it.
+      if (attempt > 0) throw error
+      console.warn('[diff] the diff view could not be created; trying again:', error)
+      const frame = requestAnimationFrame(() => setAttempt((n) => n + 1))
+      return () => cancelAnimationFrame(frame)
+    }
     editor.setModel(pair)
     const listeners = [
       editor.onDidUpdateDiff(() => setChanges(editor.getLineChanges()?.length ?? 0)),
@@ -130,21 +144,26 @@ export function DiffView({
       for (const l of listeners) l.dispose()
       // Detaching first ends the diff view model (and cancels a diff still being computed) before the
       // models go; otherwise the worker finds no models and Monaco throws "no diff result available".
-      editor.setModel(null)
-      editor.dispose()
+      try {
+        editor.setModel(null)
+        editor.dispose()
+      } catch (error) {
+        // The view is going away either way: a failure of Monaco's own teardown must not take the area with it.
+        console.warn('[diff] disposing the diff view failed:', error)
+      }
       pair.original.dispose()
       pair.modified.dispose()
       diff.current = null
       models.current = null
     }
-  }, [monaco, path, language, oneSided])
+  }, [monaco, path, language, oneSided, attempt])
 
   useEffect(() => {
     const pair = models.current
     if (!pair) return
     if (pair.original.getValue() !== original) pair.original.setValue(original)
     if (pair.modified.getValue() !== modified) pair.modified.setValue(modified)
-  }, [original, modified, monaco, path, language, oneSided])
+  }, [original, modified, monaco, path, language, oneSided, attempt])
 
   // View zones are Monaco's; their content is React, rendered into each zone's node through a portal.
   useEffect(() => {

@@ -1,7 +1,7 @@
 import { lstatSync, type Stats } from 'node:fs'
 import type { FsChange, FsChanged } from '@shared/schema/fs-events'
 import { describeEntry } from './files'
-import type { IgnoreRules } from './ignore-rules'
+import { gitignoreFolder, type IgnoreRules } from './ignore-rules'
 import type { TreeChangeKind } from './tree-watch'
 
 /**
@@ -37,7 +37,8 @@ export class ChangeBatches {
 
   record(event: TreeChangeKind, rel: string): void {
     if (this.closed) return
-    if (rel === '.gitignore' || rel.endsWith('/.gitignore')) this.invalidated.add(rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '')
+    const gitignoreOf = gitignoreFolder(rel)
+    if (gitignoreOf !== null) this.invalidated.add(gitignoreOf)
     const kind: FsChange['kind'] = event === 'add' || event === 'addDir' ? 'created' : event === 'change' ? 'changed' : 'deleted'
     const previous = this.pending.get(rel)
     // delete + create within one batch is an in-place replacement: report it as a change.

@@ -6,6 +6,12 @@ import { ATOMIC_TEMP_PATTERN } from '../util/atomic-write'
 /** Excluded everywhere, whatever the project's .gitignore says (our own write's temp files included). */
 export const DEFAULT_EXCLUDES: readonly string[] = ['.git/', 'node_modules/', '.DS_Store', 'Thumbs.db', ATOMIC_TEMP_PATTERN]
 
+/** The folder (`''`: the root) whose `.gitignore` `path` is; null when `path` is no `.gitignore`. */
+export function gitignoreFolder(path: string): string | null {
+  if (path === '.gitignore') return ''
+  return path.endsWith('/.gitignore') ? path.slice(0, -'/.gitignore'.length) : null
+}
+
 /**
  * `.gitignore` semantics for a project tree, including nested `.gitignore` files:
  * the rules of each directory apply to paths below it, deeper files override

@@ -1,6 +1,7 @@
 import { watch, type FSWatcher } from 'chokidar'
 import { lstatSync, type Stats } from 'node:fs'
 import { isAbsolute, relative, sep } from 'node:path'
+import { gitignoreFolder } from './ignore-rules'
 
 export type TreeChangeKind = 'add' | 'addDir' | 'change' | 'unlink' | 'unlinkDir'
 
@@ -101,8 +102,9 @@ export class TreeWatch {
     const rel = this.relativePath(abs)
     if (rel === null || rel === '') return
     this.listener.change(kind, rel)
-    if (rel === '.gitignore' || rel.endsWith('/.gitignore')) {
-      this.rules.invalidate(rel === '.gitignore' ? '' : rel.slice(0, -'/.gitignore'.length))
+    const gitignoreOf = gitignoreFolder(rel)
+    if (gitignoreOf !== null) {
+      this.rules.invalidate(gitignoreOf)
       this.restart()
     }
   }

@@ -5,6 +5,7 @@ import { TreeWatch } from '../project/tree-watch'
 import { feedFromWatch, type FeedListener } from '../project/watch-protocol'
 import type { IgnoreCache } from './ignore-cache'
 import { isInGitDir } from './scanner'
+import { gitignoreFolder } from '../project/ignore-rules'
 
 /** What the engine does with the feed's findings. */
 export interface ChangeFeedSink {
@@ -131,9 +132,10 @@ export class ChangeFeed {
     if (this.disposed) return
     this.lastEventAt = performance.now()
     for (const rel of paths) {
-      if (rel === '.gitignore' || rel.endsWith('/.gitignore')) {
+      const gitignoreOf = gitignoreFolder(rel)
+      if (gitignoreOf !== null) {
         // The engine's rules must see it too; the watch starts over and says so (`restarting`).
-        this.rules.invalidate(rel === '.gitignore' ? '' : rel.slice(0, -'/.gitignore'.length))
+        this.rules.invalidate(gitignoreOf)
         this.sink.rescan()
       }
       if (!this.isIgnored(rel)) this.sink.dirty(rel)

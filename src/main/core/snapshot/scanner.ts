@@ -1,4 +1,5 @@
 import { type BigIntStats, lstatSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs'
+import { gitignoreFolder } from '../project/ignore-rules'
 import { errnoCode } from './errors'
 import type { IgnoreCache } from './ignore-cache'
 import { sha256 } from './object-store'
@@ -386,7 +387,7 @@ export function sigOf(stats: BigIntStats): StatSig {
 }
 
 export function isGitignorePath(path: string): boolean {
-  return path === '.gitignore' || path.endsWith('/.gitignore')
+  return gitignoreFolder(path) !== null
 }
 
 function depthOf(path: string): number {

@@ -19,7 +19,7 @@ import { recoverRestore } from './restore-recovery'
 import { planRestore, scopeMatcher } from './restore-plan'
 import { RestoreTransaction } from './restore-transaction'
 import type { RecoverResult, RestoreOptions, RestorePreview, RestoreResult } from './restore-types'
-import { type DirListing, emptyStats, isInGitDir, isRacyAt, Scanner, sigOf, WalkStopped } from './scanner'
+import { type DirListing, emptyStats, isGitignorePath, isInGitDir, isRacyAt, Scanner, sigOf, WalkStopped } from './scanner'
 import { entryOfContent, NO_SIGNATURE, storeScopedTree } from './scoped-tree'
 import { StatIndexFile } from './stat-index-file'
 import { acquireStoreLock } from './store-lock'
@@ -711,7 +711,7 @@ export class SnapshotEngine {
   private takeSnapshot(full: boolean, trustMarks = false, stopTicket?: number): SnapshotResult {
     const started = performance.now()
     // A changed .gitignore can add or remove any path below it: only a full walk can tell.
-    const ignoreChanged = [...this.dirty].some(isGitignore)
+    const ignoreChanged = [...this.dirty].some(isGitignorePath)
     if (ignoreChanged) this.rules.invalidate()
     const walkAll = full || this.allDirty || (!this.feedLive && !trustMarks) || ignoreChanged
     const stats = emptyStats(walkAll)
@@ -856,7 +856,7 @@ export class SnapshotEngine {
       applier.write(op.path, op.entry, index)
       this.recordWritten(op.path, op.entry)
     }
-    if (isGitignore(op.path)) {
+    if (isGitignorePath(op.path)) {
       // Ignore rules changed under us: what is in the tree must be decided afresh.
       this.rules.invalidate()
       this.allDirty = true
@@ -936,8 +936,4 @@ function stopAt(flag: Int32Array | null, ticket: number | undefined, stallMs: nu
     }
     return Atomics.load(flag, 0) >= ticket
   }
-}
-
-function isGitignore(path: string): boolean {
-  return path === '.gitignore' || path.endsWith('/.gitignore')
 }

@@ -13,23 +13,26 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { SnapshotEngine } from '../../../src/main/core/snapshot'
+import { SnapshotClient, SnapshotEngine } from '../../../src/main/core/snapshot'
 import type { SnapshotEngineOptions } from '../../../src/main/core/snapshot'
+import type { SnapshotClientOptions } from '../../../src/main/core/snapshot/client'
 
 export interface Sandbox {
   root: string
   store: string
   engine(options?: Partial<SnapshotEngineOptions>): SnapshotEngine
+  /** The engine in its worker thread, on the same folder and store. */
+  client(options?: Partial<SnapshotClientOptions>): SnapshotClient
   cleanup(): Promise<void>
 }
 
-/** A project root and a store dir in a fresh temp dir; engines made from it are disposed on cleanup. */
+/** A project root and a store dir in a fresh temp dir; engines and clients made from it are disposed on cleanup. */
 export function sandbox(): Sandbox {
   const base = mkdtempSync(join(tmpdir(), 'hotaru-snapshot-'))
   const root = join(base, 'project')
   const store = join(base, 'store')
   mkdirSync(root)
-  const engines: SnapshotEngine[] = []
+  const engines: Array<SnapshotEngine | SnapshotClient> = []
   return {
     root,
     store,
@@ -37,6 +40,11 @@ export function sandbox(): Sandbox {
       const engine = new SnapshotEngine({ root, storeDir: store, ...options })
       engines.push(engine)
       return engine
+    },
+    client(options = {}) {
+      const client = new SnapshotClient({ root, storeDir: store, ...options })
+      engines.push(client)
+      return client
     },
     async cleanup() {
       for (const engine of engines) await engine.dispose()
@@ -143,3 +151,6 @@ export function prng(seed: number): { next(): number; int(n: number): number; pi
     },
   }
 }
+
+/** A path as it was before a tool wrote it (`SnapshotEngine.withPreImages`, `scopedSnapshot`). */
+export const image = (path: string, text: string, exec = false) => ({ path, content: { data: Buffer.from(text), exec } })

@@ -1,7 +1,7 @@
 import { readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { sandbox, write, type Sandbox } from './helpers'
+import { image, sandbox, write, type Sandbox } from './helpers'
 
 let box: Sandbox
 
@@ -13,7 +13,6 @@ afterEach(async () => {
   await box.cleanup()
 })
 
-const image = (path: string, text: string, exec = false) => ({ path, content: { data: Buffer.from(text), exec } })
 
 describe('SnapshotEngine.withPreImages', () => {
   it('puts written paths back as they were, leaves the rest as walked, and reads them again next time', () => {

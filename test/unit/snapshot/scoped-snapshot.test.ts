@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { exists, read, sandbox, write, type Sandbox } from './helpers'
+import { exists, image, read, sandbox, write, type Sandbox } from './helpers'
 
 let box: Sandbox
 
@@ -20,9 +20,9 @@ describe('a snapshot of only some paths', () => {
     write(box.root, 'new.txt', 'created later\n')
     const engine = box.engine()
     const { id, paths } = engine.scopedSnapshot([
-      { path: 'a.txt', content: { data: Buffer.from('a before\n'), exec: false } },
+      image('a.txt', 'a before\n'),
       { path: join(box.root, 'new.txt'), content: null },
-      { path: 'build/out.js', content: { data: Buffer.from('x'), exec: false } },
+      image('build/out.js', 'x'),
     ])
     expect(paths).toEqual(['a.txt', 'new.txt'])
     expect([...engine.manifest(id).keys()]).toEqual(['a.txt'])

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { FsChanged } from '@shared/schema/fs-events'
 import { IgnoreRules } from '../../../src/main/core/project/ignore-rules'
 import { ProjectWatcher } from '../../../src/main/core/project/watcher'
-import { SnapshotClient } from '../../../src/main/core/snapshot'
+import type { SnapshotClient } from '../../../src/main/core/snapshot'
 import { until } from '../../support/until'
 import { sandbox, settle, write, type Sandbox } from './helpers'
 
@@ -19,11 +19,10 @@ beforeEach(() => {
   write(box.root, '.gitignore', '*.log\n')
   batches = []
   watcher = new ProjectWatcher({ root: box.root, rules: new IgnoreRules(box.root), onChanges: (batch) => batches.push(batch), batchMs: 20 })
-  engine = new SnapshotClient({ root: box.root, storeDir: box.store })
+  engine = box.client()
 })
 
 afterEach(async () => {
-  await engine.dispose()
   await watcher.dispose()
   await box.cleanup()
 })

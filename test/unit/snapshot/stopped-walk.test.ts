@@ -1,18 +1,16 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { SnapshotClient, SnapshotErrorNames } from '../../../src/main/core/snapshot'
+import { SnapshotErrorNames } from '../../../src/main/core/snapshot'
 import { read, sandbox, settle, write, type Sandbox } from './helpers'
 
 let box: Sandbox
-const clients: SnapshotClient[] = []
 
 beforeEach(() => {
   box = sandbox()
 })
 
 afterEach(async () => {
-  for (const client of clients.splice(0)) await client.dispose()
   await box.cleanup()
 })
 
@@ -72,8 +70,7 @@ describe('a walk stopped before it is done', () => {
 
   it('stops a walk in the worker thread when the client asks, even while the worker is busy with it', async () => {
     fillTree()
-    const client = new SnapshotClient({ root: box.root, storeDir: box.store })
-    clients.push(client)
+    const client = box.client()
     const walk = client.snapshot({ stoppable: true })
     client.stopWalks()
     const error = await failure(walk)

@@ -1,32 +1,24 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { SnapshotClient, SnapshotErrorNames } from '../../../src/main/core/snapshot'
+import { SnapshotErrorNames } from '../../../src/main/core/snapshot'
 import { until } from '../../support/until'
 import { sandbox, settle, write, type Sandbox } from './helpers'
 
 let box: Sandbox
-const clients: SnapshotClient[] = []
 
 beforeEach(() => {
   box = sandbox()
 })
 
 afterEach(async () => {
-  for (const client of clients.splice(0)) await client.dispose()
   await box.cleanup()
 })
-
-function client(): SnapshotClient {
-  const created = new SnapshotClient({ root: box.root, storeDir: box.store })
-  clients.push(created)
-  return created
-}
 
 describe('snapshot engine in a worker thread', () => {
   it('compresses what a bulk snapshot stored raw once it has been idle, and reads it the same after', async () => {
     for (let i = 0; i < 40; i++) write(box.root, `src/f${i}.ts`, `export const value${i} = ${i}\n`.repeat(60))
-    const engine = client()
+    const engine = box.client()
     const first = await engine.snapshot()
     const packDir = join(box.store, 'blobs', 'packs')
     const rawPacks = (): string[] => (existsSync(packDir) ? readdirSync(packDir).filter((name) => name.endsWith('.raw.pack')) : [])
@@ -41,7 +33,7 @@ describe('snapshot engine in a worker thread', () => {
   it('snapshots, diffs and restores through the worker with the engine’s results', async () => {
     write(box.root, 'a.txt', 'one\n')
     write(box.root, 'src/b.ts', 'export const b = 1\n')
-    const engine = client()
+    const engine = box.client()
     const first = await engine.snapshot()
     expect(first.stats.full).toBe(true)
     writeFileSync(join(box.root, 'a.txt'), 'two\n')
@@ -59,7 +51,7 @@ describe('snapshot engine in a worker thread', () => {
 
   it('visits only the paths marked as written when told to trust them, without a change feed', async () => {
     for (let i = 0; i < 50; i++) write(box.root, `src/f${i}.ts`, `export const v = ${i}\n`)
-    const engine = client()
+    const engine = box.client()
     await engine.snapshot()
     await settle()
     await engine.snapshot() // settles the racy files of the first snapshot
@@ -73,7 +65,7 @@ describe('snapshot engine in a worker thread', () => {
 
   it('walks the whole tree after an unlisted change when no feed runs', async () => {
     write(box.root, 'a.txt', 'one\n')
-    const engine = client()
+    const engine = box.client()
     await engine.snapshot()
     write(box.root, 'made-by-shell.txt', 'x\n')
     await engine.settleAfterUnlistedChange()
@@ -84,7 +76,7 @@ describe('snapshot engine in a worker thread', () => {
 
   it('runs the change feed in the worker: a shell-made change is seen without a full walk', async () => {
     for (let i = 0; i < 50; i++) write(box.root, `src/f${i}.ts`, `export const v = ${i}\n`)
-    const engine = client()
+    const engine = box.client()
     await engine.watch()
     expect((await engine.changeFeed()).live).toBe(true)
     await engine.snapshot()
@@ -100,7 +92,7 @@ describe('snapshot engine in a worker thread', () => {
 
   it('keeps error names across the thread boundary', async () => {
     write(box.root, 'a.txt', 'one\n')
-    const engine = client()
+    const engine = box.client()
     const first = await engine.snapshot()
     writeFileSync(join(box.root, 'a.txt'), 'two\n')
     const preview = await engine.preview(first.id)

@@ -1,3 +1,4 @@
+import { pbkdf2 } from 'node:crypto'
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { IgnoreRules } from '../../../src/main/core/project/ignore-rules'
@@ -27,6 +28,27 @@ function ownNiceness(): number {
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])
 }
 
+/** Work queued on libuv's thread pool without a pause until disposed (short key derivations). */
+function keepFilePoolBusy(): { dispose(): Promise<void> } {
+  let running = true
+  const inFlight = new Set<Promise<void>>()
+  const next = (): void => {
+    if (!running) return
+    const job = new Promise<void>((resolve) => pbkdf2('p', 's', 20_000, 32, 'sha256', () => resolve())).then(() => {
+      inFlight.delete(job)
+      next()
+    })
+    inFlight.add(job)
+  }
+  for (let i = 0; i < 8; i++) next()
+  return {
+    dispose: async () => {
+      running = false
+      await Promise.all(inFlight)
+    },
+  }
+}
+
 const open: Array<{ dispose(): Promise<void> }> = []
 afterEach(async () => {
   for (const item of open.splice(0)) await item.dispose()
@@ -47,6 +69,31 @@ describe.runIf(process.platform === 'linux')('background threads of a host with 
     // libuv's one pool serves every thread's file operations: it must not have inherited the lowered priority.
     expect(niceness('libuv-worker').length).toBeGreaterThan(0)
     expect(niceness('libuv-worker').every((nice) => nice === 0)).toBe(true)
+  })
+
+  it('lower the snapshot worker before its first walk, which it takes without a break', async () => {
+    // A first request queued while the worker starts: the first walk of the tree (seconds on a large one).
+    const files: Record<string, string> = {}
+    for (let i = 0; i < 4000; i++) files[`d${i % 40}/f${i}.txt`] = `content ${i}\n`.repeat(20)
+    const root = writeTree(tempDir(), files)
+    // libuv's file pool kept busy, as a watch's crawl keeps it in the app: a lowering that waited
+    // for a file operation of the worker would come only after the walk.
+    const busy = keepFilePoolBusy()
+    const engine = new SnapshotClient({ root, storeDir: tempDir(), background: true })
+    open.push(engine, busy)
+    const samples: { at: number; nice: number[] }[] = []
+    const started = performance.now()
+    const sampler = setInterval(() => samples.push({ at: performance.now(), nice: niceness('hotaru-snapshot') }), 2)
+    try {
+      await engine.snapshot()
+    } finally {
+      clearInterval(sampler)
+    }
+    const ended = performance.now()
+    // The worker's start (loading its code) may be seen at normal priority; the walk, which fills the rest, not.
+    const walk = samples.filter((sample) => sample.at > started + (ended - started) / 2 && sample.nice.length > 0)
+    expect(walk.length).toBeGreaterThan(5)
+    expect(walk.filter((sample) => sample.nice[0] !== 10)).toEqual([])
   })
 
   it('leave the snapshot walk of a one-shot command at normal priority', async () => {

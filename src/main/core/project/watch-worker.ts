@@ -16,9 +16,11 @@ if (!host) throw new Error('the watch worker must run in a worker thread')
 const post = (message: WatchWorkerMessage): void => host.postMessage(message)
 const { root, batchMs } = workerData as WatchWorkerData
 // The watch is background work: its crawl of a large tree must not take the CPU from the event loop serving the UI.
-lowerThisThreadPriority(BACKGROUND_NICENESS).catch((error: unknown) =>
-  post({ type: 'log', level: 'warn', message: `the watch runs at normal priority: ${(error as Error).message}` }),
-)
+try {
+  lowerThisThreadPriority(BACKGROUND_NICENESS)
+} catch (error) {
+  post({ type: 'log', level: 'warn', message: `the watch runs at normal priority: ${(error as Error).message}` })
+}
 
 /** A change feed's port, with the paths gathered for it in this turn of the event loop. */
 interface Feed {

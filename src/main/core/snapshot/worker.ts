@@ -25,9 +25,11 @@ const post = (message: SnapshotWorkerMessage): void => port.postMessage(message)
 // Where the host has a UI (`SnapshotClientOptions.background`), a walk of a large tree must not take
 // the CPU from the event loop serving it.
 if (background) {
-  lowerThisThreadPriority(BACKGROUND_NICENESS).catch((error: unknown) =>
-    post({ type: 'log', level: 'warn', message: `snapshots run at normal priority: ${(error as Error).message}` }),
-  )
+  try {
+    lowerThisThreadPriority(BACKGROUND_NICENESS)
+  } catch (error) {
+    post({ type: 'log', level: 'warn', message: `snapshots run at normal priority: ${(error as Error).message}` })
+  }
 }
 
 type Handlers = { [K in keyof SnapshotOps]: (...args: SnapshotOps[K][0]) => SnapshotOps[K][1] | Promise<SnapshotOps[K][1]> }

@@ -109,7 +109,7 @@ async function main(): Promise<void> {
       while (reports.length < n) await new Promise((resolve) => setTimeout(resolve, 10))
       const report = reports[n - 1] as LoopReport
       turns.push({ ...report, wallMs, ...rss() })
-      log(`turn ${n}: ${wallMs} ms, longest event-loop delay ${report.maxDelayMs} ms (p99 ${report.p99DelayMs} ms), longest main-thread CPU run ${report.maxBusyMs} ms (${report.busyOver50} over 50 ms), RSS ${rss().rssMB} MB (main heap ${report.memory.heapUsed} MB, external ${report.memory.external} MB)`)
+      log(`turn ${n}: ${wallMs} ms, longest event-loop delay ${report.maxDelayMs} ms (p99 ${report.p99DelayMs} ms), longest main-thread CPU run ${report.maxBusyMs} ms (${report.busyOver50} over 50 ms), longest gap ${JSON.stringify(report.longestGap)}, RSS ${rss().rssMB} MB (main heap ${report.memory.heapUsed} MB, external ${report.memory.external} MB)`)
     }
     const maxDelayMs = Math.max(...turns.map((t) => t.maxDelayMs))
     const maxBusyMs = Math.max(...turns.map((t) => t.maxBusyMs))

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { monitorEventLoopDelay, type ELDHistogram } from 'node:perf_hooks'
 import type { EventBus } from '../core/bus/bus'
 
@@ -20,6 +21,12 @@ export interface TurnLoopReport {
   maxBusyMs: number
   /** Probe ticks during which the main thread ran for more than 50 ms. */
   busyOver50: number
+  /**
+   * The longest gap between two probe ticks, split by where the main thread spent it (ms):
+   * running, runnable but waiting for a core (Linux schedstat; 0 elsewhere), and the rest,
+   * which is time blocked in a system call, a page fault or a lock.
+   */
+  longestGap: { wallMs: number; runningMs: number; waitingForCpuMs: number; blockedMs: number }
   /** The process at the turn's end (MB): forking a child costs time in proportion to what is resident. */
   memory: { rss: number; heapUsed: number; external: number; arrayBuffers: number }
 }
@@ -38,6 +45,19 @@ interface TurnProbe {
   start: number
   maxBusyMs: number
   busyOver50: number
+  longestGap: TurnLoopReport['longestGap']
+}
+
+/** The main thread's time spent waiting for a core so far (ms): Linux's per-thread schedstat, 0 where there is none. */
+function waitedForCpuMs(): number {
+  if (process.platform !== 'linux') return 0
+  try {
+    const [, waitingNs] = readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')
+    return Number(waitingNs) / 1e6
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0
+    throw error
+  }
 }
 
 /**
@@ -53,12 +73,25 @@ export function startLoopProbe(bus: EventBus, report: (turn: TurnLoopReport) => 
     const histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS })
     histogram.enable()
     let last = process.threadCpuUsage()
-    const probe: TurnProbe = { histogram, start: performance.now(), maxBusyMs: 0, busyOver50: 0, ticker: setInterval(() => {
+    let lastTick = performance.now()
+    let lastWaited = waitedForCpuMs()
+    const round = (value: number) => Math.round(value * 10) / 10
+    const longestGap = { wallMs: 0, runningMs: 0, waitingForCpuMs: 0, blockedMs: 0 }
+    const probe: TurnProbe = { histogram, start: performance.now(), maxBusyMs: 0, busyOver50: 0, longestGap, ticker: setInterval(() => {
       const used = process.threadCpuUsage(last)
       last = process.threadCpuUsage()
+      const now = performance.now()
+      const waited = waitedForCpuMs()
       const busy = (used.user + used.system) / 1000
-      probe.maxBusyMs = Math.max(probe.maxBusyMs, Math.round(busy * 10) / 10)
+      probe.maxBusyMs = Math.max(probe.maxBusyMs, round(busy))
       if (busy > 50) probe.busyOver50++
+      const wall = now - lastTick
+      if (wall > probe.longestGap.wallMs) {
+        const waiting = waited - lastWaited
+        probe.longestGap = { wallMs: round(wall), runningMs: round(busy), waitingForCpuMs: round(waiting), blockedMs: round(Math.max(0, wall - busy - waiting)) }
+      }
+      lastTick = now
+      lastWaited = waited
     }, TICK_MS) }
     turns.set(sessionId, probe)
   }
@@ -77,6 +110,7 @@ export function startLoopProbe(bus: EventBus, report: (turn: TurnLoopReport) => 
       meanDelayMs: ms(probe.histogram.mean),
       maxBusyMs: probe.maxBusyMs,
       busyOver50: probe.busyOver50,
+      longestGap: probe.longestGap,
       memory: megabytes(process.memoryUsage()),
     })
   }

@@ -26,6 +26,7 @@ import { ReviewService } from './review/service'
 import { WorktreeService } from './worktree/service'
 import { SearchService } from './search/service'
 import { log } from './util/log'
+import { BACKGROUND_NICENESS } from './util/thread-priority'
 import { detached } from './util/detached'
 import { loginShellEnv, pickShell, useProcessEnvironment } from './tools'
 import { CommandSandbox, sandboxContext, sandboxPolicy, sandboxSupport } from './sandbox'
@@ -158,6 +159,8 @@ export function createServices(options: ServicesOptions): Services {
     dataDir: options.dataDir,
     env,
     configOf: async (project) => (await configs.of(project).load()).config,
+    // One-shot CLI commands wait for diagnostics with nothing else to serve: there servers keep normal priority.
+    ...(options.transport !== 'cli' ? { niceness: BACKGROUND_NICENESS } : {}),
     ...options.lsp,
   })
   const lspTool = createLspTool((projectId) => lsp.for(projects.get(projectId)))

@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process'
+import { setPriority } from 'node:os'
 import type { Readable, Writable } from 'node:stream'
 import { guardProcess, releaseProcess } from '../mcp/exit-guard'
 import { startProcess, type StartedProcess } from '../process/spawn'
 import { describeLeft, killTree } from '../process/tree'
+import { log } from '../util/log'
 
 /** How a language server process is started. */
 export interface ServerLaunch {
@@ -10,6 +12,11 @@ export interface ServerLaunch {
   args: string[]
   cwd: string
   env: Record<string, string>
+  /**
+   * Scheduling niceness, set as the server starts (before it is sent anything, so the processes
+   * it starts, `tsserver` among them, inherit it). Unset: this process's own.
+   */
+  niceness?: number
 }
 
 /** A server process: started with three pipes. */
@@ -39,6 +46,7 @@ export async function spawnServerProcess(launch: ServerLaunch): Promise<ServerPr
     child.once('spawn', () => {
       const pid = child.pid as number
       guardProcess(pid)
+      if (launch.niceness !== undefined) lowerPriority(pid, launch.niceness)
       let stopping: Promise<void> | undefined
       resolve({
         child,
@@ -66,4 +74,13 @@ async function startServer(launch: ServerLaunch): Promise<ServerChild> {
   const { stdin, stdout, stderr } = child
   if (!stdin || !stdout || !stderr) throw new Error(`language server ${launch.command} was started without its pipes`)
   return Object.assign(child, { stdin, stdout, stderr })
+}
+
+/** A server that already exited is reported by its client; any other failure leaves it at normal priority, and says so. */
+function lowerPriority(pid: number, niceness: number): void {
+  try {
+    setPriority(pid, niceness)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') log.warn(`[lsp] language server ${pid} runs at normal priority: ${(error as Error).message}`)
+  }
 }

@@ -27,6 +27,8 @@ export interface ProjectLspDeps {
   /** Use the app's own copies of servers (default true). */
   bundled?: boolean
   restartDelaysMs?: readonly number[]
+  /** Scheduling niceness of the servers (see `ServerLaunch.niceness`). */
+  niceness?: number
 }
 
 /** What a wait for diagnostics found, for the tool result and the tool card. */
@@ -152,7 +154,7 @@ export class ProjectLsp implements Disposable {
     if (server.command) {
       // Trust hook point: a `command` from the project's own config runs a program of the project's choosing.
       const [command = '', ...args] = server.command
-      return { launch: { command, args, cwd: this.deps.root, env }, source: 'config', initializationOptions: spec.initializationOptions }
+      return { launch: { command, args, cwd: this.deps.root, env, niceness: this.deps.niceness }, source: 'config', initializationOptions: spec.initializationOptions }
     }
     const locate = () => locateServer(spec, { projectRoot: this.deps.root, installDir: this.deps.installDir, path, bundled: this.deps.bundled })
     let located = locate()
@@ -178,7 +180,7 @@ export class ProjectLsp implements Disposable {
       const lib = locateTypescript(this.deps.root, this.deps.installDir)
       if (lib) initializationOptions = { ...initializationOptions, tsserver: { path: join(lib, 'tsserver.js') } }
     }
-    return { launch: { command: located.command, args: located.args, cwd: this.deps.root, env }, source: located.source, initializationOptions }
+    return { launch: { command: located.command, args: located.args, cwd: this.deps.root, env, niceness: this.deps.niceness }, source: located.source, initializationOptions }
   }
 
   statuses(): LspServerStatus[] {

@@ -25,6 +25,12 @@ export interface LspServiceOptions {
   /** Look at the app's own node_modules for servers (default true). */
   bundled?: boolean
   restartDelaysMs?: readonly number[]
+  /**
+   * Scheduling niceness of every server: in hosts with a UI, servers are background work (a
+   * `tsserver` loading a large project takes both cores for seconds) and yield to the process
+   * serving the window.
+   */
+  niceness?: number
 }
 
 const SERVICE_KEY = 'lsp'
@@ -77,6 +83,7 @@ export class LspService {
       onDiagnostics: (file) => this.options.bus?.publish('lsp:diagnostics', file, project.id),
       bundled: this.options.bundled,
       restartDelaysMs: this.options.restartDelaysMs,
+      niceness: this.options.niceness,
     })
   }
 

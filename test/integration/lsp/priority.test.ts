@@ -1,0 +1,57 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { testServices } from '../../support/services'
+import { tempDir, writeTree } from '../../support/temp'
+import { waitFor } from './helpers'
+
+const SERVER = join(import.meta.dirname, '../../fixtures/lsp-server/quiet-server.mjs')
+
+/** The niceness of a process (`/proc/<pid>/stat`, field 19). */
+function niceness(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])
+}
+
+function childrenOf(pid: number): number[] {
+  return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number)
+}
+
+/** A started server of the `spawns` kind, its pid and the pid of the helper it started once initialized. */
+async function startedServer(transport: 'serve' | 'cli') {
+  const root = writeTree(tempDir(), {
+    'a.q': 'text\n',
+    'hotaru.json': JSON.stringify({ lsp: { quiet: { command: [process.execPath, SERVER, 'spawns'], extensions: ['.q'] } } }),
+  })
+  const services = testServices({ transport })
+  services.trust.trust(root)
+  const project = services.projects.openFolder(root)
+  const lsp = await services.lsp.load(project)
+  expect(await lsp.handleFor(join(root, 'a.q'))?.ensure()).toBeDefined()
+  let pid: number | undefined
+  await waitFor(() => (pid = lsp.statuses().find((s) => s.id === 'quiet')?.pid) !== undefined && childrenOf(pid).length > 0)
+  const server = pid as number
+  return { server, helper: childrenOf(server)[0] as number, stop: () => project.dispose() }
+}
+
+describe.runIf(process.platform === 'linux')('language servers in a host with a UI', () => {
+  it('run as background work, and so do the processes they start', async () => {
+    const { server, helper, stop } = await startedServer('serve')
+    try {
+      expect(niceness(server)).toBe(10)
+      expect(niceness(helper)).toBe(10)
+    } finally {
+      await stop()
+    }
+  }, 60_000)
+
+  it('keep normal priority in a one-shot CLI command, which waits for their diagnostics', async () => {
+    const { server, helper, stop } = await startedServer('cli')
+    try {
+      expect(niceness(server)).toBe(niceness(process.pid))
+      expect(niceness(helper)).toBe(niceness(process.pid))
+    } finally {
+      await stop()
+    }
+  }, 60_000)
+})

@@ -88,7 +88,9 @@ async function gitPart(services: Services, base: string, paths: string[]): Promi
   generate(repo, FILES)
   git(repo, ['init', '--quiet', '--initial-branch=main'])
   git(repo, ['add', '-A'])
-  git(repo, ['commit', '--quiet', '-m', 'initial'])
+  // Packed, as a cloned repository is; the commit's own `git gc --auto` would repack in the background during the timings.
+  git(repo, ['-c', 'gc.auto=0', 'commit', '--quiet', '-m', 'initial'])
+  git(repo, ['gc', '--quiet'])
   const parent = services.projects.openFolder(repo)
 
   // Nothing is removed until every create is timed: ext4 passes over recently deleted inodes when it

@@ -19,7 +19,12 @@ export function git(cwd: string, ...args: string[]): void {
   execFileSync('git', ['-c', 'user.email=bench@example.com', '-c', 'user.name=bench', ...args], { cwd, stdio: 'ignore' })
 }
 
-/** The task fixture, alone or inside `bulk` small text files in nested folders; committed to git. */
+/**
+ * The task fixture, alone or inside `bulk` small text files in nested folders; committed to git
+ * and packed, as a cloned repository is. Left to itself, the commit of tens of thousands of loose
+ * objects starts `git gc --auto` in the background, which then repacks for seconds while the
+ * measured runs go on.
+ */
 export function makeTaskProject(dir: string, bulk: number): void {
   for (const [path, content] of Object.entries(TASK_FIXTURE)) writeFile(dir, path, content)
   for (let i = 0; i < bulk; i++) {
@@ -27,7 +32,8 @@ export function makeTaskProject(dir: string, bulk: number): void {
   }
   git(dir, 'init', '-q', '-b', 'main')
   git(dir, 'add', '-A')
-  git(dir, 'commit', '-q', '-m', 'fixture')
+  git(dir, '-c', 'gc.auto=0', 'commit', '-q', '-m', 'fixture')
+  git(dir, 'gc', '-q')
 }
 
 /** Back to the committed fixture: the task's edits undone, its new files gone. */

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { testServices } from '../../support/services'
@@ -11,6 +11,13 @@ const SERVER = join(import.meta.dirname, '../../fixtures/lsp-server/quiet-server
 function niceness(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])
+}
+
+/** The scheduler group of a process's session and that group's niceness (`/autogroup-12 nice 10`); undefined without autogroups. */
+function autogroup(pid: number | 'self'): { group: string; nice: number } | undefined {
+  if (!existsSync(`/proc/${pid}/autogroup`)) return undefined
+  const [group = '', , nice] = readFileSync(`/proc/${pid}/autogroup`, 'utf8').trim().split(' ')
+  return { group, nice: Number(nice) }
 }
 
 function childrenOf(pid: number): number[] {
@@ -36,10 +43,20 @@ async function startedServer(transport: 'serve' | 'cli') {
 
 describe.runIf(process.platform === 'linux')('language servers in a host with a UI', () => {
   it('run as background work, and so do the processes they start', async () => {
+    const ownBefore = autogroup('self')
     const { server, helper, stop } = await startedServer('serve')
     try {
       expect(niceness(server)).toBe(10)
       expect(niceness(helper)).toBe(10)
+      // A server leads its own session: where the kernel shares the CPU between sessions first, its session is lowered too.
+      const own = autogroup('self')
+      const its = autogroup(server)
+      if (own && its) {
+        expect(its.group).not.toBe(own.group)
+        expect(its.nice).toBe(10)
+        expect(autogroup(helper)).toEqual(its)
+        expect(own).toEqual(ownBefore)
+      }
     } finally {
       await stop()
     }

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process'
-import { setPriority } from 'node:os'
 import type { Readable, Writable } from 'node:stream'
 import { guardProcess, releaseProcess } from '../mcp/exit-guard'
 import { startProcess, type StartedProcess } from '../process/spawn'
 import { describeLeft, killTree } from '../process/tree'
 import { log } from '../util/log'
+import { lowerProcessPriority } from '../util/thread-priority'
 
 /** How a language server process is started. */
 export interface ServerLaunch {
@@ -79,8 +79,8 @@ async function startServer(launch: ServerLaunch): Promise<ServerChild> {
 /** A server that already exited is reported by its client; any other failure leaves it at normal priority, and says so. */
 function lowerPriority(pid: number, niceness: number): void {
   try {
-    setPriority(pid, niceness)
+    lowerProcessPriority(pid, niceness)
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') log.warn(`[lsp] language server ${pid} runs at normal priority: ${(error as Error).message}`)
+    log.warn(`[lsp] language server ${pid} runs at normal priority: ${(error as Error).message}`)
   }
 }

@@ -1,4 +1,4 @@
-import { readlinkSync, stat } from 'node:fs'
+import { readFileSync, readlinkSync, stat, writeFileSync } from 'node:fs'
 import { setPriority } from 'node:os'
 
 /** The niceness of background work (the snapshot walk, the file watch, language servers) in hosts with a UI. */
@@ -27,4 +27,36 @@ export function lowerThisThreadPriority(niceness: number): boolean {
   if (!Number.isInteger(tid) || tid <= 0) return false
   setPriority(tid, niceness)
   return true
+}
+
+/**
+ * Lowers the scheduling priority of another process of ours, and of what it starts from now on. On
+ * Linux with autogroups (the default of most kernels), the scheduler first shares the CPU between
+ * sessions and only then between the processes of a session by niceness: a process that started
+ * its own session (a language server started `detached`) competes with this whole process as an
+ * equal however nice it is. So its session's group is lowered too (`/proc/<pid>/autogroup`), but
+ * only when it is not this process's own group. Returns false for a process that already ended.
+ */
+export function lowerProcessPriority(pid: number, niceness: number): boolean {
+  try {
+    setPriority(pid, niceness)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false
+    throw error
+  }
+  if (process.platform === 'linux') {
+    const group = autogroupOf(String(pid))
+    if (group !== undefined && group !== autogroupOf('self')) writeFileSync(`/proc/${pid}/autogroup`, String(niceness))
+  }
+  return true
+}
+
+/** `/autogroup-<n>` of a process; undefined where the kernel keeps none (or the process ended). */
+function autogroupOf(pid: string): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/autogroup`, 'utf8').split(' ')[0]
+  } catch (error) {
+    if (['ENOENT', 'ESRCH'].includes((error as NodeJS.ErrnoException).code ?? '')) return undefined
+    throw error
+  }
 }

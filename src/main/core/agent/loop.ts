@@ -7,6 +7,7 @@ import { SessionErrorNames } from '../session/errors'
 import { ContextManager } from '../context/manager'
 import type { AgentInfo } from './agents'
 import type { ToolHost, ToolOutcome } from './tool-host'
+import { nextTask } from '../util/next-task'
 
 export const DEFAULT_MAX_TURNS = 50
 
@@ -113,6 +114,8 @@ interface StepOutcome {
 async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager): Promise<StepOutcome> {
   const { store, providers, tools } = deps
   const { sessionId, signal } = input
+  // The step's preparation and its request are separate tasks of the event loop (see `nextTask`).
+  await nextTask()
   const toolDefinitions = tools.definitions(input.agent)
   // Prunes or summarizes first if the request would not fit; the messages satisfy the transcript invariant (repairs are logged).
   const { messages } = await context.beforeRequest({
@@ -303,6 +306,7 @@ async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager
 
   let failure: unknown
   try {
+    await nextTask()
     const stream = providers.stream({
       model: input.model,
       settings: input.providerSettings,

@@ -10,6 +10,7 @@ import type { ProviderSettings, SecretStore } from './settings'
 import { toAnthropicParams } from './transform/anthropic-request'
 import { toOpenAIParams } from './transform/openai-request'
 import type { ChatRequest, Completion, StreamEvent } from './types'
+import { nextTask } from '../util/next-task'
 
 export interface ProviderRegistryOptions {
   /** Defaults to `process.env`; tests pass their own. */
@@ -108,12 +109,15 @@ export class ProviderRegistry {
       const kit = await this.clients.anthropicSdk()
       const client = this.clients.anthropicFor(kit, provider)
       const params = toAnthropicParams(request, model)
+      // The SDK client and the request body are one task, sending the request the next.
+      await nextTask()
       yield* streamWithRetry((s) => kit.streamAnthropic(client, params, s, ctx, this.stallMs(request.settings)), this.retry, signal, ctx)
       return
     }
     const kit = await this.clients.openaiSdk()
     const client = this.clients.openaiFor(kit, provider)
     const params = toOpenAIParams(request, model, provider)
+    await nextTask()
     yield* streamWithRetry((s) => kit.streamOpenAI(client, params, s, ctx, this.stallMs(request.settings)), this.retry, signal, ctx)
   }
 

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { setFlagsFromString } from 'node:v8'
 import type { Node, Parser, Tree } from 'web-tree-sitter'
+import { nextTask } from '../../util/next-task'
 
 export type { Node as SyntaxNode }
 
@@ -39,8 +40,15 @@ async function load(): Promise<Parser> {
   const language = await Language.load(grammar)
   const parser = new Parser()
   parser.setLanguage(language)
+  // V8 compiles a WebAssembly function on its first call: the first parse compiled much of the
+  // grammar (15–45 ms on the event loop) inside the first command's permission check. One parse of
+  // a line that takes the common paths, in a task of its own, does that while loading.
+  await nextTask()
+  parser.parse(WARM_UP_LINE)?.delete()
   return parser
 }
+
+const WARM_UP_LINE = `cd src && FOO=1 ls -la "$HOME" 'a b' | grep -E "x|y" > out.txt 2>&1; echo $(date) \${#x}; for f in *.ts; do wc -l "$f"; done`
 
 function parser(): Promise<Parser> {
   loading ??= load().catch((error: unknown) => {

@@ -224,12 +224,16 @@ export function createServices(options: ServicesOptions): Services {
   if (options.transport === 'electron') {
     // The desktop app keeps a change feed per open tab from the start (in the snapshot worker), so
     // the watcher's start-up crawl runs in the background before the first message, not during it.
+    // The engine is built from the project's config (its snapshot excludes, size limit and quota), so
+    // that is read first; an invalid one leaves the start to the first message, which reports it.
     projects.onOpened((project) => {
-      try {
-        checkpoints.engine(project)
-      } catch (error) {
-        log.warn(`[checkpoint] change feed of project ${project.id} not started: ${(error as Error).message}`)
-      }
+      configs
+        .of(project)
+        .load()
+        .then(() => {
+          if (projects.find(project.id) === project) checkpoints.engine(project)
+        })
+        .catch((error: unknown) => log.warn(`[checkpoint] change feed of project ${project.id} not started: ${(error as Error).message}`))
     })
   }
   const reviews = new ReviewService({ kv: storage.kv, checkpoints, projects, sessions })

@@ -4,6 +4,7 @@ import { checkEvent } from './core/bus/event-check'
 import { eventChecksWanted } from './core/bus/events'
 import { createServices, type Services } from './core/services'
 import { FileSecretStore } from './core/secrets/file-store'
+import { detached } from './core/util/detached'
 import { log } from './core/util/log'
 import { safeStorageCodec } from './electron/safe-storage'
 import { createAppRouter } from './ipc'
@@ -99,6 +100,8 @@ function start(): void {
 
   const windowOptions = { onLoadFailure: (message: string) => failed('Hotaru could not load its window', message) }
   let window = createMainWindow(services.storage.kv, windowOptions)
+  // While the window loads: what the first turn would otherwise load in its middle.
+  detached('warm-up', services.warmUp())
   const showWindow = (): void => {
     if (window.isDestroyed()) window = createMainWindow(services.storage.kv, windowOptions)
     if (window.isMinimized()) window.restore()

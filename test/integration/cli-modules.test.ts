@@ -1,10 +1,11 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startFakeLlm, type FakeLlm } from '../fixtures/fake-llm'
-import { fakeProviderEnv, ROOT, runHotaru } from '../support/cli'
+import { fakeProviderEnv, ROOT, runHotaru, startServe } from '../support/cli'
 import { tempDir } from '../support/temp'
+import { until } from '../support/until'
 
 // What a command loads decides how fast it starts: each provider SDK, the MCP SDK and the
 // language-server command live in chunks of their own, loaded only by the commands that use them.
@@ -19,6 +20,11 @@ afterEach(async () => {
 async function loadsOf(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; files: string[]; at: Map<string, number> }> {
   const log = join(tempDir(), 'loads.txt')
   const result = await runHotaru(args, { ...env, NODE_OPTIONS: `--import ${RECORDER}`, HOTARU_TEST_LOADS: log })
+  return { code: result.code, stdout: result.stdout, ...recordedLoads(log) }
+}
+
+/** What the recorder wrote at the process's exit. */
+function recordedLoads(log: string): { files: string[]; at: Map<string, number> } {
   const root = pathToFileURL(ROOT).href + '/'
   const at = new Map<string, number>()
   for (const line of readFileSync(log, 'utf8').split('\n')) {
@@ -26,8 +32,12 @@ async function loadsOf(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: 
     const url = line.slice(space + 1)
     if (space > 0 && url.startsWith(root) && !at.has(url.slice(root.length))) at.set(url.slice(root.length), Number(line.slice(0, space)))
   }
-  return { code: result.code, stdout: result.stdout, files: [...at.keys()], at }
+  return { files: [...at.keys()], at }
 }
+
+/** Files of the language-server protocol library (in whichever chunk the bundler put it). */
+const protocolFiles = (files: string[]): string[] =>
+  files.filter((f) => f.startsWith('out/cli/') && readFileSync(join(ROOT, f), 'utf8').includes('textDocument/publishDiagnostics'))
 
 /** `node_modules/@scope/pkg/…` → `@scope`, `node_modules/pkg/…` → `pkg`. */
 const packageOf = (file: string): string => file.split('/')[1] ?? file
@@ -56,8 +66,7 @@ describe('modules a command loads', () => {
     expect(chunk(files, 'anthropic-kit')).toHaveLength(1)
     for (const name of ['openai-kit', 'mcp', 'lsp']) expect(chunk(files, name)).toEqual([])
     // The language-server protocol library loads with the first language server, and this turn edits nothing.
-    const protocol = files.filter((f) => f.startsWith('out/cli/') && readFileSync(join(ROOT, f), 'utf8').includes('textDocument/publishDiagnostics'))
-    expect(protocol).toEqual([])
+    expect(protocolFiles(files)).toEqual([])
     // The shell checker's grammar loads while the model answers, not before the first request.
     const grammar = [...at].filter(([file]) => file.startsWith('node_modules/web-tree-sitter/')).map(([, time]) => time)
     expect(grammar.length).toBeGreaterThan(0)
@@ -78,5 +87,26 @@ describe('modules a command loads', () => {
     expect(code).toBe(0)
     expect(chunk(files, 'openai-kit')).toHaveLength(1)
     expect(chunk(files, 'anthropic-kit')).toEqual([])
+  })
+
+  it('serve loads what a first turn needs right after it starts, before any message: the SDK of the project\'s model, the language-server client, the bash grammar', async () => {
+    const project = tempDir()
+    const dataDir = tempDir()
+    const log = join(tempDir(), 'loads.txt')
+    writeFileSync(join(project, 'hotaru.json'), JSON.stringify({ model: 'openai/gpt-4.1' }))
+    const env = { ...fakeProviderEnv({ anthropicBaseURL: 'http://127.0.0.1:9', openaiBaseURL: 'http://127.0.0.1:9/v1' }, dataDir), NODE_OPTIONS: `--import ${RECORDER}`, HOTARU_TEST_LOADS: log, HOTARU_LOG: 'info' }
+    const served = await startServe(['--port', '0', '--dir', project], env)
+    let stdout = ''
+    served.child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+    try {
+      await until(() => stdout.includes('[warm-up] done'), 'the warm-up ends')
+    } finally {
+      await served.stop()
+    }
+    const { files } = recordedLoads(log)
+    expect(chunk(files, 'openai-kit')).toHaveLength(1)
+    expect(chunk(files, 'anthropic-kit')).toEqual([])
+    expect(protocolFiles(files).length).toBeGreaterThan(0)
+    expect(files.some((f) => f.startsWith('node_modules/web-tree-sitter/'))).toBe(true)
   })
 })

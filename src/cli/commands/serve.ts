@@ -7,6 +7,7 @@ import { defaultDataDir } from '../../main/core/config/paths'
 import { ProcessLauncher } from '../../main/core/process/launcher/launcher'
 import { useProcessLauncher } from '../../main/core/process/spawn'
 import { createServices } from '../../main/core/services'
+import { detached } from '../../main/core/util/detached'
 import { log } from '../../main/core/util/log'
 import { createAppRouter } from '../../main/ipc'
 import { startServer } from '../../main/serve/server'
@@ -82,6 +83,7 @@ export async function runServe(argv: string[]): Promise<number> {
   }
 
   process.stdout.write(`Hotaru is serving at ${server.url}\n`)
+  detached('warm-up', services.warmUp())
   // Benchmarks measure the event loop of a real server: one JSON line per turn on stderr.
   const stopProbe = process.env[LOOP_PROBE_ENV]
     ? startLoopProbe(services.bus, (turn) => process.stderr.write(`[loop-probe] ${JSON.stringify(turn)}\n`))

@@ -26,6 +26,7 @@ import { ReviewService } from './review/service'
 import { WorktreeService } from './worktree/service'
 import { SearchService } from './search/service'
 import { log } from './util/log'
+import { warmUp } from './warm-up'
 import { BACKGROUND_NICENESS } from './util/thread-priority'
 import { detached } from './util/detached'
 import { loginShellEnv, pickShell, useProcessEnvironment } from './tools'
@@ -33,7 +34,8 @@ import { CommandSandbox, sandboxContext, sandboxPolicy, sandboxSupport } from '.
 import { createLspTool, diagnosticsAfterTool, LspService } from './lsp'
 import { endOwnProcesses, installProcessMarker, ProcessSweeps } from './process/owner-marker'
 
-export { DEFAULT_MODEL_ID } from './config/project-config'
+import { DEFAULT_MODEL_ID } from './config/project-config'
+export { DEFAULT_MODEL_ID }
 
 export interface ServicesOptions {
   dataDir: string
@@ -96,6 +98,8 @@ export interface Services {
   /** The environment the core reads (config placeholders, provider keys, the user config folder). */
   readonly env: NodeJS.ProcessEnv
   info(): AppInfo
+  /** Hosts with a UI call this once they started: see `warmUp`. */
+  warmUp(): Promise<void>
   dispose(): Promise<void>
 }
 
@@ -221,9 +225,9 @@ export function createServices(options: ServicesOptions): Services {
       keep: (projectId) => storage.worktrees.list(projectId).filter((w) => w.kind === 'copy').map((w) => w.base),
     },
   )
-  if (options.transport === 'electron') {
-    // The desktop app keeps a change feed per open tab from the start (in the snapshot worker), so
-    // the watcher's start-up crawl runs in the background before the first message, not during it.
+  if (options.transport !== 'cli') {
+    // The desktop app and `serve` keep a change feed per open tab from the start (in the snapshot
+    // worker), so the watcher's start-up crawl runs in the background before the first message, not during it.
     // The engine is built from the project's config (its snapshot excludes, size limit and quota), so
     // that is read first; an invalid one leaves the start to the first message, which reports it.
     projects.onOpened((project) => {
@@ -311,6 +315,18 @@ export function createServices(options: ServicesOptions): Services {
       dataDir: options.dataDir,
       capabilities: { pickFolder: options.folderPicker !== undefined, dropPaths: options.dropPaths ?? false },
     }),
+    warmUp: () =>
+      warmUp({
+        providers,
+        lsp,
+        models: async () => {
+          const open = projects.instances().filter((project) => !project.worktreeOf)
+          if (open.length === 0) return [env.HOTARU_MODEL ?? DEFAULT_MODEL_ID]
+          // An invalid config is reported when a turn starts; its project's model is then loaded there.
+          const loaded = await Promise.allSettled(open.map(async (project) => (await configs.of(project).load()).defaults.model))
+          return loaded.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []))
+        },
+      }),
     async dispose() {
       if (disposed) return
       disposed = true

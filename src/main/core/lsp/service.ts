@@ -48,6 +48,11 @@ export class LspService {
     this.installWithoutAsking = options.installWithoutAsking ?? false
   }
 
+  /** Loads the client's module graph (the JSON-RPC protocol), which the first server start would otherwise load. */
+  async warm(): Promise<void> {
+    await import('./client')
+  }
+
   get installDir(): string {
     return join(this.options.dataDir, 'lsp')
   }

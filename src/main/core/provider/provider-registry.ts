@@ -85,12 +85,20 @@ export class ProviderRegistry {
    * errors surface at the request itself, which awaits the same import.
    */
   prepare(modelId: string): void {
+    // The request awaits this same import and reports its failure; nothing to report twice.
+    this.loadSdk(modelId)?.catch(() => undefined)
+  }
+
+  /** Like `prepare`, settled once the SDK is loaded (hosts with a UI load it at start, see `warmUp`). */
+  async warm(modelId: string): Promise<void> {
+    await this.loadSdk(modelId)
+  }
+
+  private loadSdk(modelId: string): Promise<unknown> | undefined {
     // A malformed id is reported by the request, with its own error.
     const kind = PROVIDER_PRESETS[modelId.slice(0, Math.max(0, modelId.indexOf('/')))]?.kind
-    if (kind === undefined) return
-    const loading: Promise<unknown> = kind === 'anthropic' ? this.clients.anthropicSdk() : this.clients.openaiSdk()
-    // The request awaits this same import and reports its failure; nothing to report twice.
-    loading.catch(() => undefined)
+    if (kind === undefined) return undefined
+    return kind === 'anthropic' ? this.clients.anthropicSdk() : this.clients.openaiSdk()
   }
 
   /** The model, failure context and resolved endpoint of a request; an already-aborted request goes no further. */

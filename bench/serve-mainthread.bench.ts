@@ -13,6 +13,10 @@
  *   node --import tsx bench/serve-mainthread.bench.ts
  *   SERVE_BENCH_FILES=40000 SERVE_BENCH_TURNS=4 node --import tsx bench/serve-mainthread.bench.ts
  *   SERVE_BENCH_CPU_PROF=/tmp/prof node --import tsx bench/serve-mainthread.bench.ts  # V8 CPU profile of serve
+ *   SERVE_BENCH_NODE_OPTIONS="--cpu-prof --cpu-prof-interval=250" node --import tsx bench/serve-mainthread.bench.ts  # any NODE_OPTIONS for serve
+ *
+ * Each turn's line also splits the longest gap between the probe's ticks into the main thread running, waiting
+ * for a core (another thread or process had it) and blocked (a system call, a page fault, a lock).
  *
  * Needs `npm run build`. Prints one JSON object on stdout; progress goes to stderr.
  */
@@ -69,6 +73,7 @@ async function main(): Promise<void> {
     HOTARU_CONFIG_CONTENT: JSON.stringify({ permission: { edit: 'allow', bash: { '*': 'allow' } } }),
     SHELL: '/bin/bash',
     ...(process.env.SERVE_BENCH_CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${process.env.SERVE_BENCH_CPU_PROF}` } : {}),
+    ...(process.env.SERVE_BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.SERVE_BENCH_NODE_OPTIONS } : {}),
   }
   const startedAt = performance.now()
   const served = await startServe(['--port', '0', '--dir', project], env)

@@ -38,6 +38,8 @@ export default defineConfig({
         'snapshot-worker': resolve(import.meta.dirname, 'src/main/core/snapshot/worker.ts'),
         // The project's file watch, in its own thread (project/watcher.ts).
         'watch-worker': resolve(import.meta.dirname, 'src/main/core/project/watch-worker.ts'),
+        // The database's WAL checkpoints, in their own thread (storage/wal-checkpoints.ts).
+        'wal-worker': resolve(import.meta.dirname, 'src/main/core/storage/wal-worker.ts'),
       },
       external,
       // Doc comments are dropped (license notices stay): Node reads, decodes and hashes every byte of

@@ -7,7 +7,7 @@ import { forgetInheritedPorts } from './project/command-env'
 import { NoticeLog } from './project/notices'
 import { ProjectManager } from './project/manager'
 import type { ItemRevealer } from './project/reveal'
-import { Storage } from './storage'
+import { Storage, WalCheckpoints, type WalCheckpointsOptions } from './storage'
 import { join } from 'node:path'
 import { AgentService } from './agent/service'
 import { turnEnvironment } from './agent/environment'
@@ -64,11 +64,15 @@ export interface ServicesOptions {
   ownProcesses?: boolean
   /** Checks every event payload before it is delivered (`checkEvent`, from `loadEventCheck`; tests and development). */
   checkEvent?: EventCheck
+  /** When the background thread of a UI host copies the database's log back (tests use small sizes). */
+  walCheckpoints?: WalCheckpointsOptions
 }
 
 /** The composition root of the core: one object, built in one place, passed down. */
 export interface Services {
   readonly storage: Storage
+  /** The database's WAL checkpoints off the event loop (hosts with a UI only). */
+  readonly walCheckpoints?: WalCheckpoints
   readonly bus: EventBus
   readonly projects: ProjectManager
   readonly folderPicker?: FolderPicker
@@ -122,6 +126,8 @@ export function createServices(options: ServicesOptions): Services {
   if (options.transport === 'electron') detached('login shell environment', loginShellEnv(pickShell()))
   else useProcessEnvironment()
   const storage = Storage.open(options.dataDir)
+  // A one-shot CLI command has nothing else to serve while SQLite checkpoints: only UI hosts move it off the loop.
+  const walCheckpoints = options.transport !== 'cli' ? new WalCheckpoints(storage.db, options.walCheckpoints) : undefined
   const bus = new EventBus({ check: options.checkEvent })
   const projects = new ProjectManager(storage, bus)
   const notices = new NoticeLog(bus)
@@ -284,6 +290,7 @@ export function createServices(options: ServicesOptions): Services {
   let disposed = false
   return {
     storage,
+    ...(walCheckpoints ? { walCheckpoints } : {}),
     bus,
     projects,
     folderPicker: options.folderPicker,
@@ -337,6 +344,7 @@ export function createServices(options: ServicesOptions): Services {
       } finally {
         sessions.dispose()
         notices.dispose()
+        await walCheckpoints?.dispose()
         storage.close()
         // What graceful shutdown did not reach (a grandchild that left our process group with setsid).
         if (sweeps) {

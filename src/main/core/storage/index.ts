@@ -38,6 +38,7 @@ export class Storage {
 }
 
 export { openDatabase, schemaVersion } from './database'
+export { WalCheckpoints, type WalCheckpointsOptions } from './wal-checkpoints'
 export type { Db } from './database'
 export type { ProjectRow } from './projects-repo'
 export type { TrustRow } from './trust-repo'

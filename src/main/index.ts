@@ -5,6 +5,7 @@ import { eventChecksWanted } from './core/bus/events'
 import { createServices, type Services } from './core/services'
 import { FileSecretStore } from './core/secrets/file-store'
 import { detached } from './core/util/detached'
+import { BACKGROUND_NICENESS, lowerRuntimeHelperThreads } from './core/util/thread-priority'
 import { log } from './core/util/log'
 import { safeStorageCodec } from './electron/safe-storage'
 import { createAppRouter } from './ipc'
@@ -93,6 +94,8 @@ function start(): void {
     urlOpener: electronUrlOpener,
     ...desktopSecrets(app.getPath('userData')),
   })
+  // V8's helper threads mostly serve the background workers (snapshot walks, the file watch).
+  lowerRuntimeHelperThreads(BACKGROUND_NICENESS)
   const router = createAppRouter(services)
   const ipc = registerIpc(services, router)
   serveRenderer(join(__dirname, '../renderer'))

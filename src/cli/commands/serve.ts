@@ -8,6 +8,7 @@ import { ProcessLauncher } from '../../main/core/process/launcher/launcher'
 import { useProcessLauncher } from '../../main/core/process/spawn'
 import { createServices } from '../../main/core/services'
 import { detached } from '../../main/core/util/detached'
+import { BACKGROUND_NICENESS, lowerRuntimeHelperThreads } from '../../main/core/util/thread-priority'
 import { log } from '../../main/core/util/log'
 import { createAppRouter } from '../../main/ipc'
 import { startServer } from '../../main/serve/server'
@@ -62,6 +63,7 @@ export async function runServe(argv: string[]): Promise<number> {
   }
 
   const services = createServices({ dataDir: defaultDataDir(), transport: 'serve', ownProcesses: true, checkEvent: await loadEventCheck(process.env) })
+  lowerRuntimeHelperThreads(BACKGROUND_NICENESS)
   const launcher = startLauncher()
   let server
   try {

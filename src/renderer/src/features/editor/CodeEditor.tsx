@@ -2,7 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react'
 import type * as Monaco from 'monaco-editor'
 import { useProject, useProjectStore } from '../../stores/project'
 import { documentsFor } from './documents'
-import { EDITOR_OPTIONS, loadMonaco, type MonacoApi } from './monaco'
+import { EDITOR_OPTIONS, keepHoverServicesLive, loadMonaco, type MonacoApi } from './monaco'
 
 /**
  * The project's single Monaco editor: it stays mounted and swaps models when the
@@ -30,6 +30,7 @@ export function CodeEditor({ path }: { path: string | null }) {
 
   useEffect(() => {
     if (!monaco || !host.current) return
+    keepHoverServicesLive()
     const created = monaco.editor.create(host.current, { ...EDITOR_OPTIONS, model: null })
     editor.current = created
     const docs = documentsFor(store)

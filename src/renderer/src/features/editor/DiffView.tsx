@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react'
 import { createPortal } from 'react-dom'
 import type * as Monaco from 'monaco-editor'
-import { EDITOR_OPTIONS, loadMonaco, type MonacoApi } from './monaco'
+import { EDITOR_OPTIONS, keepHoverServicesLive, loadMonaco, type MonacoApi } from './monaco'
 
 /** A strip of UI inside the diff, above a line of the modified side (e.g. a hunk's Accept / Reject). */
 export interface DiffZone {
@@ -90,6 +90,7 @@ export function DiffView({
       original: monaco.editor.createModel('', language, uri('original')),
       modified: monaco.editor.createModel('', language, uri('modified')),
     }
+    keepHoverServicesLive()
     if (oneSided) {
       const model = oneSided === 'added' ? pair.modified : pair.original
       const plain = monaco.editor.create(host.current, { ...EDITOR_OPTIONS, model, readOnly: true, minimap: { enabled: false } })
@@ -151,6 +152,8 @@ export function DiffView({
         // The view is going away either way: a failure of Monaco's own teardown must not take the area with it.
         console.warn('[diff] disposing the diff view failed:', error)
       }
+      // Its inner editors' instantiation service went with it; Monaco's hover factory may still point there.
+      keepHoverServicesLive()
       pair.original.dispose()
       pair.modified.dispose()
       diff.current = null

@@ -1,4 +1,7 @@
 import * as monaco from 'monaco-editor'
+import { setHoverDelegateFactory } from 'monaco-editor/base/browser/ui/hover/hoverDelegateFactory.js'
+import { StandaloneServices } from 'monaco-editor/editor/standalone/browser/standaloneServices.js'
+import { WorkbenchHoverDelegate } from 'monaco-editor/platform/hover/browser/hover.js'
 import { cssHexVar } from '../../lib/css-color'
 import { isDarkTheme, onThemeChange } from '../../lib/theme'
 // Workers are bundled with the app (no CDN): the app works offline and under a CSP without remote scripts.
@@ -62,3 +65,17 @@ defineThemes()
 onThemeChange(defineThemes)
 
 export { monaco }
+
+/**
+ * Monaco keeps one global factory for hover delegates, and every standalone editor's constructor
+ * points it at that editor's own instantiation service. The editors inside a diff editor use the
+ * diff editor's child service, which is disposed with it: the next editor built after that (or a
+ * widget an editor builds later, such as its suggest list) asked a disposed service for a hover
+ * and failed with "InstantiationService has been disposed", which took the chat's diff views down.
+ * This points the factory back at the global services, which live as long as the page: after a
+ * diff editor is disposed and before any editor is built.
+ */
+export function restoreHoverDelegates(): void {
+  const services = StandaloneServices.initialize({})
+  setHoverDelegateFactory((placement, instantHover) => services.createInstance(WorkbenchHoverDelegate, placement, { instantHover }, {}))
+}

@@ -125,9 +125,14 @@ export function createServices(options: ServicesOptions): Services {
   // environment once, now, in the background. The CLI and serve run in a shell that set it up.
   if (options.transport === 'electron') detached('login shell environment', loginShellEnv(pickShell()))
   else useProcessEnvironment()
+  /**
+   * The desktop app and `serve` keep an event loop that serves a window: their background work
+   * yields to it. A one-shot CLI command has nothing else to serve and ends after its turn.
+   */
+  const servesUi = options.transport !== 'cli'
   const storage = Storage.open(options.dataDir)
-  // A one-shot CLI command has nothing else to serve while SQLite checkpoints: only UI hosts move it off the loop.
-  const walCheckpoints = options.transport !== 'cli' ? new WalCheckpoints(storage.db, options.walCheckpoints) : undefined
+  // Only UI hosts move SQLite's checkpoints off the loop.
+  const walCheckpoints = servesUi ? new WalCheckpoints(storage.db, options.walCheckpoints) : undefined
   const bus = new EventBus({ check: options.checkEvent })
   const projects = new ProjectManager(storage, bus)
   const notices = new NoticeLog(bus)
@@ -169,8 +174,8 @@ export function createServices(options: ServicesOptions): Services {
     dataDir: options.dataDir,
     env,
     configOf: async (project) => (await configs.of(project).load()).config,
-    // One-shot CLI commands wait for diagnostics with nothing else to serve: there servers keep normal priority.
-    ...(options.transport !== 'cli' ? { niceness: BACKGROUND_NICENESS } : {}),
+    // A one-shot CLI command waits for diagnostics: there servers keep normal priority.
+    ...(servesUi ? { niceness: BACKGROUND_NICENESS } : {}),
     ...options.lsp,
   })
   const lspTool = createLspTool((projectId) => lsp.for(projects.get(projectId)))
@@ -223,15 +228,15 @@ export function createServices(options: ServicesOptions): Services {
     (project) => configs.of(project).last?.config,
     // One-shot CLI commands end before a tree-wide watcher would pay off.
     {
-      changeFeed: options.transport !== 'cli',
+      changeFeed: servesUi,
       // …and end after their turn: a first walk still running then is stopped, not awaited.
-      stopWalksAtTurnEnd: options.transport === 'cli',
+      stopWalksAtTurnEnd: !servesUi,
       // Tests of that stop hold the walk until the turn ends (see `SnapshotEngineOptions.stoppableWalkStallMs`).
       walkStallMs: Number(env.HOTARU_WALK_STALL_MS ?? 0) || 0,
       keep: (projectId) => storage.worktrees.list(projectId).filter((w) => w.kind === 'copy').map((w) => w.base),
     },
   )
-  if (options.transport !== 'cli') {
+  if (servesUi) {
     // The desktop app and `serve` keep a change feed per open tab from the start (in the snapshot
     // worker), so the watcher's start-up crawl runs in the background before the first message, not during it.
     // The engine is built from the project's config (its snapshot excludes, size limit and quota), so

@@ -56,7 +56,7 @@ function autogroupOf(pid: string): string | undefined {
   try {
     return readFileSync(`/proc/${pid}/autogroup`, 'utf8').split(' ')[0]
   } catch (error) {
-    if (['ENOENT', 'ESRCH'].includes((error as NodeJS.ErrnoException).code ?? '')) return undefined
+    if (isGone(error)) return undefined
     throw error
   }
 }
@@ -83,8 +83,14 @@ export function lowerRuntimeHelperThreads(niceness: number): number {
       lowered++
     } catch (error) {
       // A thread that ended while the list was read.
-      if (!['ENOENT', 'ESRCH'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error
+      if (!isGone(error)) throw error
     }
   }
   return lowered
+}
+
+/** The error of reading or changing a process or thread that has ended. */
+function isGone(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code
+  return code === 'ENOENT' || code === 'ESRCH'
 }

@@ -1,23 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { fakeProviderEnv, startServe, type Served } from '../support/cli'
+import { threadNiceness } from '../support/niceness'
 import { tempDir } from '../support/temp'
-
-/** Niceness of each thread of a process, by thread name. */
-function threadNiceness(pid: number): Map<string, number[]> {
-  const byName = new Map<string, number[]>()
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim()
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')
-      const nice = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])
-      byName.set(name, [...(byName.get(name) ?? []), nice])
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-    }
-  }
-  return byName
-}
 
 const running: Served[] = []
 afterEach(async () => {

@@ -2,16 +2,11 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { testServices } from '../../support/services'
+import { niceness } from '../../support/niceness'
 import { tempDir, writeTree } from '../../support/temp'
 import { waitFor } from './helpers'
 
 const SERVER = join(import.meta.dirname, '../../fixtures/lsp-server/quiet-server.mjs')
-
-/** The niceness of a process (`/proc/<pid>/stat`, field 19). */
-function niceness(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])
-}
 
 /** The scheduler group of a process's session and that group's niceness (`/autogroup-12 nice 10`); undefined without autogroups. */
 function autogroup(pid: number | 'self'): { group: string; nice: number } | undefined {

@@ -1,32 +1,17 @@
 import { pbkdf2 } from 'node:crypto'
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs'
+import { readlinkSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { IgnoreRules } from '../../../src/main/core/project/ignore-rules'
 import { ProjectWatcher } from '../../../src/main/core/project/watcher'
 import { SnapshotClient } from '../../../src/main/core/snapshot'
+import { niceness, threadNiceness } from '../../support/niceness'
 import { tempDir, writeTree } from '../../support/temp'
 import { until } from '../../support/until'
 
-/** The niceness of every thread of this process with the given name (`/proc/self/task/*`). */
-function niceness(name: string): number[] {
-  const found: number[] = []
-  for (const tid of readdirSync('/proc/self/task')) {
-    try {
-      if (readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim() !== name) continue
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8')
-      found.push(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]))
-    } catch (error) {
-      // A thread that ended while the list was read.
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-    }
-  }
-  return found
-}
+/** The niceness of every thread of this process with the given name. */
+const threadsNamed = (name: string): number[] => threadNiceness('self').get(name) ?? []
 
-function ownNiceness(): number {
-  const stat = readFileSync(`/proc/${readlinkSync('/proc/thread-self')}/stat`, 'utf8')
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])
-}
+const ownNiceness = (): number => niceness(readlinkSync('/proc/thread-self'))
 
 /** Work queued on libuv's thread pool without a pause until disposed (short key derivations). */
 function keepFilePoolBusy(): { dispose(): Promise<void> } {
@@ -64,11 +49,11 @@ describe.runIf(process.platform === 'linux')('background threads of a host with 
     await watcher.whenReady()
     await engine.snapshot()
 
-    await until(() => niceness('hotaru-snapshot').includes(10) && niceness('hotaru-watch').includes(10), 'both threads are lowered')
+    await until(() => threadsNamed('hotaru-snapshot').includes(10) && threadsNamed('hotaru-watch').includes(10), 'both threads are lowered')
     expect(ownNiceness()).toBe(0)
     // libuv's one pool serves every thread's file operations: it must not have inherited the lowered priority.
-    expect(niceness('libuv-worker').length).toBeGreaterThan(0)
-    expect(niceness('libuv-worker').every((nice) => nice === 0)).toBe(true)
+    expect(threadsNamed('libuv-worker').length).toBeGreaterThan(0)
+    expect(threadsNamed('libuv-worker').every((nice) => nice === 0)).toBe(true)
   })
 
   it('lower the snapshot worker before its first walk, which it takes without a break', async () => {
@@ -83,7 +68,7 @@ describe.runIf(process.platform === 'linux')('background threads of a host with 
     open.push(engine, busy)
     const samples: { at: number; nice: number[] }[] = []
     const started = performance.now()
-    const sampler = setInterval(() => samples.push({ at: performance.now(), nice: niceness('hotaru-snapshot') }), 2)
+    const sampler = setInterval(() => samples.push({ at: performance.now(), nice: threadsNamed('hotaru-snapshot') }), 2)
     try {
       await engine.snapshot()
     } finally {
@@ -101,6 +86,6 @@ describe.runIf(process.platform === 'linux')('background threads of a host with 
     const engine = new SnapshotClient({ root, storeDir: tempDir() })
     open.push(engine)
     await engine.snapshot()
-    expect(niceness('hotaru-snapshot')).toEqual([0])
+    expect(threadsNamed('hotaru-snapshot')).toEqual([0])
   })
 })

@@ -2,6 +2,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { FsChanged } from '@shared/schema/fs-events'
+import type { FeedMessage } from '../../../src/main/core/project/watch-protocol'
 import { IgnoreRules } from '../../../src/main/core/project/ignore-rules'
 import { ProjectWatcher } from '../../../src/main/core/project/watcher'
 import { tempDir, writeTree } from '../../support/temp'
@@ -24,7 +25,7 @@ async function watching(root: string) {
       await new Promise((r) => setTimeout(r, 20))
     }
   }
-  return { batches, changes, until }
+  return { watcher, batches, changes, until }
 }
 
 describe('project watcher (real folders)', () => {
@@ -104,10 +105,17 @@ describe('project watcher (real folders)', () => {
   it('watches a folder a .gitignore edit stops ignoring, and has the tree list its folders again', async () => {
     const root = writeTree(tempDir(), { '.gitignore': 'gen/\n', 'gen/old.js': '', 'a.txt': '' })
     const w = await watching(root)
+    // The watch starts over with the new rules; its feed says when every folder is watched again.
+    const feed = w.watcher.openFeed()
+    const heard: string[] = []
+    feed.on('message', (message: FeedMessage) => heard.push(message.type))
+    await w.until(() => heard.includes('ready'))
     const relisted = () => w.batches.filter((b) => b.invalidated.includes('')).length
     const before = relisted()
     writeFileSync(join(root, '.gitignore'), '')
-    await w.until(() => relisted() > before)
+    const restarted = () => heard.includes('restarting') && heard.lastIndexOf('ready') > heard.indexOf('restarting')
+    await w.until(() => relisted() > before && restarted())
+    feed.close()
     writeFileSync(join(root, 'gen/new.js'), 'now watched')
     await w.until(() => w.changes().some((c) => c.path === 'gen/new.js' && c.kind === 'created'))
   })

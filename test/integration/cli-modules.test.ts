@@ -64,6 +64,10 @@ describe('modules a command loads', () => {
     expect(stdout).toContain('Hi there.')
     expect(chunk(files, 'services')).toHaveLength(1)
     expect(chunk(files, 'anthropic-kit')).toHaveLength(1)
+    // Of the SDK's APIs, only Messages is built and loaded (not files, models, skills, admin…).
+    const sdk = readFileSync(join(ROOT, chunk(files, 'anthropic-kit')[0] ?? ''), 'utf8')
+    expect(sdk).toContain('/v1/messages')
+    for (const endpoint of ['/v1/files', '/v1/models', '/v1/skills']) expect(sdk).not.toContain(endpoint)
     for (const name of ['openai-kit', 'mcp', 'lsp']) expect(chunk(files, name)).toEqual([])
     // The language-server protocol library loads with the first language server, and this turn edits nothing.
     expect(protocolFiles(files)).toEqual([])

@@ -1,4 +1,4 @@
-import type Anthropic from '@anthropic-ai/sdk'
+import type { AnthropicClient } from './anthropic-client'
 import type { FailureContext } from '../error-mapping'
 import type { AnthropicParams } from '../transform/anthropic-request'
 import type { Completion, StreamEvent } from '../types'
@@ -8,7 +8,7 @@ import { guardedStream } from './idle-guard'
 
 /** One streamed attempt against the Messages API. */
 export async function* streamAnthropic(
-  client: Anthropic,
+  client: AnthropicClient,
   params: AnthropicParams,
   signal: AbortSignal | undefined,
   ctx: FailureContext,
@@ -26,7 +26,7 @@ export async function* streamAnthropic(
 
 /** One non-streamed attempt against the Messages API. */
 export async function completeAnthropic(
-  client: Anthropic,
+  client: AnthropicClient,
   params: AnthropicParams,
   signal: AbortSignal | undefined,
   ctx: FailureContext,

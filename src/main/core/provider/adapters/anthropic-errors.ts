@@ -1,4 +1,4 @@
-import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk'
+import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk/core/error'
 import type { HotaruError } from '@shared/errors'
 import { type FailureContext, connectionError, fromApiFailure, streamInterrupted } from '../error-mapping'
 import { abortedError } from '../errors'

@@ -1,6 +1,6 @@
-import type Anthropic from '@anthropic-ai/sdk'
 import type OpenAI from 'openai'
 import type { ResolvedProvider } from '../credentials'
+import type { AnthropicClient } from './anthropic-client'
 
 type AnthropicKit = typeof import('./anthropic-kit')
 type OpenAIKit = typeof import('./openai-kit')
@@ -21,7 +21,7 @@ export interface ClientOptions {
  * request load neither.
  */
 export class ClientCache {
-  private readonly anthropic = new Map<string, Anthropic>()
+  private readonly anthropic = new Map<string, AnthropicClient>()
   private readonly openai = new Map<string, OpenAI>()
   private anthropicKit: Promise<AnthropicKit> | null = null
   private openaiKit: Promise<OpenAIKit> | null = null
@@ -44,11 +44,11 @@ export class ClientCache {
     return JSON.stringify([provider.baseURL, provider.apiKey, provider.headers])
   }
 
-  anthropicFor(kit: AnthropicKit, provider: ResolvedProvider): Anthropic {
+  anthropicFor(kit: AnthropicKit, provider: ResolvedProvider): AnthropicClient {
     const key = this.key(provider)
     let client = this.anthropic.get(key)
     if (!client) {
-      client = new kit.Anthropic({
+      client = new kit.AnthropicClient({
         apiKey: provider.apiKey,
         authToken: null,
         baseURL: provider.baseURL,

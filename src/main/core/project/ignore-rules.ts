@@ -32,31 +32,39 @@ export class IgnoreRules {
   /** `rel` is `/`-separated and relative to the root; `isDir` adds the trailing slash git matches on. */
   isIgnored(rel: string, isDir: boolean): boolean {
     if (rel === '') return false
-    const segments = rel.split('/')
     // A path below an ignored directory is ignored: git never descends into it.
-    for (let i = 1; i < segments.length; i++) {
-      if (this.matchesOwnRules(segments.slice(0, i), true)) return true
+    for (let slash = rel.indexOf('/'); slash >= 0; slash = rel.indexOf('/', slash + 1)) {
+      if (this.matchesOwn(rel.slice(0, slash), true)) return true
     }
-    return this.matchesOwnRules(segments, isDir)
+    return this.matchesOwn(rel, isDir)
+  }
+
+  /**
+   * Whether the rules that apply to `rel` itself ignore it, its parent folders taken as not
+   * ignored: for a walk that only descends into folders it kept, which has asked about each of
+   * them already (`isIgnored` asks about every ancestor again).
+   */
+  matchesOwn(rel: string, isDir: boolean): boolean {
+    const suffix = isDir ? '/' : ''
+    let ignored = this.base.ignores(rel + suffix)
+    // The root's rules, then those of each folder down to the parent, each on the path below it.
+    for (let start = 0; ; ) {
+      const rules = this.rulesOf(start === 0 ? '' : rel.slice(0, start - 1))
+      if (rules) {
+        const result = rules.test(rel.slice(start) + suffix)
+        if (result.ignored) ignored = true
+        else if (result.unignored) ignored = false
+      }
+      const slash = rel.indexOf('/', start)
+      if (slash < 0) return ignored
+      start = slash + 1
+    }
   }
 
   /** Forget cached rules of one directory (`''` = root), e.g. after its .gitignore changed. */
   invalidate(dirRel?: string): void {
     if (dirRel === undefined) this.perDir.clear()
     else this.perDir.delete(dirRel)
-  }
-
-  private matchesOwnRules(segments: string[], isDir: boolean): boolean {
-    const suffix = isDir ? '/' : ''
-    let ignored = this.base.ignores(segments.join('/') + suffix)
-    for (let depth = 0; depth < segments.length; depth++) {
-      const rules = this.rulesOf(segments.slice(0, depth).join('/'))
-      if (!rules) continue
-      const result = rules.test(segments.slice(depth).join('/') + suffix)
-      if (result.ignored) ignored = true
-      else if (result.unignored) ignored = false
-    }
-    return ignored
   }
 
   private rulesOf(dirRel: string): Ignore | null {

@@ -2,7 +2,7 @@ import type { IgnoreRules } from '../project/ignore-rules'
 
 /**
  * Memoizes `IgnoreRules.isIgnored` per path. A full rescan asks about every path again,
- * and each question re-tests every ancestor (tens of microseconds on deep paths): the
+ * and each question would re-test every ancestor (tens of microseconds on deep paths): the
  * answers only change when a `.gitignore` does, so every invalidation goes through here
  * and clears the memo along with the rules' own cache.
  */
@@ -17,7 +17,10 @@ export class IgnoreCache {
     const memo = isDir ? this.dirs : this.files
     let ignored = memo.get(path)
     if (ignored === undefined) {
-      ignored = this.rules.isIgnored(path, isDir)
+      // The parent's answer is memoized too (a walk asked about it before descending): only the
+      // path's own rules are tested, not every ancestor's again.
+      const slash = path.lastIndexOf('/')
+      ignored = (slash > 0 && this.isIgnored(path.slice(0, slash), true)) || this.rules.matchesOwn(path, isDir)
       memo.set(path, ignored)
     }
     return ignored

@@ -35,6 +35,8 @@ export const MAX_PACK_BYTES = 64 * 1024 * 1024
 const STALE_TEMP_MS = 60 * 60 * 1000
 
 const HASH_RE = /^[0-9a-f]{64}$/
+/** A fanout folder of loose objects: the first two hex digits of their hashes. */
+const FANOUT_RE = /^[0-9a-f]{2}$/
 
 export function sha256(data: Uint8Array | string): string {
   return createHash('sha256').update(data).digest('hex')
@@ -92,6 +94,8 @@ export class ObjectStore {
   private packsLoaded = false
   /** Raw content of objects buffered for a bulk write (see `beginBatch`). */
   private batch: Map<string, Uint8Array> | null = null
+  /** The loose objects' fanout folders (`ab`) as the current batch found them; see `has`. */
+  private batchFanouts: Set<string> | null = null
   private batchBytes = 0
   private compressing: CompressionJob | null = null
 
@@ -107,12 +111,30 @@ export class ObjectStore {
 
   has(hash: string): boolean {
     this.loadPacks()
-    return this.batch?.has(hash) === true || this.packed.has(hash) || existsSync(this.loosePath(hash))
+    if (this.batch?.has(hash) === true || this.packed.has(hash)) return true
+    // A batch (a walk storing thousands of new objects) lists the fanout folders once instead of
+    // failing a stat per object: a loose object can only be in one that exists. One another process
+    // creates meanwhile is missed, which only stores that object a second time, in our pack.
+    if (this.batch && !this.fanoutsOfBatch().has(hash.slice(0, 2))) return false
+    return existsSync(this.loosePath(hash))
   }
 
   /** Buffers new objects until `flush()`, so a bulk write can become one pack. */
   beginBatch(): void {
     this.batch ??= new Map()
+  }
+
+  private fanoutsOfBatch(): Set<string> {
+    if (!this.batchFanouts) {
+      let names: string[] = []
+      try {
+        names = readdirSync(this.dir)
+      } catch (error) {
+        if (errnoCode(error) !== 'ENOENT') throw error
+      }
+      this.batchFanouts = new Set(names.filter((name) => FANOUT_RE.test(name)))
+    }
+    return this.batchFanouts
   }
 
   /**
@@ -122,6 +144,7 @@ export class ObjectStore {
   flush(): number {
     const batch = this.batch
     this.batch = null
+    this.batchFanouts = null
     this.batchBytes = 0
     if (!batch || batch.size === 0) return 0
     if (batch.size < MIN_PACK_OBJECTS) {
@@ -186,6 +209,7 @@ export class ObjectStore {
   discardBatch(): Set<string> {
     const dropped = new Set(this.batch?.keys() ?? [])
     this.batch = null
+    this.batchFanouts = null
     this.batchBytes = 0
     return dropped
   }
@@ -363,6 +387,7 @@ export class ObjectStore {
       mkdirSync(fanout, { recursive: true })
       this.fanouts.add(fanout)
     }
+    this.batchFanouts?.add(hash.slice(0, 2))
     writeFileAtomic(this.loosePath(hash), encoded)
   }
 

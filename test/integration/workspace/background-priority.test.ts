@@ -5,6 +5,7 @@ import { IgnoreRules } from '../../../src/main/core/project/ignore-rules'
 import { ProjectWatcher } from '../../../src/main/core/project/watcher'
 import { SnapshotClient } from '../../../src/main/core/snapshot'
 import { niceness, threadNiceness } from '../../support/niceness'
+import { testServices } from '../../support/services'
 import { tempDir, writeTree } from '../../support/temp'
 import { until } from '../../support/until'
 
@@ -81,11 +82,21 @@ describe.runIf(process.platform === 'linux')('background threads of a host with 
     expect(walk.filter((sample) => sample.nice[0] !== 10)).toEqual([])
   })
 
-  it('leave the snapshot walk of a one-shot command at normal priority', async () => {
+  it('leave a snapshot walk at normal priority where its client does not ask for background work', async () => {
     const root = writeTree(tempDir(), { 'a.txt': 'a' })
     const engine = new SnapshotClient({ root, storeDir: tempDir() })
     open.push(engine)
     await engine.snapshot()
     expect(threadsNamed('hotaru-snapshot')).toEqual([0])
+  })
+})
+
+describe.runIf(process.platform === 'linux')('background threads of a one-shot command', () => {
+  it('run the checkpoint walk at a lower priority too: the main thread carries the turn', async () => {
+    const services = testServices({ transport: 'cli' })
+    const project = services.projects.openFolder(writeTree(tempDir(), { 'a.txt': 'a' }))
+    await services.checkpoints.engine(project).snapshot()
+    expect(threadsNamed('hotaru-snapshot')).toEqual([10])
+    expect(ownNiceness()).toBe(0)
   })
 })

@@ -136,8 +136,11 @@ export class CheckpointService {
         extraExcludes: config?.snapshot?.exclude,
         quotaBytes: config?.snapshot?.quotaBytes ?? DEFAULT_QUOTA_BYTES,
         ...(this.options.walkStallMs ? { stoppableWalkStallMs: this.options.walkStallMs } : {}),
-        // A host that keeps a change feed serves a UI (the desktop app, `serve`): its walks yield the CPU to it.
-        background: this.options.changeFeed,
+        // Walks yield the CPU to the main thread, in every host: where it serves a UI (the desktop
+        // app, `serve`) that keeps it responsive, and in a one-shot `run` the main thread carries the
+        // turn, which a walk competing with it for the cores only slowed down (on 2 cores, a 12-step
+        // turn in a 40k-file tree took 8% longer, a small one 4%).
+        background: true,
         onLog: (level, message) => log[level](`[checkpoint] ${project.root}: ${message}`),
       })
       // A restore interrupted by a crash is finished (or rolled back) before anything else: the

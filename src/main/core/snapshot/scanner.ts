@@ -360,7 +360,6 @@ export class Scanner {
  */
 export function readKnownSize(abs: string, size: number): Buffer {
   const fd = openSync(abs, 'r')
-  let data: Buffer
   try {
     const buffer = Buffer.allocUnsafe(size + 1)
     let read = 0
@@ -370,12 +369,10 @@ export function readKnownSize(abs: string, size: number): Buffer {
       read += n
     }
     // Positional reads leave the file offset at 0: this reads it from the start.
-    if (read > size) return readFileSync(fd)
-    data = buffer.subarray(0, read)
+    return read > size ? readFileSync(fd) : buffer.subarray(0, read)
   } finally {
     closeSync(fd)
   }
-  return data
 }
 
 /** Compares without allocating: this runs for every file of every full rescan. */

@@ -89,15 +89,22 @@ export function readPackIndex(path: string): { size: number; entries: PackEntry[
   }
 }
 
+/** `length` bytes at `position` (zeros past the end of the file). */
 function readAt(fd: number, position: number, length: number): Buffer {
   const out = Buffer.alloc(length)
+  readUpTo(fd, position, length, out)
+  return out
+}
+
+/** Up to `length` bytes at `position`, fewer where the file ends first; positional, so the file offset stays. */
+export function readUpTo(fd: number, position: number, length: number, out: Buffer = Buffer.allocUnsafe(length)): Buffer {
   let done = 0
   while (done < length) {
     const read = readSync(fd, out, done, length - done, position + done)
     if (read === 0) break
     done += read
   }
-  return out
+  return out.subarray(0, done)
 }
 
 function corrupt(path: string, what: string) {

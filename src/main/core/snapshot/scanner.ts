@@ -1,8 +1,9 @@
-import { type BigIntStats, closeSync, lstatSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, statSync } from 'node:fs'
+import { type BigIntStats, closeSync, lstatSync, openSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs'
 import { gitignoreFolder } from '../project/ignore-rules'
 import { errnoCode } from './errors'
 import type { IgnoreCache } from './ignore-cache'
 import { sha256 } from './object-store'
+import { readUpTo } from './pack-file'
 import { type IndexRecord, parentOf, type StatSig, type TreeState } from './tree-state'
 import type { ManifestEntry, ScanStats } from './types'
 
@@ -361,15 +362,9 @@ export class Scanner {
 export function readKnownSize(abs: string, size: number): Buffer {
   const fd = openSync(abs, 'r')
   try {
-    const buffer = Buffer.allocUnsafe(size + 1)
-    let read = 0
-    while (read < buffer.length) {
-      const n = readSync(fd, buffer, read, buffer.length - read, read)
-      if (n === 0) break
-      read += n
-    }
-    // Positional reads leave the file offset at 0: this reads it from the start.
-    return read > size ? readFileSync(fd) : buffer.subarray(0, read)
+    const data = readUpTo(fd, 0, size + 1)
+    // The positional read left the file offset at 0: this reads it from the start.
+    return data.length > size ? readFileSync(fd) : data
   } finally {
     closeSync(fd)
   }

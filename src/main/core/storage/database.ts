@@ -2,6 +2,7 @@ import Database from 'better-sqlite3'
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { migrations } from './migrations'
+import { reusePreparedStatements } from './statement-cache'
 
 export type Db = Database.Database
 
@@ -16,6 +17,7 @@ export function openDatabase(file: string): Db {
   db.pragma('foreign_keys = ON')
   db.pragma('busy_timeout = 5000')
   migrate(db)
+  reusePreparedStatements(db)
   return db
 }
 

@@ -6,7 +6,8 @@
  * ~40k-file tree committed to git (checkpoints on). Runs alternate between the two agents so both
  * see the same machine load; the report gives medians.
  *
- * Per run: start → first request, last request → process exit, wall time, peak RSS (VmHWM).
+ * Per run: start → first request, last request → process exit, wall time, peak RSS (VmHWM), and
+ * the TCP connections the requests came over.
  * Claude Code is installed from npm into a temporary folder (`@anthropic-ai/claude-code`); when
  * that fails the report says so and lists ours alone.
  *
@@ -107,6 +108,8 @@ interface RunResult {
   wallMs: number
   peakRssMB: number
   requests: number
+  /** TCP connections the model requests came over (a new one costs a TLS handshake against a real endpoint). */
+  connections: number
   /** When each model request arrived, in ms after the start: where a run spends its time. */
   requestsAtMs: number[]
 }
@@ -162,6 +165,7 @@ async function runOnce(agent: Agent, project: string, claudeBin: string | null):
   const at = server.requests.map((r) => r.at)
   return {
     requests: at.length,
+    connections: new Set(server.requests.map((r) => r.connection)).size,
     requestsAtMs: at.map((t) => Math.round(t - started)),
     firstRequestMs: Math.round((at[0] ?? ended) - started),
     lastRequestToExitMs: Math.round(ended - (at.at(-1) ?? started)),
@@ -183,6 +187,7 @@ function summarize(runs: RunResult[]) {
     wallMs: pick('wallMs'),
     peakRssMB: pick('peakRssMB'),
     requests: pick('requests'),
+    connections: pick('connections'),
     runs,
   }
 }

@@ -44,6 +44,15 @@ describe('Anthropic provider through the real SDK', () => {
     expect(request?.headers['x-stainless-retry-count']).toBe('0')
   })
 
+  it('sends consecutive requests over one connection (no new handshake per step)', async () => {
+    const registry = registryFor(server)
+    for (const text of ['one', 'two', 'three']) {
+      server.enqueue({ text, toolCalls: [{ name: 'read', args: { path: 'a.txt' } }] })
+      expect(transcriptOf(await collect(registry.stream({ model: MODEL, messages: [user(text)], tools }))).text).toBe(text)
+    }
+    expect(server.requests.map((r) => r.connection)).toEqual([1, 1, 1])
+  })
+
   it('streams parallel tool calls, each ending as soon as it is complete', async () => {
     server.enqueue({
       text: 'Reading both.',

@@ -47,6 +47,15 @@ describe('OpenAI provider through the real SDK', () => {
     expect(body.messages[0]).toEqual({ role: 'system', content: 'Be brief.' })
   })
 
+  it('sends consecutive requests over one connection (no new handshake per step)', async () => {
+    const registry = registryFor(server)
+    for (const text of ['one', 'two', 'three']) {
+      server.enqueue({ text, toolCalls: [{ name: 'read', args: { path: 'a.txt' } }] })
+      expect(transcriptOf(await collect(registry.stream({ model: MODEL, messages: [user(text)], tools }))).text).toBe(text)
+    }
+    expect(server.requests.map((r) => r.connection)).toEqual([1, 1, 1])
+  })
+
   it('streams parallel tool calls by index and ends each one when the next begins', async () => {
     server.enqueue({
       toolCalls: [

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { writeFileSync } from 'node:fs'
+import { readFileSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { prefetchGitStatus, takeGitStatus } from '../../../src/main/core/agent/git-status-run'
@@ -31,6 +31,17 @@ describe('git summary for the system prompt', () => {
     const fresh = writeTree(tempDir(), { 'x.txt': '' })
     execFileSync('git', ['init', '-q', '-b', 'trunk'], { cwd: fresh, stdio: 'ignore' })
     expect(await gitSummary(fresh)).toBe('git repository, branch trunk, 1 changed file(s)')
+  })
+
+  it('leaves the repository\'s index alone, so a git command the user runs meanwhile never meets its lock', async () => {
+    const root = repo()
+    // A file whose stat changed but not its content: a plain `git status` refreshes that entry and
+    // rewrites .git/index under .git/index.lock.
+    const later = new Date(Date.now() + 5_000)
+    utimesSync(join(root, 'a.txt'), later, later)
+    const index = readFileSync(join(root, '.git', 'index'))
+    expect(await gitSummary(root)).toBe('git repository, branch main, clean')
+    expect(readFileSync(join(root, '.git', 'index')).equals(index)).toBe(true)
   })
 
   it('says when the folder is no repository', async () => {

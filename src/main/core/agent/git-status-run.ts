@@ -7,8 +7,13 @@ import { runFile } from '../process/spawn'
  * side by side with it, it no longer holds up the first model request.
  */
 
-/** One git process for branch and changes together: each one costs a fork of this large process. */
-export const GIT_STATUS_ARGS = ['status', '--porcelain=v1', '-z', '-b']
+/**
+ * One git process for branch and changes together: each one costs a fork of this large process.
+ * Without optional locks: a plain `git status` rewrites the index when it refreshed stat data (under
+ * `.git/index.lock`, where a `git commit` the user runs meanwhile fails), and skipping that write is
+ * cheaper too (72–83 ms against 80–88 ms on a 40k-file repository).
+ */
+export const GIT_STATUS_ARGS = ['--no-optional-locks', 'status', '--porcelain=v1', '-z', '-b']
 
 export interface GitStatusRun {
   /** The raw porcelain output; rejects when git fails or the run is aborted. */

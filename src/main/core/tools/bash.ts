@@ -3,8 +3,9 @@ import { z } from 'zod'
 import { isPermissionError } from '../permission/errors'
 import { Permission } from '../permission/names'
 import type { PermissionAsk } from '../permission/service'
-import { bashPermissionAsks } from '../permission/shell/bash-asks'
-import { isReadOnlyCommand } from '../permission/shell/read-only'
+import { analyzeShell } from '../permission/shell/analyze'
+import { bashAsksOf } from '../permission/shell/bash-asks'
+import { changesNoFiles, isReadOnlyCommand } from '../permission/shell/read-only'
 import { lockKey } from './fs/file-lock'
 import { SandboxUnavailableError, type CommandSandbox, type SandboxLaunch } from '../sandbox/sandbox'
 import { BoundedText } from '../util/bounded-text'
@@ -108,7 +109,10 @@ export const bashTool = defineTool({
     }
     // Fail closed: with the sandbox on but unable to run, nothing runs unsandboxed instead.
     if (sandbox && !sandbox.support.available) throw new ToolError(new SandboxUnavailableError(sandbox.support).message)
-    const [asks, readOnly] = await Promise.all([bashPermissionAsks(args.command, ctx.root, cwd), isReadOnlyCommand(args.command, cwd)])
+    // One analysis of the line answers both: what to ask, and whether it can change files.
+    const analysis = await analyzeShell(args.command, cwd)
+    const asks = bashAsksOf(args.command, analysis, ctx.root)
+    const readOnly = changesNoFiles(analysis)
     await askForCommand(asks, ctx, sandbox?.policy.autoAllow === true)
     if (args.unsandboxed && ctx.sandbox?.enabled) {
       await ctx.ask({

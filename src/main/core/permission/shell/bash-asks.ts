@@ -1,7 +1,7 @@
 import { Permission } from '../names'
 import { externalPattern, resolveToolPath } from '../paths'
 import type { PermissionAsk } from '../service'
-import { analyzeShell, type AnalyzedCommand, type AnalyzedPath } from './analyze'
+import { analyzeShell, type AnalyzedCommand, type AnalyzedPath, type ShellAnalysis } from './analyze'
 import { isDirectory } from '../../util/is-directory'
 
 /** Device files a command may always read or write. */
@@ -49,7 +49,11 @@ interface Buckets {
  * offered. A line with no command at all is still a `bash` ask for its text.
  */
 export async function bashPermissionAsks(command: string, root: string, cwd: string): Promise<PermissionAsk[]> {
-  const analysis = await analyzeShell(command, cwd)
+  return bashAsksOf(command, await analyzeShell(command, cwd), root)
+}
+
+/** The asks of `bashPermissionAsks` from an analysis of `command` already made (see `analyzeShell`). */
+export function bashAsksOf(command: string, analysis: ShellAnalysis, root: string): PermissionAsk[] {
   const metadata: Record<string, unknown> = analysis.ok ? { command } : { command, reason: analysis.reason }
   const buckets: Buckets = { external: collector(), reads: collector(), writes: collector() }
   for (const path of analysis.paths) classifyPath(path, root, buckets)

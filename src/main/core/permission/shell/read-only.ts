@@ -1,4 +1,4 @@
-import { analyzeShell, type AnalyzedCommand } from './analyze'
+import { analyzeShell, type AnalyzedCommand, type ShellAnalysis } from './analyze'
 
 /** Where output may go without changing the project. */
 const HARMLESS_TARGETS = /^\/dev\/(null|stdout|stderr|tty|fd\/[12])$/
@@ -40,7 +40,11 @@ function readsOnly(command: AnalyzedCommand): boolean {
  * work after such a bash call (with no change feed, that is a walk of the whole tree).
  */
 export async function isReadOnlyCommand(command: string, cwd: string): Promise<boolean> {
-  const analysis = await analyzeShell(command, cwd)
+  return changesNoFiles(await analyzeShell(command, cwd))
+}
+
+/** `isReadOnlyCommand` from an analysis of the line already made. */
+export function changesNoFiles(analysis: ShellAnalysis): boolean {
   if (!analysis.ok) return false
   if (!analysis.commands.every(readsOnly)) return false
   return analysis.paths.every((path) => path.access !== 'write' || (path.path !== null && HARMLESS_TARGETS.test(path.path)))

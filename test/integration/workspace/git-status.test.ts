@@ -42,6 +42,18 @@ describe('git status', () => {
     })
   })
 
+  it('names the branch of a clone that went apart from its upstream, without counting the commits between', async () => {
+    const upstream = repo({ 'a.txt': 'a' })
+    const clone = tempDir()
+    execFileSync('git', ['clone', '-q', upstream, clone], { stdio: 'pipe' })
+    git(upstream, 'commit', '-q', '--allow-empty', '-m', 'theirs')
+    git(clone, 'commit', '-q', '--allow-empty', '-m', 'ours')
+    git(clone, 'fetch', '-q')
+    writeFileSync(join(clone, 'a.txt'), 'changed')
+    expect(await readGitStatus(clone)).toMatchObject({ repo: true, branch: 'main', files: { 'a.txt': 'modified' } })
+    expect(parsePorcelain('## main...origin/main [different]\0', '')).toEqual({ branch: 'main', files: {} })
+  })
+
   it('makes paths relative to a project that is a subfolder of the repository', async () => {
     const root = repo({ 'top.txt': 't', 'pkg/a.txt': 'a' })
     writeFileSync(join(root, 'top.txt'), 'changed')

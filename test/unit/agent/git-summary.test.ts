@@ -44,6 +44,15 @@ describe('git summary for the system prompt', () => {
     expect(readFileSync(join(root, '.git', 'index')).equals(index)).toBe(true)
   })
 
+  it('names the branch of a clone behind its upstream', async () => {
+    const upstream = repo()
+    const clone = tempDir()
+    execFileSync('git', ['clone', '-q', upstream, clone], { stdio: 'ignore' })
+    execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-q', '--allow-empty', '-m', 'later'], { cwd: upstream, stdio: 'ignore' })
+    execFileSync('git', ['fetch', '-q'], { cwd: clone, stdio: 'ignore' })
+    expect(await gitSummary(clone)).toBe('git repository, branch main, clean')
+  })
+
   it('says when the folder is no repository', async () => {
     expect(await gitSummary(tempDir())).toBe('not a git repository (or git is unavailable)')
   })

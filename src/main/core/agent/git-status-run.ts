@@ -11,9 +11,11 @@ import { runFile } from '../process/spawn'
  * One git process for branch and changes together: each one costs a fork of this large process.
  * Without optional locks: a plain `git status` rewrites the index when it refreshed stat data (under
  * `.git/index.lock`, where a `git commit` the user runs meanwhile fails), and skipping that write is
- * cheaper too (72–83 ms against 80–88 ms on a 40k-file repository).
+ * cheaper too (72–83 ms against 80–88 ms on a 40k-file repository). Without counting how far the
+ * branch is ahead of or behind its upstream (nothing shows the counts): a branch 50k commits behind
+ * took 139 ms instead of 3.
  */
-export const GIT_STATUS_ARGS = ['--no-optional-locks', 'status', '--porcelain=v1', '-z', '-b']
+export const GIT_STATUS_ARGS = ['--no-optional-locks', 'status', '--porcelain=v1', '-z', '-b', '--no-ahead-behind']
 
 export interface GitStatusRun {
   /** The raw porcelain output; rejects when git fails or the run is aborted. */

@@ -29,8 +29,11 @@ function classify(xy: string): GitFileStatus {
   return 'modified'
 }
 
+/** The tree's status: the branch (its distance from the upstream is not counted: nothing shows it) and every change. */
+const GIT_STATUS_ARGS = ['status', '--porcelain=v1', '-z', '-b', '--no-ahead-behind', '--untracked-files=normal', '--', '.']
+
 function branchOf(header: string): string | null {
-  // "## main...origin/main [ahead 1]", "## No commits yet on main", "## HEAD (no branch)"
+  // "## main...origin/main [different]", "## No commits yet on main", "## HEAD (no branch)"
   const text = header.slice(3)
   if (text.startsWith('No commits yet on ')) return text.slice('No commits yet on '.length)
   if (text.startsWith('HEAD (no branch)')) return null
@@ -78,7 +81,7 @@ export interface GitLocation {
  */
 export async function readGitStatus(root: string, known?: GitLocation): Promise<GitStatus & { location?: GitLocation }> {
   if (known) {
-    const status = await git(root, ['status', '--porcelain=v1', '-z', '-b', '--untracked-files=normal', '--', '.'])
+    const status = await git(root, GIT_STATUS_ARGS)
     // A repository removed or re-created under the project: ask where the project is again.
     if (!status.error) return { repo: true, ...parsePorcelain(status.stdout, known.prefix), location: known }
   }
@@ -91,7 +94,7 @@ export async function readGitStatus(root: string, known?: GitLocation): Promise<
   }
   const [prefix = '', gitDir = ''] = where.stdout.split('\n')
   const location = { prefix, gitDir }
-  const status = await git(root, ['status', '--porcelain=v1', '-z', '-b', '--untracked-files=normal', '--', '.'])
+  const status = await git(root, GIT_STATUS_ARGS)
   if (status.error) return { repo: true, branch: null, files: {}, error: status.stderr.trim() || status.error.message, location }
   return { repo: true, ...parsePorcelain(status.stdout, prefix), location }
 }

@@ -1,6 +1,6 @@
 import type { HotaruError } from '@shared/errors'
 import { type ProviderRegistryOptions, ProviderRegistry } from '../../../src/main/core/provider'
-import type { ProviderSettings, StreamEvent, ToolCallEndEvent } from '../../../src/main/core/provider'
+import type { ProviderSettings, StreamEvent, ToolCallEndEvent, ToolDefinition } from '../../../src/main/core/provider'
 import type { FakeLlm } from '../../fixtures/fake-llm'
 
 export const TEST_KEY = 'sk-test-key'
@@ -72,4 +72,18 @@ export function transcriptOf(events: StreamEvent[]): Transcript {
     } else if (event.type === 'tool-call-end') current.toolCalls.push(event)
   }
   return { ...current, resets, retries }
+}
+
+/**
+ * Three tool turns streamed one after another through one registry, each read to its end as the
+ * agent loop reads it; returns the connection each request came on (see `RecordedRequest.connection`).
+ */
+export async function connectionsOfConsecutiveStreams(server: FakeLlm, model: string, tools: ToolDefinition[]): Promise<number[]> {
+  const registry = registryFor(server)
+  for (const text of ['one', 'two', 'three']) {
+    server.enqueue({ text, toolCalls: [{ name: tools[0]?.name ?? 'read', args: { path: 'a.txt' } }] })
+    const events = await collect(registry.stream({ model, messages: [{ role: 'user', content: [{ type: 'text', text }] }], tools }))
+    if (transcriptOf(events).text !== text) throw new Error(`turn "${text}" streamed ${JSON.stringify(events)}`)
+  }
+  return server.requests.map((r) => r.connection)
 }

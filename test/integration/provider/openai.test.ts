@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type ModelMessage, ProviderErrorNames, type ToolDefinition } from '../../../src/main/core/provider'
 import { type FakeLlm, startFakeLlm } from '../../fixtures/fake-llm'
-import { TEST_KEY, collect, collectUntilError, registryFor, transcriptOf } from './helpers'
+import { TEST_KEY, collect, collectUntilError, connectionsOfConsecutiveStreams, registryFor, transcriptOf } from './helpers'
 
 const MODEL = 'openai/gpt-4.1'
 const user = (text: string): ModelMessage => ({ role: 'user', content: [{ type: 'text', text }] })
@@ -48,12 +48,7 @@ describe('OpenAI provider through the real SDK', () => {
   })
 
   it('sends consecutive requests over one connection (no new handshake per step)', async () => {
-    const registry = registryFor(server)
-    for (const text of ['one', 'two', 'three']) {
-      server.enqueue({ text, toolCalls: [{ name: 'read', args: { path: 'a.txt' } }] })
-      expect(transcriptOf(await collect(registry.stream({ model: MODEL, messages: [user(text)], tools }))).text).toBe(text)
-    }
-    expect(server.requests.map((r) => r.connection)).toEqual([1, 1, 1])
+    expect(await connectionsOfConsecutiveStreams(server, MODEL, tools)).toEqual([1, 1, 1])
   })
 
   it('streams parallel tool calls by index and ends each one when the next begins', async () => {

@@ -3,6 +3,8 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startFakeLlm, type FakeLlm, type FakeTurn } from '../../fixtures/fake-llm'
 import { runHotaru as hotaru } from '../../support/cli'
+import { gitRepo } from '../../support/git-repo'
+import { makeGitHostile } from '../../support/hostile-git'
 import { tempDir, writeTree } from '../../support/temp'
 import { hostileRepo, MARKERS, toolfulRepo, user } from './fixtures'
 
@@ -18,6 +20,21 @@ async function fake(turns: FakeTurn[]): Promise<FakeLlm> {
 }
 
 describe('an untrusted repository through the CLI', { timeout: 120_000 }, () => {
+  it('hotaru run: a git repository\'s own config runs nothing either (fsmonitor, clean filters)', async () => {
+    const official = await fake([{ text: 'Done.' }])
+    const { env } = user(official)
+    const repo = gitRepo({ 'notes.txt': 'a note\n' })
+    const marks = makeGitHostile(repo)
+
+    const result = await hotaru(['run', '--dir', repo, 'hello'], env)
+
+    expect(result.code).toBe(0)
+    expect(existsSync(join(marks, 'fsmonitor'))).toBe(false)
+    expect(existsSync(join(marks, 'filter'))).toBe(false)
+    // The system prompt still tells the model where the repository stands.
+    expect(JSON.stringify(official.requests[0]?.body)).toContain('git repository, branch main, 1 changed file(s)')
+  })
+
   it('hotaru run: runs nothing the repo brings, widens nothing, sends no secret, and says what it withheld', async () => {
     const official = await fake([
       { toolCalls: [{ name: 'bash', args: { command: `echo pwned > ${join(tempDir(), 'x')}`, description: 'write outside' } }] },

@@ -1,8 +1,10 @@
-import { existsSync } from 'node:fs'
+import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startFakeLlm, type FakeLlm, type FakeTurn } from '../../fixtures/fake-llm'
 import { startServe, type Served } from '../../support/cli'
+import { gitRepo } from '../../support/git-repo'
+import { makeGitHostile } from '../../support/hostile-git'
 import { tempDir, writeTree } from '../../support/temp'
 import { WsClient, type Frame } from '../../support/ws-client'
 import { hostileRepo, MARKERS, toolfulRepo, user } from './fixtures'
@@ -44,6 +46,23 @@ interface Withheld {
 }
 
 describe('an untrusted repository through serve', { timeout: 120_000 }, () => {
+  it('shows a git repository\'s status without running what its own config names (fsmonitor, clean filters)', async () => {
+    const official = await fake([])
+    const { env } = user(official)
+    const repo = gitRepo({ 'notes.txt': 'a note\n' })
+    const marks = makeGitHostile(repo)
+    writeFileSync(join(repo, 'notes.txt'), 'changed\n')
+    const { client } = await connect(env)
+
+    const project = await call<{ id: string }>(client, 'project.open', { path: repo })
+    const status = await call<{ branch: string; files: Record<string, string> }>(client, 'fs.gitStatus', { projectId: project.id })
+
+    expect(status.branch).toBe('main')
+    expect(status.files).toMatchObject({ 'notes.txt': 'modified', '.gitattributes': 'untracked' })
+    expect(existsSync(join(marks, 'fsmonitor'))).toBe(false)
+    expect(existsSync(join(marks, 'filter'))).toBe(false)
+  })
+
   it('withholds every attack, lists each item for the trust prompt, and asks instead of allowing', async () => {
     const official = await fake([
       { toolCalls: [{ name: 'bash', args: { command: `echo pwned > ${join(tempDir(), 'x')}`, description: 'write outside' } }] },

@@ -1,10 +1,12 @@
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { GitStatus } from '@shared/schema/fs-events'
 import { GitStatusTracker, parsePorcelain, readGitStatus } from '../../../src/main/core/project/git-status'
+import { makeGitHostile } from '../../support/hostile-git'
 import { tempDir, writeTree } from '../../support/temp'
+import { until } from '../../support/until'
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...args], { cwd, stdio: 'pipe' })
@@ -54,6 +56,28 @@ describe('git status', () => {
     expect(parsePorcelain('## main...origin/main [different]\0', '')).toEqual({ branch: 'main', files: {} })
   })
 
+  it('runs nothing the repository\'s own config names in a restricted folder, and follows the trust decision', async () => {
+    const root = repo({ 'a.txt': 'a' })
+    const marks = makeGitHostile(root)
+    writeFileSync(join(root, 'a.txt'), 'changed')
+    let restricted = true
+    const seen: GitStatus[] = []
+    const tracker = new GitStatusTracker(root, (s) => seen.push(s), () => restricted, 10)
+    try {
+      expect(await tracker.current()).toMatchObject({ repo: true, branch: 'main', files: { 'a.txt': 'modified', '.gitattributes': 'untracked' } })
+      expect(existsSync(join(marks, 'fsmonitor'))).toBe(false)
+      expect(existsSync(join(marks, 'filter'))).toBe(false)
+      // Once trusted, the folder's own config applies to the next status.
+      restricted = false
+      writeFileSync(join(root, 'b.txt'), 'b')
+      tracker.schedule()
+      await until(async () => seen.some((s) => 'b.txt' in s.files), 'the status after trusting')
+      expect(existsSync(join(marks, 'fsmonitor'))).toBe(true)
+    } finally {
+      await tracker.dispose()
+    }
+  })
+
   it('makes paths relative to a project that is a subfolder of the repository', async () => {
     const root = repo({ 'top.txt': 't', 'pkg/a.txt': 'a' })
     writeFileSync(join(root, 'top.txt'), 'changed')
@@ -82,7 +106,7 @@ describe('git status', () => {
   it('tracks commits made outside (index changes) and reports only differences', async () => {
     const root = repo({ 'a.txt': 'a' })
     const seen: GitStatus[] = []
-    const tracker = new GitStatusTracker(root, (s) => seen.push(s), 30)
+    const tracker = new GitStatusTracker(root, (s) => seen.push(s), () => false, 30)
     try {
       expect((await tracker.current()).files).toEqual({})
       writeFileSync(join(root, 'a.txt'), 'changed')

@@ -87,7 +87,7 @@ export function turnEnvironment(options: EnvironmentOptions): (session: Session,
       loadAgentFiles({ ...locations, restrictProject: !trusted }),
       loadCustomTools({ ...locations, projectTools: trusted }),
       Promise.race([mcpStarted.catch(() => undefined), delay(MCP_START_GRACE_MS)]),
-      gitSummary(project.root),
+      gitSummary(project.root, { restricted: !trusted }),
     ])
     report(options.bus, project.id, [...skills.errors, ...agentFiles.errors, ...custom.errors])
     const agents = mergeAgentFiles(resolveAgents(config), agentFiles.agents)

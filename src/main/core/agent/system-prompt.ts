@@ -1,6 +1,7 @@
 import { parsePorcelain } from '../project/git-status'
 import type { AgentInfo } from './agents'
 import { takeGitStatus } from './git-status-run'
+import { RESTRICTED_GIT_UNKNOWN } from '../project/restricted-git'
 import { findInstructionFiles } from './instructions'
 
 export interface PromptContext {
@@ -22,15 +23,17 @@ const TIMED_OUT = Symbol('timed out')
 /**
  * A short `git status` summary for the system prompt, or why there is none. Asynchronous (the
  * event loop keeps serving streams and terminals meanwhile) and capped at `timeoutMs`: past it
- * the prompt says the status is unknown and the git process is killed.
+ * the prompt says the status is unknown and the git process is killed. In a `restricted` folder
+ * (not trusted) git runs nothing the repository's own config names (`restrictedGit`).
  */
-export async function gitSummary(root: string, timeoutMs = GIT_SUMMARY_TIMEOUT_MS): Promise<string> {
+export async function gitSummary(root: string, options: { restricted: boolean; timeoutMs?: number }): Promise<string> {
+  const timeoutMs = options.timeoutMs ?? GIT_SUMMARY_TIMEOUT_MS
   let timer: NodeJS.Timeout | undefined
   const cap = new Promise<typeof TIMED_OUT>((resolve) => {
     timer = setTimeout(() => resolve(TIMED_OUT), timeoutMs)
   })
   // Started at the command's start when it prefetched it (`prefetchGitStatus`).
-  const run = takeGitStatus(root)
+  const run = takeGitStatus(root, options.restricted)
   const work = run.output
   try {
     const result = await Promise.race([work, cap])
@@ -43,7 +46,8 @@ export async function gitSummary(root: string, timeoutMs = GIT_SUMMARY_TIMEOUT_M
     const { branch, files } = parsePorcelain(result, '')
     const changed = Object.keys(files).length
     return `git repository, ${branch ? `branch ${branch}` : 'detached HEAD'}, ${changed === 0 ? 'clean' : `${changed} changed file(s)`}`
-  } catch {
+  } catch (error) {
+    if ((error as Error).message === RESTRICTED_GIT_UNKNOWN) return RESTRICTED_GIT_UNKNOWN
     return 'not a git repository (or git is unavailable)'
   } finally {
     clearTimeout(timer)

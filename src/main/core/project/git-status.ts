@@ -1,6 +1,7 @@
 import { watch, type FSWatcher } from 'chokidar'
 import { basename } from 'node:path'
 import type { GitFileStatus, GitStatus } from '@shared/schema/fs-events'
+import { RESTRICTED_GIT_UNKNOWN, restrictedGit } from './restricted-git'
 import { runFile } from '../process/spawn'
 import { detached } from '../util/detached'
 
@@ -29,8 +30,14 @@ function classify(xy: string): GitFileStatus {
   return 'modified'
 }
 
-/** The tree's status: the branch (its distance from the upstream is not counted: nothing shows it) and every change. */
-const GIT_STATUS_ARGS = ['status', '--porcelain=v1', '-z', '-b', '--no-ahead-behind', '--untracked-files=normal', '--', '.']
+/**
+ * The tree's status: the branch (its distance from the upstream is not counted: nothing shows it) and
+ * every change; in a restricted folder not inside submodules, whose configs are theirs.
+ */
+function statusArgs(restricted: boolean): string[] {
+  const submodules = restricted ? ['--ignore-submodules=all'] : []
+  return ['status', '--porcelain=v1', '-z', '-b', '--no-ahead-behind', '--untracked-files=normal', ...submodules, '--', '.']
+}
 
 function branchOf(header: string): string | null {
   // "## main...origin/main [different]", "## No commits yet on main", "## HEAD (no branch)"
@@ -79,9 +86,9 @@ export interface GitLocation {
  * With a `known` location it runs `git status` alone: each git process costs a fork of this
  * (large) process, which holds its event loop for as long as that takes.
  */
-export async function readGitStatus(root: string, known?: GitLocation): Promise<GitStatus & { location?: GitLocation }> {
+export async function readGitStatus(root: string, known?: GitLocation, restricted = false): Promise<GitStatus & { location?: GitLocation }> {
   if (known) {
-    const status = await git(root, GIT_STATUS_ARGS)
+    const status = await statusOf(root, restricted)
     // A repository removed or re-created under the project: ask where the project is again.
     if (!status.error) return { repo: true, ...parsePorcelain(status.stdout, known.prefix), location: known }
   }
@@ -94,9 +101,17 @@ export async function readGitStatus(root: string, known?: GitLocation): Promise<
   }
   const [prefix = '', gitDir = ''] = where.stdout.split('\n')
   const location = { prefix, gitDir }
-  const status = await git(root, GIT_STATUS_ARGS)
+  const status = await statusOf(root, restricted)
   if (status.error) return { repo: true, branch: null, files: {}, error: status.stderr.trim() || status.error.message, location }
   return { repo: true, ...parsePorcelain(status.stdout, prefix), location }
+}
+
+/** `git status` of the tree; in a `restricted` folder nothing of the repository's config runs (`restrictedGit`). */
+async function statusOf(root: string, restricted: boolean): Promise<GitRun> {
+  if (!restricted) return git(root, statusArgs(false))
+  const safe = await restrictedGit(root)
+  if (!safe) return { stdout: '', stderr: RESTRICTED_GIT_UNKNOWN, error: new Error(RESTRICTED_GIT_UNKNOWN) }
+  return git(root, [...safe.options, ...statusArgs(true)])
 }
 
 /**
@@ -114,9 +129,14 @@ export class GitStatusTracker {
   private location: GitLocation | undefined
   private disposed = false
 
+  /**
+   * `restricted`: whether the folder is restricted (not trusted) now, asked before every run, so
+   * trusting it takes effect with the next status.
+   */
   constructor(
     private readonly root: string,
     private readonly onChange: (status: GitStatus) => void,
+    private readonly restricted: () => boolean,
     private readonly debounceMs = 300,
   ) {}
 
@@ -143,7 +163,7 @@ export class GitStatusTracker {
       return this.running
     }
     this.running = (async () => {
-      const { location, ...status } = await readGitStatus(this.root, this.location)
+      const { location, ...status } = await readGitStatus(this.root, this.location, this.restricted())
       this.location = location
       if (location?.gitDir && !this.gitWatcher && !this.disposed) this.watchGitDir(location.gitDir)
       return status

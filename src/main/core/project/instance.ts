@@ -142,11 +142,14 @@ export class ProjectInstance {
     return watcher
   }
 
-  /** Current git status; later changes are published as `fs:gitStatus`. */
-  gitStatus(): Promise<GitStatus> {
+  /**
+   * Current git status; later changes are published as `fs:gitStatus`. `restricted` says whether the
+   * folder is restricted at the moment (see `GitStatusTracker`); the first caller's question is kept.
+   */
+  gitStatus(restricted: () => boolean): Promise<GitStatus> {
     if (!this.git) {
       this.git = this.disposables.add(
-        new GitStatusTracker(this.root, (status) => this.bus?.publish('fs:gitStatus', status, this.id)),
+        new GitStatusTracker(this.root, (status) => this.bus?.publish('fs:gitStatus', status, this.id), restricted),
       )
       this.watchFiles()
     }

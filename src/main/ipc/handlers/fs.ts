@@ -10,7 +10,10 @@ export const fsHandlers: DomainHandlers<'fs'> = {
   create: ({ projectId, path, kind }, { services }) => services.projects.get(projectId).create(path, kind),
   rename: ({ projectId, from, to }, { services }) => services.projects.get(projectId).rename(from, to),
   delete: ({ projectId, path }, { services }) => ({ deleted: services.projects.get(projectId).delete(path) }),
-  gitStatus: ({ projectId }, { services }) => services.projects.get(projectId).gitStatus(),
+  gitStatus: ({ projectId }, { services }) => {
+    const project = services.projects.get(projectId)
+    return project.gitStatus(() => !services.trust.isTrusted(project.trustRoot))
+  },
   reveal: async ({ projectId, path }, { services }) => {
     const project = services.projects.get(projectId)
     if (!services.revealer) {

@@ -57,6 +57,8 @@ function projectLsp(root: string): ProjectLsp {
     installAllowed: () => false,
     onStatus: () => undefined,
     onDiagnostics: () => undefined,
+    // The benchmark's own generated project.
+    projectCode: () => true,
   })
 }
 

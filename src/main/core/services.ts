@@ -174,6 +174,7 @@ export function createServices(options: ServicesOptions): Services {
     dataDir: options.dataDir,
     env,
     configOf: async (project) => (await configs.of(project).load()).config,
+    trusted: (project) => trust.isTrusted(project.trustRoot),
     // A one-shot CLI command waits for diagnostics: there servers keep normal priority.
     ...(servesUi ? { niceness: BACKGROUND_NICENESS } : {}),
     ...options.lsp,

@@ -20,6 +20,8 @@ export interface LocateContext {
   path: string
   /** Whether to look at the app's own node_modules (the copies it ships or was installed with). */
   bundled?: boolean
+  /** Whether the project's own node_modules may provide the server (false in a restricted folder). */
+  projectCode?: boolean
 }
 
 const requireHere = createRequire(import.meta.url)
@@ -75,12 +77,12 @@ export function pathBin(path: string, bin: string): string | undefined {
 
 /**
  * Finds a server's executable: the project's own (its node_modules, so its
- * versions win), then what was installed on demand into the data dir, then the
- * app's own copy, then PATH. Undefined when it is nowhere.
+ * versions win; not with `projectCode: false`), then what was installed on demand
+ * into the data dir, then the app's own copy, then PATH. Undefined when it is nowhere.
  */
 export function locateServer(spec: ServerSpec, ctx: LocateContext): LocatedServer | undefined {
   const places: Array<[ServerSource, () => string | undefined]> = [
-    ['project', () => (spec.npm ? projectBin(ctx.projectRoot, spec.bin) : undefined)],
+    ['project', () => (spec.npm && ctx.projectCode !== false ? projectBin(ctx.projectRoot, spec.bin) : undefined)],
     ['app-data', () => (spec.npm ? binIn(join(ctx.installDir, 'node_modules', '.bin'), spec.bin) : undefined)],
     ['bundled', () => (ctx.bundled === false ? undefined : bundledBin(spec))],
     ['path', () => pathBin(ctx.path, spec.bin)],
@@ -94,11 +96,11 @@ export function locateServer(spec: ServerSpec, ctx: LocateContext): LocatedServe
 
 /**
  * The `typescript` the TypeScript server should use: the project's own (so the
- * errors match its `tsc`), else the one installed next to the server, else the
- * app's own copy.
+ * errors match its `tsc`; not with `projectCode` false), else the one installed next
+ * to the server, else the app's own copy.
  */
-export function locateTypescript(projectRoot: string, installDir: string): string | undefined {
-  for (let dir = projectRoot; ; dir = dirname(dir)) {
+export function locateTypescript(projectRoot: string, installDir: string, projectCode = true): string | undefined {
+  for (let dir = projectRoot; projectCode; dir = dirname(dir)) {
     const lib = join(dir, 'node_modules', 'typescript', 'lib')
     if (existsSync(join(lib, 'tsserver.js'))) return lib
     if (dirname(dir) === dir) break

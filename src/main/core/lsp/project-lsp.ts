@@ -26,6 +26,11 @@ export interface ProjectLspDeps {
   onDiagnostics(file: LspFileDiagnostics): void
   /** Use the app's own copies of servers (default true). */
   bundled?: boolean
+  /**
+   * Whether the project's own `node_modules` may provide a server and its `typescript`, asked at
+   * each start: not in a restricted folder, whose code runs nothing until the user trusts it.
+   */
+  projectCode(): boolean
   restartDelaysMs?: readonly number[]
   /** Scheduling niceness of the servers (see `ServerLaunch.niceness`). */
   niceness?: number
@@ -156,15 +161,19 @@ export class ProjectLsp implements Disposable {
       const [command = '', ...args] = server.command
       return { launch: { command, args, cwd: this.deps.root, env, niceness: this.deps.niceness }, source: 'config', initializationOptions: spec.initializationOptions }
     }
-    const locate = () => locateServer(spec, { projectRoot: this.deps.root, installDir: this.deps.installDir, path, bundled: this.deps.bundled })
+    const projectCode = this.deps.projectCode()
+    const locate = () => locateServer(spec, { projectRoot: this.deps.root, installDir: this.deps.installDir, path, bundled: this.deps.bundled, projectCode })
     let located = locate()
     if (!located && spec.npm) {
       const packages = [spec.npm.package, ...(spec.npm.with ?? [])].map((p, i) => (i === 0 && server.version ? `${p}@${server.version}` : p))
       const decision = this.deps.installDecision(spec.npm.package)
       const allowed = this.policy === 'auto' || (this.policy !== 'never' && (decision === 'yes' || this.deps.installAllowed()))
       if (!allowed || !handle) {
-        const why =
-          this.policy === 'never'
+        // The folder's own copy exists but is its code: it runs once the folder is trusted.
+        const ownWaits = !projectCode && locateServer(spec, { projectRoot: this.deps.root, installDir: this.deps.installDir, path, bundled: false })?.source === 'project'
+        const why = ownWaits
+          ? `the folder's own ${spec.bin} starts once the folder is trusted${this.policy === 'never' ? '' : `; another can be installed into the app's data folder`}`
+          : this.policy === 'never'
             ? `${spec.bin} is not installed (lsp.install is "never")`
             : `${spec.bin} is not installed in the project; it can be installed into the app's data folder`
         const canInstall = this.policy !== 'never' ? { install: { packages, declined: decision === 'no' } } : {}
@@ -177,7 +186,7 @@ export class ProjectLsp implements Disposable {
     if (!located) return { missing: spec.npm ? `${spec.bin} could not be found after installing it` : `${spec.bin} is not on PATH` }
     let initializationOptions = spec.initializationOptions
     if (spec.id === 'typescript') {
-      const lib = locateTypescript(this.deps.root, this.deps.installDir)
+      const lib = locateTypescript(this.deps.root, this.deps.installDir, projectCode)
       if (lib) initializationOptions = { ...initializationOptions, tsserver: { path: join(lib, 'tsserver.js') } }
     }
     return { launch: { command: located.command, args: located.args, cwd: this.deps.root, env, niceness: this.deps.niceness }, source: located.source, initializationOptions }

@@ -16,6 +16,8 @@ export interface LspServiceOptions {
   env?: ConfigEnv
   /** The project's config as its ProjectConfig loads it (workspace trust applied). */
   configOf: (project: ProjectInstance) => Promise<Config>
+  /** Whether the project's folder is trusted now (its own `node_modules` may then provide servers). */
+  trusted: (project: ProjectInstance) => boolean
   /** Longest an edit waits for diagnostics (default 2 s). */
   waitMs?: number
   /** A report is complete once servers were quiet this long (default 250 ms). */
@@ -87,6 +89,7 @@ export class LspService {
       onStatus: (status) => this.options.bus?.publish('lsp:status', status, project.id),
       onDiagnostics: (file) => this.options.bus?.publish('lsp:diagnostics', file, project.id),
       bundled: this.options.bundled,
+      projectCode: () => this.options.trusted(project),
       restartDelaysMs: this.options.restartDelaysMs,
       niceness: this.options.niceness,
     })

@@ -265,7 +265,8 @@ export function createServices(options: ServicesOptions): Services {
   )
   const worktrees = new WorktreeService({ storage, projects, configs, checkpoints, agents, sessions, bus, dataDir: options.dataDir })
   // A new decision applies at once to the open projects below the folder: their config is
-  // re-read and their MCP servers restarted (started now, or stopped when trust is taken back).
+  // re-read, their MCP servers restarted (started now, or stopped when trust is taken back) and
+  // their language servers looked up again where the folder's own copies matter.
   trust.onChange((change) => {
     // A worktree's project follows the decision of its main project.
     const affected = projects.instances().filter((project) => isInside(change.path, project.trustRoot))
@@ -277,6 +278,10 @@ export function createServices(options: ServicesOptions): Services {
         .stop(project)
         .then(() => startMcp(project.id))
         .catch((error: unknown) => log.warn(`[mcp] servers of project ${project.id} did not stop: ${(error as Error).message}`))
+      lsp
+        .for(project)
+        .trustChanged()
+        .catch((error: unknown) => log.warn(`[lsp] servers of project ${project.id} did not restart: ${(error as Error).message}`))
     }
   })
   // Editing the folder's own config or extension files changes what restricted mode withholds:

@@ -25,10 +25,12 @@ describe('language servers and workspace trust', () => {
     expect(lsp.statuses().find((s) => s.id === 'yaml')?.reason).toMatch(/the folder's own yaml-language-server starts once the folder is trusted/)
     expect(existsSync(marker)).toBe(false)
 
+    // Trusting the folder starts its own server; taking the trust back stops it.
     services.trust.trust(root)
-    await lsp.handleById('yaml')?.restart()
     await waitFor(() => lsp.statuses().find((s) => s.id === 'yaml')?.state === 'ready')
     expect(lsp.statuses().find((s) => s.id === 'yaml')).toMatchObject({ source: 'project' })
     expect(existsSync(marker)).toBe(true)
+    services.trust.revoke(root)
+    await waitFor(() => lsp.statuses().find((s) => s.id === 'yaml')?.state === 'missing')
   }, 60_000)
 })

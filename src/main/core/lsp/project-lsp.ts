@@ -296,6 +296,19 @@ export class ProjectLsp implements Disposable {
     })
   }
 
+  /**
+   * The folder's trust changed: servers that came from its own `node_modules`, and those that were
+   * missing, are looked up again (the folder's own copy starts once it is trusted, and stops when
+   * that is taken back). Servers found elsewhere keep running.
+   */
+  async trustChanged(): Promise<void> {
+    const stale = [...this.handles.values()].filter((handle) => {
+      const { source, state } = handle.status()
+      return source === 'project' || state === 'missing'
+    })
+    await Promise.all(stale.map((handle) => handle.restart()))
+  }
+
   /** Ends every server (the project is closing). */
   async dispose(): Promise<void> {
     this.disposed = true

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { prefetchGitStatus, takeGitStatus } from '../../../src/main/core/agent/git-status-run'
 import { gitSummary } from '../../../src/main/core/agent/system-prompt'
+import { RESTRICTED_GIT_UNKNOWN } from '../../../src/main/core/project/restricted-git'
 import { makeGitHostile } from '../../support/hostile-git'
 import { tempDir, writeTree } from '../../support/temp'
 
@@ -72,6 +73,14 @@ describe('git summary for the system prompt', () => {
       expect(existsSync(join(marks, 'fsmonitor'))).toBe(false)
       expect(existsSync(join(marks, 'filter'))).toBe(false)
     }
+  })
+
+  it('reads no status of a restricted folder whose filter driver cannot be overridden on git\'s command line', async () => {
+    const { root, marks } = hostileRepo()
+    execFileSync('git', ['config', 'filter.a=b.clean', `touch '${join(marks, 'filter')}'; cat`], { cwd: root })
+    writeFileSync(join(root, '.gitattributes'), '* filter=a=b\n')
+    expect(await gitSummary(root, RESTRICTED)).toBe(RESTRICTED_GIT_UNKNOWN)
+    expect(existsSync(join(marks, 'filter'))).toBe(false)
   })
 
   it('asks git again in a trusted folder when the status started ahead had to leave the repository\'s own filters out', async () => {

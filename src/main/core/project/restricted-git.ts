@@ -39,7 +39,10 @@ export async function restrictedGit(cwd: string, signal?: AbortSignal): Promise<
     const scope = fields[i] as string
     const key = (fields[i + 1] as string).split('\n')[0] ?? ''
     const driver = FILTER_KEY.exec(key)?.[1]
-    if (driver !== undefined && REPOSITORY_SCOPES.has(scope)) drivers.add(driver)
+    if (driver === undefined || !REPOSITORY_SCOPES.has(scope)) continue
+    // `-c name=value` ends the name at its first `=`: a driver named with one cannot be overridden.
+    if (driver.includes('=')) return null
+    drivers.add(driver)
   }
   const options = ['-c', 'core.fsmonitor=false']
   for (const driver of drivers) options.push('-c', `filter.${driver}.clean=`, '-c', `filter.${driver}.process=`)

@@ -81,6 +81,9 @@ describe('git summary for the system prompt', () => {
     writeFileSync(join(root, '.gitattributes'), '* filter=a=b\n')
     expect(await gitSummary(root, RESTRICTED)).toBe(RESTRICTED_GIT_UNKNOWN)
     expect(existsSync(join(marks, 'filter'))).toBe(false)
+    // Trusted, the same folder's status is read (also when the run started ahead was restricted).
+    prefetchGitStatus(root)
+    expect(await gitSummary(root, TRUSTED)).toBe('git repository, branch main, 1 changed file(s)')
   })
 
   it('asks git again in a trusted folder when the status started ahead had to leave the repository\'s own filters out', async () => {

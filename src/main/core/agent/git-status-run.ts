@@ -74,7 +74,8 @@ export function prefetchGitStatus(root: string): void {
 /**
  * The run started for `root` by `prefetchGitStatus`, once; else a new one. A trusted folder uses the
  * restricted run's answer unless it had to empty the repository's own filter drivers (a file they
- * would have cleaned may then show as changed): then it asks git again.
+ * would have cleaned may then show as changed) or could not run restricted at all: then it asks git
+ * again.
  */
 export function takeGitStatus(root: string, restricted: boolean): GitStatusRun {
   const run = prefetched.get(root)
@@ -82,11 +83,17 @@ export function takeGitStatus(root: string, restricted: boolean): GitStatusRun {
   prefetched.delete(root)
   if (restricted) return run
   let again: GitStatusRun | undefined
-  const output = run.output.then((stdout) => {
-    if (!run.emptiedLocalFilters()) return stdout
+  const askAgain = (): Promise<string> => {
     again = runGitStatus(root, false)
     return again.output
-  })
+  }
+  const output = run.output.then(
+    (stdout) => (run.emptiedLocalFilters() ? askAgain() : stdout),
+    (error: unknown) => {
+      if ((error as Error).message === RESTRICTED_GIT_UNKNOWN) return askAgain()
+      throw error
+    },
+  )
   return {
     output,
     restricted: false,

@@ -22,8 +22,6 @@ export const GIT_STATUS_ARGS = ['--no-optional-locks', 'status', '--porcelain=v1
 export interface GitStatusRun {
   /** The raw porcelain output; rejects when git fails or the run is aborted. */
   output: Promise<string>
-  /** Run as in a restricted folder (`restrictedGit`). */
-  restricted: boolean
   /** Once `output` resolved: a restricted run emptied filter drivers of the repository's own config. */
   emptiedLocalFilters(): boolean
   abort(): void
@@ -45,7 +43,7 @@ export function runGitStatus(root: string, restricted: boolean): GitStatusRun {
     if (error) throw error
     return stdout
   })()
-  return { output, restricted, emptiedLocalFilters: () => localFilters, abort: () => controller.abort() }
+  return { output, emptiedLocalFilters: () => localFilters, abort: () => controller.abort() }
 }
 
 /** A started run nobody took within this long is ended (its result would be stale by then). */
@@ -96,7 +94,6 @@ export function takeGitStatus(root: string, restricted: boolean): GitStatusRun {
   )
   return {
     output,
-    restricted: false,
     emptiedLocalFilters: () => false,
     abort: () => {
       run.abort()

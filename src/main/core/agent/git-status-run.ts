@@ -1,5 +1,5 @@
 import { runFile } from '../process/spawn'
-import { RESTRICTED_GIT_UNKNOWN, restrictedGit } from '../project/restricted-git'
+import { RestrictedGitUnknown, restrictedGit } from '../project/restricted-git'
 
 /**
  * Running the `git status` the system prompt summarizes, and starting it early. Kept apart from the
@@ -35,7 +35,7 @@ export function runGitStatus(root: string, restricted: boolean): GitStatusRun {
     let options: string[] = []
     if (restricted) {
       const safe = await restrictedGit(root, controller.signal)
-      if (!safe) throw new Error(RESTRICTED_GIT_UNKNOWN)
+      if (!safe) throw new RestrictedGitUnknown()
       options = safe.options
       localFilters = safe.localFilters
     }
@@ -88,7 +88,7 @@ export function takeGitStatus(root: string, restricted: boolean): GitStatusRun {
   const output = run.output.then(
     (stdout) => (run.emptiedLocalFilters() ? askAgain() : stdout),
     (error: unknown) => {
-      if ((error as Error).message === RESTRICTED_GIT_UNKNOWN) return askAgain()
+      if (error instanceof RestrictedGitUnknown) return askAgain()
       throw error
     },
   )

@@ -1,7 +1,7 @@
 import { parsePorcelain } from '../project/git-status'
 import type { AgentInfo } from './agents'
 import { takeGitStatus } from './git-status-run'
-import { RESTRICTED_GIT_UNKNOWN } from '../project/restricted-git'
+import { RestrictedGitUnknown } from '../project/restricted-git'
 import { findInstructionFiles } from './instructions'
 
 export interface PromptContext {
@@ -47,7 +47,7 @@ export async function gitSummary(root: string, options: { restricted: boolean; t
     const changed = Object.keys(files).length
     return `git repository, ${branch ? `branch ${branch}` : 'detached HEAD'}, ${changed === 0 ? 'clean' : `${changed} changed file(s)`}`
   } catch (error) {
-    if ((error as Error).message === RESTRICTED_GIT_UNKNOWN) return RESTRICTED_GIT_UNKNOWN
+    if (error instanceof RestrictedGitUnknown) return error.message
     return 'not a git repository (or git is unavailable)'
   } finally {
     clearTimeout(timer)

@@ -1,7 +1,7 @@
 import { watch, type FSWatcher } from 'chokidar'
 import { basename } from 'node:path'
 import type { GitFileStatus, GitStatus } from '@shared/schema/fs-events'
-import { RESTRICTED_GIT_UNKNOWN, restrictedGit } from './restricted-git'
+import { RestrictedGitUnknown, restrictedGit } from './restricted-git'
 import { runFile } from '../process/spawn'
 import { detached } from '../util/detached'
 
@@ -110,7 +110,7 @@ export async function readGitStatus(root: string, known?: GitLocation, restricte
 async function statusOf(root: string, restricted: boolean): Promise<GitRun> {
   if (!restricted) return git(root, statusArgs(false))
   const safe = await restrictedGit(root)
-  if (!safe) return { stdout: '', stderr: RESTRICTED_GIT_UNKNOWN, error: new Error(RESTRICTED_GIT_UNKNOWN) }
+  if (!safe) return { stdout: '', stderr: '', error: new RestrictedGitUnknown() }
   return git(root, [...safe.options, ...statusArgs(true)])
 }
 

@@ -51,3 +51,11 @@ export async function restrictedGit(cwd: string, signal?: AbortSignal): Promise<
 
 /** Why git did not run in a restricted folder: it could not tell what the repository's config would run. */
 export const RESTRICTED_GIT_UNKNOWN = 'git status is not read in this restricted folder: git could not list what its config would run'
+
+/** `restrictedGit` found no safe way to run git in the folder (so it did not run). */
+export class RestrictedGitUnknown extends Error {
+  constructor() {
+    super(RESTRICTED_GIT_UNKNOWN)
+    this.name = 'RestrictedGitUnknown'
+  }
+}

@@ -20,7 +20,11 @@ describe('apply_patch envelope semantics (as Codex applies them)', () => {
       'line1\nline2-replacement\nafter-context\nsecond-line\n',
     ],
     ['an anchored addition goes after its anchor', 'class A {\n}\nclass B {\n}\n', ['@@ class B {', '+  x = 1'], 'class A {\n}\nclass B {\n  x = 1\n}\n'],
-    ['untouched lines keep their line endings in mixed files', 'a\r\nb\nc\r\nd\r\n', ['@@', ' a', '-b', '+B', ' c'], 'a\r\nB\r\nc\r\nd\r\n'],
+    ['untouched lines keep their line endings in mixed files', 'a\r\nb\nc\r\nd\r\n', ['@@', ' a', '-b', '+B', ' c'], 'a\r\nB\nc\r\nd\r\n'],
+    // Codex's "preserves untouched mixed line endings": the replaced line keeps its own break.
+    ['a replaced line keeps its own CRLF in a mostly-LF file (Codex test)', 'alpha\nbeta\r\ngamma\n', ['@@', ' alpha', '-beta', '+changed', ' gamma'], 'alpha\nchanged\r\ngamma\n'],
+    ['a replaced line keeps its own LF in a mostly-CRLF file (Codex test)', 'alpha\r\nbeta\ngamma\r\n', ['@@', '-beta', '+changed'], 'alpha\r\nchanged\ngamma\r\n'],
+    ['lines added beyond the replaced ones take the run\'s break', 'a\nb\r\nc\n', ['@@', '-b', '+B1', '+B2'], 'a\nB1\r\nB2\r\nc\n'],
     ['context lines keep their own break even when others differ', 'a\nb\r\nc\n', ['@@', ' a', ' b', '-c', '+C'], 'a\nb\r\nC\n'],
     ['added lines take the dominant break', 'a\r\nb\r\nc\n', ['@@', ' b', '+x'], 'a\r\nb\r\nx\r\nc\n'],
     ['a BOM stays when the first line is replaced', '\uFEFFfirst\nsecond\n', ['@@', '-first', '+FIRST'], '\uFEFFFIRST\nsecond\n'],

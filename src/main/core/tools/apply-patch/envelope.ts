@@ -171,8 +171,9 @@ interface Replacement {
  * Applies the chunks as Codex does: each chunk is found after the previous one
  * (after its `@@` anchor when it has one); a chunk of only `+` lines with no anchor
  * is appended at the end of the file and does not move the cursor. Context lines
- * keep the file's own text and line breaks, added lines get the file's dominant
- * line break, and a byte order mark stays where it was.
+ * keep the file's own text and line breaks, a line that replaces a removed one
+ * keeps that line's break, other added lines get the file's dominant line break,
+ * and a byte order mark stays where it was.
  */
 function applyChunks(content: string, chunks: Chunk[], path: string): string {
   const bom = content.startsWith('\uFEFF') ? '\uFEFF' : ''
@@ -218,10 +219,22 @@ function applyChunks(content: string, chunks: Chunk[], path: string): string {
     const region = fileLines.slice(r.start, r.start + r.remove)
     const out: FileLine[] = []
     let k = 0
+    // A `+` line that replaces a removed one takes that line's own break (Codex keeps a mixed file's
+    // CRLF and LF lines where they were); the lines a run adds beyond those take the run's last one.
+    let removed: string[] = []
+    let runEol: string | undefined
     for (const op of r.ops) {
-      if (op.mark === ' ') out.push(region[k++] as FileLine)
-      else if (op.mark === '-') k++
-      else out.push({ text: op.text, eol })
+      if (op.mark === ' ') {
+        out.push(region[k++] as FileLine)
+        removed = []
+        runEol = undefined
+      } else if (op.mark === '-') {
+        const line = region[k++] as FileLine
+        removed.push(line.eol || eol)
+      } else {
+        runEol = removed.shift() ?? runEol
+        out.push({ text: op.text, eol: runEol ?? eol })
+      }
     }
     fileLines.splice(r.start, r.remove, ...out)
   }

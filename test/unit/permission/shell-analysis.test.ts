@@ -399,3 +399,26 @@ describe('more wrappers', () => {
     expect(analysis.commands.map((c) => c.text).sort()).toEqual([...texts].sort())
   })
 })
+
+/** opencode's arity case for `rtk` (packages/opencode/test/permission/arity.test.ts). */
+describe('always patterns of a proxy', () => {
+  it.each([
+    [['rtk', 'env', 'PATH'], 'rtk env *'],
+    [['rtk', 'git', 'clone', 'https://github.com/example/repo'], 'rtk git clone *'],
+    [['rtk', 'docker', 'compose', 'logs', 'api'], 'rtk docker compose logs *'],
+    [['rtk', 'telemetry', 'status'], 'rtk telemetry status *'],
+    [['rtk', 'proxy', 'git', 'push', 'origin'], 'rtk proxy git push *'],
+    [['rtk', '--verbose', 'git', 'push'], 'rtk --verbose git push'],
+  ])('%j → %j', (words, pattern) => {
+    expect(alwaysPattern(words)).toBe(pattern)
+  })
+})
+
+describe('a proxied command', () => {
+  it('is checked as itself too, so a deny on it holds through rtk', async () => {
+    const asks = await bashPermissionAsks('rtk git push --force', '/p', '/p')
+    const bash = asks.find((a) => a.permission === 'bash')
+    expect(bash?.patterns).toEqual(expect.arrayContaining(['rtk git push --force', 'git push --force']))
+    expect(bash?.always).toEqual(expect.arrayContaining(['rtk git push *', 'git push *']))
+  })
+})

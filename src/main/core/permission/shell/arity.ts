@@ -42,6 +42,7 @@ const ARITY = new Map<string, number>(Object.entries({
   firebase: 2, vercel: 2, netlify: 2, heroku: 2, fly: 2, flyctl: 2, wrangler: 2, supabase: 2, 'supabase db': 3,
   redis: 2, 'redis-cli': 1, psql: 1, mysql: 1, sqlite3: 1, mongosh: 1, ansible: 1, 'ansible-playbook': 1,
   'ansible-galaxy': 3, 'ansible-vault': 2, packer: 2, vagrant: 2, minikube: 2, kind: 2, 'kind create': 3,
+  'rtk telemetry': 3,
   k9s: 1, eksctl: 3, doctl: 3, oc: 2, istioctl: 2, argocd: 3, skaffold: 2, tilt: 2, kustomize: 2,
 } satisfies Record<string, number>))
 
@@ -53,15 +54,7 @@ const ARITY = new Map<string, number>(Object.entries({
 export function alwaysPattern(words: ReadonlyArray<string | null>, expands: readonly boolean[] = []): string | undefined {
   if (words.length === 0) return undefined
   const literal = words.map((w) => w ?? '')
-  let arity = 1
-  for (let n = Math.min(3, literal.length); n >= 1; n--) {
-    const key = literal.slice(0, n).join(' ')
-    const known = ARITY.get(key)
-    if (known !== undefined) {
-      arity = known
-      break
-    }
-  }
+  const arity = arityOf(literal)
   const prefix = literal.slice(0, arity)
   const prefixUnknown = words.slice(0, arity).some((w, i) => w === null || expands[i] === true)
   const allKnown = words.every((w) => w !== null)
@@ -69,6 +62,29 @@ export function alwaysPattern(words: ReadonlyArray<string | null>, expands: read
   if (prefixUnknown || prefix.length < arity || prefix.slice(1).some((w) => w.startsWith('-'))) return exact
   if (prefix.some((w) => /[*?]/.test(w))) return exact
   return `${prefix.join(' ')} *`
+}
+
+/**
+ * Proxies that run the command after them (`rtk git status` compresses what `git status`
+ * prints): the pattern covers the proxy and the wrapped command's own prefix, so approving
+ * `rtk git clone …` remembers `rtk git clone *`, never `rtk *`. Their own subcommands are in `ARITY`.
+ */
+const PROXIES = new Map([['rtk', 1], ['rtk proxy', 2]])
+
+function arityOf(literal: readonly string[]): number {
+  for (let n = Math.min(3, literal.length); n >= 1; n--) {
+    const known = ARITY.get(literal.slice(0, n).join(' '))
+    if (known !== undefined) return known
+  }
+  for (const n of [2, 1]) {
+    const skip = PROXIES.get(literal.slice(0, n).join(' '))
+    const next = literal[skip ?? 0]
+    if (skip === undefined) continue
+    // An option where the wrapped command should be: only the exact command is remembered.
+    if (next === undefined || next.startsWith('-')) return Number.POSITIVE_INFINITY
+    return skip + arityOf(literal.slice(skip))
+  }
+  return 1
 }
 
 /** Wildcard characters in a remembered exact command must not widen it. */

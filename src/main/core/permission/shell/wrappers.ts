@@ -34,7 +34,10 @@ interface WrapperSpec {
   valued: Set<string>
   /** Positional words the wrapper takes before the command (e.g. timeout's duration). */
   positional?: number
-  /** The wrapper can change privileges: check the whole command as well as the inner one. */
+  /**
+   * Check the whole command as well as the inner one: the wrapper can change privileges
+   * (`sudo`), or is a proxy whose own always pattern is scoped to what it wraps (`rtk`).
+   */
   privileged?: boolean
 }
 
@@ -80,6 +83,7 @@ const WRAPPERS = new Map<string, WrapperSpec>(Object.entries({
   nsenter: { valued: new Set(['-t', '--target', '-S', '--setuid', '-G', '--setgid', '-r', '--root', '-w', '--wd']), privileged: true },
   firejail: { valued: new Set() },
   'xvfb-run': { valued: new Set(['-n', '--server-num', '-s', '--server-args', '-f', '--auth-file', '-e', '--error-file', '-p', '--xauth-protocol', '-l', '-w', '--wait']) },
+  rtk: { valued: new Set(), privileged: true },
   'dbus-run-session': { valued: new Set(['--config-file', '--dbus-daemon']) },
 } satisfies Record<string, WrapperSpec>))
 

@@ -1,4 +1,5 @@
-import { resolve } from 'node:path'
+import { existsSync, readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type LoadedCase, type WireExpectation, loadCases } from '../../fixtures/replay/case'
 import { type ReplayServer, type ReplayedRequest, startReplayServer } from '../../fixtures/replay/server'
@@ -45,7 +46,7 @@ function replayEnv(loaded: LoadedCase, url: string, dataDir: string): NodeJS.Pro
   return env
 }
 
-async function replay(loaded: LoadedCase): Promise<{ runs: CliResult[]; server: ReplayServer }> {
+async function replay(loaded: LoadedCase): Promise<{ runs: CliResult[]; server: ReplayServer; project: string }> {
   const server = await startReplayServer(loaded.replay.responses)
   servers.push(server)
   const dataDir = tempDir()
@@ -56,7 +57,7 @@ async function replay(loaded: LoadedCase): Promise<{ runs: CliResult[]; server: 
     const args = ['run', '--dir', project, '--model', loaded.replay.model, '--yes', ...(index > 0 ? ['--continue'] : []), prompt]
     runs.push(await runHotaru(args, env, project))
   }
-  return { runs, server }
+  return { runs, server, project }
 }
 
 function checkWire(expectation: WireExpectation, request: ReplayedRequest | undefined, label: string): void {
@@ -99,7 +100,7 @@ function checkWire(expectation: WireExpectation, request: ReplayedRequest | unde
 describe('recorded provider traffic through hotaru run', () => {
   for (const loaded of loadCases()) {
     it(`${loaded.name}: ${loaded.replay.description}`, async () => {
-      const { runs, server } = await replay(loaded)
+      const { runs, server, project } = await replay(loaded)
       const { expect: wanted } = loaded.replay
       const stdout = runs.map((r) => r.stdout).join('')
       const stderr = runs.map((r) => r.stderr).join('')
@@ -112,6 +113,9 @@ describe('recorded provider traffic through hotaru run', () => {
       if (wanted.requests !== undefined) {
         expect(api.length, 'requests made').toBe(wanted.requests)
         expect(server.pending(), 'recorded responses left unused').toBe(0)
+      }
+      for (const [path, content] of Object.entries(wanted.files)) {
+        expect(existsSync(join(project, path)) ? readFileSync(join(project, path), 'utf8') : undefined, path).toBe(content)
       }
       for (const expectation of wanted.wire) checkWire(expectation, api[expectation.request], `request ${expectation.request}`)
     })

@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto'
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions'
 import type { CompletionUsage } from 'openai/resources/completions'
 import type { FailureContext } from '../error-mapping'
 import { streamInterrupted } from '../error-mapping'
 import { abortedError } from '../errors'
 import type { Completion, FinishReason, StreamEvent, ToolCallEndEvent, Usage } from '../types'
+import { type LooseToolCallDelta, ToolCallAssembler, argumentsText, newCallId } from './openai-tool-calls'
 import { toolCallEnd } from './tool-input'
 
 export function openaiFinishReason(reason: string | null | undefined): FinishReason {
@@ -49,29 +49,15 @@ export function openaiUsage(raw: LooseUsage): Usage {
 type LooseDelta = ChatCompletionChunk.Choice.Delta & { reasoning_content?: unknown; reasoning?: unknown }
 type LooseChoice = ChatCompletionChunk.Choice & { usage?: LooseUsage | null }
 
-interface OpenCall {
-  id: string
-  name: string
-  args: string
-  ended: boolean
-}
-
 /** Chat Completions chunks → normalized events. */
 export async function* mapOpenAIStream(
   chunks: AsyncIterable<ChatCompletionChunk>,
   ctx: FailureContext,
   signal: AbortSignal | undefined,
 ): AsyncGenerator<StreamEvent, void, undefined> {
-  const calls = new Map<number, OpenCall>()
-  let current: OpenCall | undefined
+  const calls = new ToolCallAssembler()
   let finish: string | null = null
   let usage: Usage | undefined
-
-  function* endCall(call: OpenCall | undefined): Generator<StreamEvent> {
-    if (!call || call.ended) return
-    call.ended = true
-    yield toolCallEnd(call.id, call.name, call.args)
-  }
 
   for await (const chunk of chunks) {
     if (chunk.usage) usage = openaiUsage(chunk.usage)
@@ -85,26 +71,11 @@ export async function* mapOpenAIStream(
       if (typeof reasoning === 'string' && reasoning.length > 0) yield { type: 'reasoning-delta', text: reasoning }
       if (delta.content) yield { type: 'text-delta', text: delta.content }
       if (delta.refusal) yield { type: 'text-delta', text: delta.refusal }
-      for (const part of delta.tool_calls ?? []) {
-        let call = calls.get(part.index)
-        if (!call) {
-          // Calls stream one after another: a new index means the previous call is complete.
-          yield* endCall(current)
-          call = { id: part.id || `call_${randomUUID().replace(/-/g, '').slice(0, 24)}`, name: part.function?.name ?? '', args: '', ended: false }
-          calls.set(part.index, call)
-          current = call
-          yield { type: 'tool-call-start', id: call.id, name: call.name }
-        }
-        const args = part.function?.arguments
-        if (args) {
-          call.args += args
-          yield { type: 'tool-call-delta', id: call.id, argsDelta: args }
-        }
-      }
+      for (const part of (delta.tool_calls ?? []) as LooseToolCallDelta[]) yield* calls.add(part)
     }
     if (choice.finish_reason) {
       finish = choice.finish_reason
-      for (const call of calls.values()) yield* endCall(call)
+      yield* calls.finish()
     }
   }
   if (finish === null) {
@@ -112,7 +83,20 @@ export async function* mapOpenAIStream(
     throw streamInterrupted(undefined, ctx, 'the stream ended before a finish_reason')
   }
   yield { type: 'usage', usage: usage ?? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } }
-  yield { type: 'finish', reason: openaiFinishReason(finish), rawReason: finish }
+  yield { type: 'finish', reason: finishWithCalls(finish, calls.count), rawReason: finish }
+}
+
+/** Some servers (Ollama, LiteLLM in front of it) end a tool-calling answer with `stop`: the calls still run. */
+function finishWithCalls(raw: string | null | undefined, calls: number): FinishReason {
+  const reason = openaiFinishReason(raw)
+  return reason === 'stop' && calls > 0 ? 'tool_calls' : reason
+}
+
+/** A non-streamed message's tool call, as loosely as servers send it (see `LooseToolCallDelta`). */
+interface LooseMessageCall {
+  id?: unknown
+  type?: unknown
+  function?: { name?: unknown; arguments?: unknown } | null
 }
 
 /** A non-streamed chat completion → a completion. */
@@ -120,8 +104,12 @@ export function openaiCompletion(response: ChatCompletion): Completion {
   const choice = response.choices[0]
   const message = choice?.message as (ChatCompletion.Choice['message'] & { reasoning_content?: unknown; reasoning?: unknown }) | undefined
   const toolCalls: ToolCallEndEvent[] = []
-  for (const call of message?.tool_calls ?? []) {
-    if (call.type === 'function') toolCalls.push(toolCallEnd(call.id, call.function.name, call.function.arguments))
+  for (const call of (message?.tool_calls ?? []) as LooseMessageCall[]) {
+    // Ollama leaves out `type` and may send `arguments` as an object; only other kinds (`custom`) are skipped.
+    if (call.type !== undefined && call.type !== 'function') continue
+    const id = typeof call.id === 'string' && call.id.length > 0 ? call.id : newCallId()
+    const name = typeof call.function?.name === 'string' ? call.function.name : ''
+    toolCalls.push(toolCallEnd(id, name, argumentsText(call.function?.arguments) ?? ''))
   }
   const reasoning = message?.reasoning_content ?? message?.reasoning
   return {
@@ -129,6 +117,6 @@ export function openaiCompletion(response: ChatCompletion): Completion {
     reasoning: typeof reasoning === 'string' ? reasoning : '',
     toolCalls,
     usage: response.usage ? openaiUsage(response.usage) : { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-    finishReason: openaiFinishReason(choice?.finish_reason),
+    finishReason: finishWithCalls(choice?.finish_reason, toolCalls.length),
   }
 }

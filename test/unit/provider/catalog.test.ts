@@ -48,9 +48,9 @@ describe('model catalog', () => {
     expect(info.pricing).toBeUndefined()
     expect(modelInfo(parseModelId('anthropic/claude-next'))).toMatchObject({
       known: false,
-      limit: { context: 200_000, output: 32_000 },
+      limit: { context: 1_000_000, output: 64_000 },
       capabilities: { reasoning: true, images: true },
-      thinking: 'adaptive',
+      reasoning: { kind: 'anthropic-adaptive' },
     })
   })
 

@@ -28,9 +28,9 @@ describe('Anthropic request transform', () => {
     expect(thinking).not.toHaveProperty('temperature')
   })
 
-  it('keeps the thinking budget below max_tokens', () => {
-    const params = toAnthropicParams({ ...base, maxTokens: 5_000, reasoning: { budgetTokens: 10_000 } }, model(base.model))
-    expect(params.thinking).toEqual({ type: 'enabled', budget_tokens: 3_976 })
+  it('keeps the thinking budget below max_tokens with a quarter left for the answer', () => {
+    const params = toAnthropicParams({ ...base, maxTokens: 5_000, reasoning: { effort: 'high', budgetTokens: 10_000 } }, model(base.model))
+    expect(params.thinking).toEqual({ type: 'enabled', budget_tokens: 3_750 })
   })
 
   it('uses adaptive thinking for models that take it', () => {

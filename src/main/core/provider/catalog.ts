@@ -1,15 +1,24 @@
+import type { Effort } from '@shared/schema/effort'
 import {
   type CatalogEntry,
   DEFAULT_MODEL,
+  LOCAL_THINKING_FAMILIES,
   MODEL_ALIASES,
   MODEL_CATALOG,
   type ModelCapabilities,
   type ModelPricing,
   PROVIDER_DEFAULTS,
+  type ReasoningCapability,
 } from './catalog-data'
 import type { ModelRef } from './model-id'
 import { PROVIDER_PRESETS } from './presets'
+import { defaultEffort, offeredEfforts } from './reasoning'
 import type { ProviderSettings } from './settings'
+
+/** The date deprecations are judged against: the local calendar day. */
+export type Today = () => string
+
+const isoToday: Today = () => new Date().toISOString().slice(0, 10)
 
 export interface ModelInfo {
   /** `provider/model`. */
@@ -20,9 +29,16 @@ export interface ModelInfo {
   limit: { context: number; output: number }
   /** USD per million tokens; undefined when unknown (cost is then unknown, not zero). */
   pricing?: ModelPricing
+  /** Yes/no facts derived from the entry (`reasoning` is true for every kind but `none`). */
   capabilities: ModelCapabilities
-  /** Anthropic thinking style (see `CatalogEntry.thinking`). */
-  thinking: 'budget' | 'adaptive'
+  /** How the model is asked to reason (see `ReasoningCapability`). */
+  reasoning: ReasoningCapability
+  /** Effort levels a user can pick, in order; empty when there is no choice. */
+  efforts: Effort[]
+  /** The effort used when nobody chose one: reasoning is on wherever the model supports it. */
+  defaultEffort: Effort
+  /** Set when the provider deprecated the model; `retired` once its end-of-life date has passed. */
+  deprecation?: { retiresOn: string; successor: string; retired: boolean }
   /** False when the model is not in the catalog and got the defaults. */
   known: boolean
 }
@@ -53,11 +69,21 @@ function lookupUpstream(modelId: string): CatalogEntry | undefined {
   return lookup(vendor, model) ?? lookup(vendor, model.replace(/\./g, '-'))
 }
 
-export function modelInfo(ref: ModelRef, settings: ProviderSettings = {}): ModelInfo {
+/** Local runtimes serve what the user pulled: a model of a known thinking family thinks through `think`. */
+function localReasoning(providerId: string, modelId: string): ReasoningCapability | undefined {
+  if (providerId !== 'ollama') return undefined
+  const family = LOCAL_THINKING_FAMILIES.find((f) => f.prefix.test(modelId))
+  return family ? { kind: 'ollama-think', levels: family.levels } : undefined
+}
+
+export function modelInfo(ref: ModelRef, settings: ProviderSettings = {}, today: Today = isoToday): ModelInfo {
   const entry = lookup(ref.providerId, ref.modelId) ?? lookupUpstream(ref.modelId)
   const override = settings.providers?.[ref.providerId]?.models?.[ref.modelId]
-  const base = entry ?? { ...(PROVIDER_DEFAULTS[ref.providerId] ?? DEFAULT_MODEL), name: ref.modelId }
+  const fallback = PROVIDER_DEFAULTS[ref.providerId] ?? DEFAULT_MODEL
+  const local = localReasoning(ref.providerId, ref.modelId)
+  const base: CatalogEntry = entry ?? { ...fallback, name: ref.modelId, ...(local ? { reasoning: local } : {}) }
   const free = PROVIDER_PRESETS[ref.providerId]?.free === true
+  const deprecated = base.deprecated
   return {
     id: `${ref.providerId}/${ref.modelId}`,
     providerId: ref.providerId,
@@ -65,10 +91,22 @@ export function modelInfo(ref: ModelRef, settings: ProviderSettings = {}): Model
     name: base.name,
     limit: { context: override?.contextLimit ?? base.context, output: override?.outputLimit ?? base.output },
     pricing: free ? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } : base.pricing,
-    capabilities: { ...base.capabilities },
-    thinking: base.thinking ?? 'budget',
+    capabilities: { tools: base.tools ?? true, reasoning: base.reasoning.kind !== 'none', images: base.images },
+    reasoning: base.reasoning,
+    efforts: offeredEfforts(base.reasoning),
+    defaultEffort: defaultEffort(base),
+    ...(deprecated ? { deprecation: { ...deprecated, retired: deprecated.retiresOn <= today() } } : {}),
     known: entry !== undefined,
   }
+}
+
+/** One line telling the user a model is deprecated or retired and what replaces it; undefined when it is current. */
+export function deprecationNotice(model: ModelInfo): string | undefined {
+  const d = model.deprecation
+  if (!d) return undefined
+  return d.retired
+    ? `${model.id} reached its end of life on ${d.retiresOn} and may be refused; use ${d.successor} instead.`
+    : `${model.id} is deprecated and stops working on ${d.retiresOn}; use ${d.successor} instead.`
 }
 
 /** USD cost of one call; undefined when the model's pricing is unknown. */

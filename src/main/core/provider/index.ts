@@ -19,8 +19,17 @@ export type {
 } from './types'
 export { ProviderRegistry, type ProviderRegistryOptions } from './provider-registry'
 export { ProviderErrorNames, type ProviderErrorName, type ProviderErrorData, isProviderErrorName } from './errors'
-export { type ModelInfo, computeCost, modelInfo } from './catalog'
-export { type CatalogEntry, type ModelCapabilities, type ModelPricing, DEFAULT_MODEL, MODEL_CATALOG } from './catalog-data'
+export { type ModelInfo, computeCost, deprecationNotice, modelInfo } from './catalog'
+export {
+  type CatalogEntry,
+  type ModelCapabilities,
+  type ModelPricing,
+  type ReasoningCapability,
+  type ReasoningKind,
+  DEFAULT_MODEL,
+  MODEL_CATALOG,
+} from './catalog-data'
+export { clampEffort, defaultEffort, isToggleOnly, offeredEfforts } from './reasoning'
 export { type ModelRef, parseModelId } from './model-id'
 export { LOCAL_PROBE_TIMEOUT_MS, probeLocalRuntimes, type LocalRuntime } from './local-models'
 export { PROVIDER_PRESETS, type ProviderKind, type ProviderPreset } from './presets'

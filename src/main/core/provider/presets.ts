@@ -10,6 +10,8 @@ export type ProviderKind = 'anthropic' | 'openai' | 'openai-compatible'
 export interface ReasoningWire {
   field: 'reasoning_content' | 'reasoning'
   sendBack: 'never' | 'tool-turns'
+  /** `router`: the request grades reasoning with one normalized `reasoning` object whatever the upstream model. */
+  request?: 'router'
 }
 
 export interface ProviderPreset {
@@ -73,7 +75,7 @@ export const PROVIDER_PRESETS: Readonly<Record<string, ProviderPreset>> = {
     requiresKey: true,
     // OpenRouter attributes traffic to the calling app by these headers.
     headers: { 'HTTP-Referer': 'https://github.com/hotaru-desktop', 'X-Title': 'Hotaru' },
-    reasoning: { field: 'reasoning', sendBack: 'never' },
+    reasoning: { field: 'reasoning', sendBack: 'never', request: 'router' },
   },
   ollama: {
     id: 'ollama',

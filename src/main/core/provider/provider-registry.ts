@@ -7,7 +7,7 @@ import { parseModelId } from './model-id'
 import { PROVIDER_PRESETS, type ProviderPreset } from './presets'
 import { type RetryOptions, callWithRetry, defaultRetryOptions, streamWithRetry } from './retry'
 import type { ProviderSettings, SecretStore } from './settings'
-import { toAnthropicParams } from './transform/anthropic-request'
+import { anthropicHeaders, toAnthropicParams } from './transform/anthropic-request'
 import { toOpenAIParams } from './transform/openai-request'
 import type { ChatRequest, Completion, StreamEvent } from './types'
 import { nextTask } from '../util/next-task'
@@ -117,9 +117,15 @@ export class ProviderRegistry {
       const kit = await this.clients.anthropicSdk()
       const client = this.clients.anthropicFor(kit, provider)
       const params = toAnthropicParams(request, model)
+      const headers = anthropicHeaders(request, model)
       // The SDK client and the request body are one task, sending the request the next.
       await nextTask()
-      yield* streamWithRetry((s) => kit.streamAnthropic(client, params, s, ctx, this.stallMs(request.settings)), this.retry, signal, ctx)
+      yield* streamWithRetry(
+        (s) => kit.streamAnthropic(client, params, s, ctx, this.stallMs(request.settings), headers),
+        this.retry,
+        signal,
+        ctx,
+      )
       return
     }
     const kit = await this.clients.openaiSdk()
@@ -137,7 +143,8 @@ export class ProviderRegistry {
       const kit = await this.clients.anthropicSdk()
       const client = this.clients.anthropicFor(kit, provider)
       const params = toAnthropicParams(request, model)
-      return callWithRetry((s) => kit.completeAnthropic(client, params, s, ctx), this.retry, signal, ctx, onRetry)
+      const headers = anthropicHeaders(request, model)
+      return callWithRetry((s) => kit.completeAnthropic(client, params, s, ctx, headers), this.retry, signal, ctx, onRetry)
     }
     const kit = await this.clients.openaiSdk()
     const client = this.clients.openaiFor(kit, provider)

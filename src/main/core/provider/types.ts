@@ -1,6 +1,7 @@
 import type { ProviderSettings } from './settings'
 import type { ErrorData } from '@shared/errors'
 import type { Usage } from '@shared/schema/session'
+import type { Effort } from '@shared/schema/effort'
 
 /**
  * The provider-neutral conversation format. The agent loop stores and sends only
@@ -77,7 +78,7 @@ export interface ToolDefinition {
   inputSchema: Record<string, unknown>
 }
 
-export type ReasoningEffort = 'low' | 'medium' | 'high'
+export type ReasoningEffort = Effort
 
 export interface ChatRequest {
   /** `provider/model`, e.g. `anthropic/claude-sonnet-4-5`. */
@@ -89,8 +90,13 @@ export interface ChatRequest {
   /** Defaults to the model's output limit, capped at 32k. */
   maxTokens?: number
   temperature?: number
-  /** Ask for reasoning on models that support it; ignored otherwise. */
-  reasoning?: { effort?: ReasoningEffort; budgetTokens?: number }
+  /**
+   * How hard the model reasons, mapped per provider (see `reasoning.ts`); ignored by
+   * models without reasoning. Absent sends nothing, which leaves the provider's own
+   * default (some models think unless told not to): background calls pass `off`.
+   * `budgetTokens` overrides the budget of manual-budget models.
+   */
+  reasoning?: { effort: ReasoningEffort; budgetTokens?: number }
   /** Anthropic prompt-caching breakpoints; on by default. */
   promptCache?: boolean
   signal?: AbortSignal

@@ -13,12 +13,13 @@ export async function* streamAnthropic(
   signal: AbortSignal | undefined,
   ctx: FailureContext,
   idleMs: number,
+  headers?: Record<string, string>,
 ): AsyncGenerator<StreamEvent, void, undefined> {
   yield* guardedStream({
     signal,
     idleMs,
     ctx,
-    open: (guarded) => client.messages.create({ ...params, stream: true }, { signal: guarded }).withResponse(),
+    open: (guarded) => client.messages.create({ ...params, stream: true }, { signal: guarded, headers }).withResponse(),
     map: (events) => mapAnthropicStream(events, ctx, signal),
     toError: (error) => anthropicError(error, ctx),
   })
@@ -30,9 +31,10 @@ export async function completeAnthropic(
   params: AnthropicParams,
   signal: AbortSignal | undefined,
   ctx: FailureContext,
+  headers?: Record<string, string>,
 ): Promise<Completion> {
   try {
-    return anthropicCompletion(await client.messages.create({ ...params, stream: false }, { signal }))
+    return anthropicCompletion(await client.messages.create({ ...params, stream: false }, { signal, headers }))
   } catch (error) {
     throw anthropicError(error, ctx)
   }

@@ -8,8 +8,11 @@ import type {
   Tool,
   ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages'
+import type { Effort } from '@shared/schema/effort'
 import type { ModelInfo } from '../catalog'
-import type { ChatRequest, ImagePart, ModelMessage, ReasoningEffort, TextPart, ToolResultPart } from '../types'
+import type { AnthropicEffortValue } from '../catalog-data'
+import { clampEffort } from '../reasoning'
+import type { ChatRequest, ImagePart, ModelMessage, TextPart, ToolResultPart } from '../types'
 import { cleanMessages, isPlainObject, systemBlocks } from './clean-messages'
 import { imageOmittedText, resolveMaxTokens } from './request-limits'
 import { toolCallIdFor } from './tool-call-id'
@@ -19,7 +22,8 @@ export const MAX_CACHE_BREAKPOINTS = 4
 
 const EPHEMERAL = { type: 'ephemeral' } as const
 
-const THINKING_BUDGET: Record<ReasoningEffort, number> = { low: 4_000, medium: 12_000, high: 32_000 }
+/** Manual budgets per effort; capped below max_tokens (see `budgetFor`). */
+const THINKING_BUDGET: Record<Exclude<Effort, 'off'>, number> = { low: 4_000, medium: 12_000, high: 32_000, max: 64_000 }
 const MIN_THINKING_BUDGET = 1_024
 
 /**
@@ -90,28 +94,78 @@ export function toAnthropicMessages(messages: readonly ModelMessage[], model: Mo
   return out
 }
 
-function thinkingConfig(request: ChatRequest, model: ModelInfo, messages: MessageParam[], maxTokens: number) {
-  if (!request.reasoning || !model.capabilities.reasoning) return undefined
-  // With thinking on, an assistant turn that is mid tool loop must start with a
-  // thinking block; history from another model may have none, so think next turn.
+/** The beta that lets Claude 4 manual-budget models think between tool calls. */
+export const INTERLEAVED_THINKING_BETA = 'interleaved-thinking-2025-05-14'
+
+/** What a request's effort turns into on the Messages API. */
+export interface AnthropicReasoning {
+  thinking?: ThinkingConfigParam
+  effort?: AnthropicEffortValue
+  /** Send the interleaved-thinking beta header. */
+  interleaved: boolean
+}
+
+/**
+ * With thinking on, an assistant turn in the middle of a tool loop must start with a
+ * thinking block; history written by another model has none, so such a request goes
+ * without thinking (the next user turn thinks again).
+ */
+function toolLoopLacksThinking(messages: MessageParam[]): boolean {
   const last = messages[messages.length - 1]
   const prior = messages[messages.length - 2]
-  if (last?.role === 'user' && prior?.role === 'assistant' && Array.isArray(prior.content)) {
-    const usesTools = prior.content.some((b) => b.type === 'tool_use')
-    const first = prior.content[0]
-    const startsWithThinking = first?.type === 'thinking' || first?.type === 'redacted_thinking'
-    if (usesTools && !startsWithThinking) return undefined
+  if (last?.role !== 'user' || prior?.role !== 'assistant' || !Array.isArray(prior.content)) return false
+  if (!Array.isArray(last.content) || !last.content.some((b) => b.type === 'tool_result')) return false
+  const first = prior.content[0]
+  const startsWithThinking = first?.type === 'thinking' || first?.type === 'redacted_thinking'
+  return prior.content.some((b) => b.type === 'tool_use') && !startsWithThinking
+}
+
+function budgetFor(request: ChatRequest, effort: Exclude<Effort, 'off'>, maxTokens: number): number | undefined {
+  const wanted = request.reasoning?.budgetTokens ?? THINKING_BUDGET[effort]
+  // The budget counts against max_tokens and must stay below it, with room left for the answer.
+  const room = Math.max(MIN_THINKING_BUDGET, Math.floor(maxTokens / 4))
+  const budget = Math.min(wanted, maxTokens - room)
+  return budget < MIN_THINKING_BUDGET ? undefined : budget
+}
+
+/** The effort of a request on the Messages API, per the model's reasoning kind. */
+export function anthropicReasoning(
+  request: ChatRequest,
+  model: ModelInfo,
+  messages: MessageParam[],
+  maxTokens: number,
+): AnthropicReasoning {
+  const none: AnthropicReasoning = { interleaved: false }
+  const capability = model.reasoning
+  if (!request.reasoning) return none
+  const effort = clampEffort(capability, request.reasoning.effort)
+  if (capability.kind === 'anthropic-adaptive') {
+    const disabled: AnthropicReasoning =
+      capability.off === 'disable' ? { thinking: { type: 'disabled' }, interleaved: false } : none
+    if (effort === 'off') return disabled
+    // A model that always thinks cannot leave it out; the others go without for this one request.
+    if (capability.off !== 'never' && toolLoopLacksThinking(messages)) return disabled
+    const wire: AnthropicEffortValue = effort === 'max' && !capability.effort.includes('max') ? 'xhigh' : effort
+    return { thinking: { type: 'adaptive' }, effort: wire, interleaved: false }
   }
-  if (model.thinking === 'adaptive' && request.reasoning.budgetTokens === undefined) {
-    const adaptive: ThinkingConfigParam = { type: 'adaptive' }
-    return adaptive
-  }
-  const wanted = request.reasoning.budgetTokens ?? THINKING_BUDGET[request.reasoning.effort ?? 'medium']
-  // The budget counts against max_tokens and must stay below it.
-  const budget = Math.min(wanted, maxTokens - MIN_THINKING_BUDGET)
-  if (budget < MIN_THINKING_BUDGET) return undefined
-  const config: ThinkingConfigParam = { type: 'enabled', budget_tokens: budget }
-  return config
+  if (capability.kind !== 'anthropic-budget' || effort === 'off') return none
+  if (toolLoopLacksThinking(messages)) return none
+  const budget = budgetFor(request, effort, maxTokens)
+  if (budget === undefined) return none
+  const usesTools = (request.tools?.length ?? 0) > 0
+  return { thinking: { type: 'enabled', budget_tokens: budget }, interleaved: capability.interleaved && usesTools }
+}
+
+/** Extra headers a request needs (the interleaved-thinking beta); undefined when none. */
+export function anthropicHeaders(request: ChatRequest, model: ModelInfo): Record<string, string> | undefined {
+  const messages = toAnthropicMessages(request.messages, model)
+  const { interleaved } = anthropicReasoning(request, model, messages, thinkingMaxTokens(request, model))
+  return interleaved ? { 'anthropic-beta': INTERLEAVED_THINKING_BETA } : undefined
+}
+
+function thinkingMaxTokens(request: ChatRequest, model: ModelInfo): number {
+  // Thinking counts against max_tokens: without an explicit limit, give it the model's whole output.
+  return request.maxTokens ?? model.limit.output
 }
 
 /** Marks the last block of the last two user turns; returns how many marks it placed. */
@@ -138,16 +192,14 @@ function markRecentUserTurns(messages: MessageParam[], available: number): numbe
  */
 export function toAnthropicParams(request: ChatRequest, model: ModelInfo): AnthropicParams {
   const messages = toAnthropicMessages(request.messages, model)
-  const wantedMax = resolveMaxTokens(request, model)
-  const thinkingWanted = request.reasoning !== undefined && model.capabilities.reasoning
-  // Leave room for the answer next to the thinking budget, within the model's limit.
-  const maxTokens = thinkingWanted && request.maxTokens === undefined ? model.limit.output : wantedMax
-  const thinking = thinkingConfig(request, model, messages, maxTokens)
+  const maxTokens = thinkingMaxTokens(request, model)
+  const reasoning = anthropicReasoning(request, model, messages, maxTokens)
+  const thinks = reasoning.thinking !== undefined && reasoning.thinking.type !== 'disabled'
   const cache = request.promptCache !== false
 
   const params: AnthropicParams = {
     model: model.modelId,
-    max_tokens: thinking ? maxTokens : wantedMax,
+    max_tokens: thinks ? maxTokens : resolveMaxTokens(request, model),
     messages,
   }
   let breakpoints = 0
@@ -175,13 +227,10 @@ export function toAnthropicParams(request: ChatRequest, model: ModelInfo): Anthr
     params.tools = tools
   }
   if (cache) markRecentUserTurns(messages, MAX_CACHE_BREAKPOINTS - breakpoints)
-  if (thinking) {
-    params.thinking = thinking
-    // Adaptive thinking takes the effort level instead of a token budget.
-    if (thinking.type === 'adaptive' && request.reasoning?.effort) params.output_config = { effort: request.reasoning.effort }
-  } else if (request.temperature !== undefined) {
-    // Anthropic rejects a temperature other than 1 while thinking, so it is only sent without.
-    params.temperature = request.temperature
-  }
+  if (reasoning.thinking) params.thinking = reasoning.thinking
+  // Adaptive thinking takes the effort level instead of a token budget.
+  if (reasoning.effort) params.output_config = { effort: reasoning.effort }
+  // Anthropic rejects a temperature while thinking, so it is only sent without.
+  if (!thinks && request.temperature !== undefined) params.temperature = request.temperature
   return params
 }

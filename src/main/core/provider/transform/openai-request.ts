@@ -8,7 +8,9 @@ import type {
 import type { ModelInfo } from '../catalog'
 import type { ProviderPreset } from '../presets'
 import type { ChatRequest, ImagePart, ModelMessage, ReasoningPart, TextPart } from '../types'
+import { clampEffort } from '../reasoning'
 import { cleanMessages, isPlainObject, lastUserIndex, systemBlocks } from './clean-messages'
+import { compatReasoningFields, openaiEffortValue } from './openai-reasoning'
 import { imageOmittedText, resolveMaxTokens } from './request-limits'
 import { toolCallIdFor } from './tool-call-id'
 
@@ -96,7 +98,12 @@ export function toOpenAIMessages(request: ChatRequest, model: ModelInfo, preset:
 
 /** OpenAI's reasoning models reject `max_tokens` and any temperature but the default. */
 function isOpenAIReasoningModel(preset: ProviderPreset, model: ModelInfo): boolean {
-  return preset.kind === 'openai' && (model.capabilities.reasoning || /^(o\d|gpt-5)/.test(model.modelId))
+  return preset.kind === 'openai' && (model.capabilities.reasoning || /^(o\d|gpt-[56])/.test(model.modelId))
+}
+
+/** True when the request has the model reason (temperature is then never sent). */
+function reasons(request: ChatRequest, model: ModelInfo): boolean {
+  return request.reasoning !== undefined && model.capabilities.reasoning && clampEffort(model.reasoning, request.reasoning.effort) !== 'off'
 }
 
 export function toOpenAIParams(request: ChatRequest, model: ModelInfo, preset: ProviderPreset): OpenAIParams {
@@ -109,8 +116,13 @@ export function toOpenAIParams(request: ChatRequest, model: ModelInfo, preset: P
   // OpenAI itself wants max_completion_tokens; most compatible servers only know max_tokens.
   if (preset.kind === 'openai') params.max_completion_tokens = maxTokens
   else params.max_tokens = maxTokens
-  if (request.temperature !== undefined && !reasoningModel) params.temperature = request.temperature
-  if (request.reasoning && reasoningModel) params.reasoning_effort = request.reasoning.effort ?? 'medium'
+  if (request.temperature !== undefined && !reasoningModel && !reasons(request, model)) params.temperature = request.temperature
+  if (preset.kind === 'openai') {
+    const effort = openaiEffortValue(request, model)
+    if (effort) params.reasoning_effort = effort
+  } else {
+    Object.assign(params, compatReasoningFields(request, model, preset))
+  }
   if (request.tools && request.tools.length > 0) {
     params.tools = request.tools.map(
       (tool): ChatCompletionTool => ({

@@ -105,6 +105,18 @@ export const Part = z.discriminatedUnion('type', [
     /** The last message the summary covers; later messages are sent verbatim. Absent: all before this marker. */
     upTo: MessageId.optional(),
   }),
+  /**
+   * Context the app adds for the model, outside the cached prompt: on a user message, what this turn
+   * knows that the system prompt does not (date, git status, instruction files and memory when new or
+   * changed); on an assistant message, facts that arrived after its tool results were sent (late
+   * language-server diagnostics), sent after those results. Each section keeps its full text so a
+   * summary can carry the latest value of every section forward.
+   */
+  z.object({
+    ...partBase,
+    type: z.literal('context'),
+    sections: z.array(z.object({ name: z.string(), text: z.string() })),
+  }),
   /** Hooks of a turn that failed (UserPromptSubmit/SessionStart on the user's message, Stop on the turn's last one). */
   z.object({ ...partBase, type: z.literal('hook'), event: HookEventName, failures: z.array(HookFailure).min(1) }),
 ])

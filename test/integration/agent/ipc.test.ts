@@ -85,7 +85,7 @@ describe('session, agent and permission over IPC', () => {
     expect(messages[1]?.info.error?.name).toBe('Aborted')
   })
 
-  it('the memory tool writes the project memory, which reaches the next system prompt', async () => {
+  it("the memory tool writes the project memory, which reaches the next turn's message", async () => {
     const { fake, call, next } = await ipcHarness()
     const root = tempDir()
     const project = await call<{ id: string }>('project.open', { path: root })
@@ -99,6 +99,9 @@ describe('session, agent and permission over IPC', () => {
     expect(readFileSync(join(root, '.hotaru/memory.md'), 'utf8')).toContain('Use pnpm, not npm.')
     await call('agent.prompt', { sessionId: session.id, text: 'hi' })
     await next('agent:turnEnded', (p) => p.status === 'completed' && fake.requests.length === 3)
-    expect(JSON.stringify((fake.requests[2]?.body as { system: unknown }).system)).toContain('Use pnpm, not npm.')
+    // The memory changed after the prompt was cached: the next turn's message brings it, the system prompt stays as it was.
+    const body = fake.requests[2]?.body as { system: unknown; messages: Array<{ content: unknown }> }
+    expect(JSON.stringify(body.messages.at(-1)?.content)).toContain('Use pnpm, not npm.')
+    expect(JSON.stringify(body.system)).toBe(JSON.stringify((fake.requests[0]?.body as { system: unknown }).system))
   })
 })

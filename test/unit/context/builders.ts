@@ -12,7 +12,7 @@ export function nextId(prefix: 'msg' | 'prt'): string {
 
 type PartSpec = Omit<PartOf<'text'>, 'id' | 'messageId' | 'sessionId'> | Omit<PartOf<'reasoning'>, 'id' | 'messageId' | 'sessionId'> |
   Omit<PartOf<'tool'>, 'id' | 'messageId' | 'sessionId'> | Omit<PartOf<'compaction'>, 'id' | 'messageId' | 'sessionId'> |
-  Omit<PartOf<'step-start'>, 'id' | 'messageId' | 'sessionId'>
+  Omit<PartOf<'step-start'>, 'id' | 'messageId' | 'sessionId'> | Omit<PartOf<'context'>, 'id' | 'messageId' | 'sessionId'>
 
 function message(role: Message['role'], specs: PartSpec[], info: Partial<Message> = {}): MessageWithParts {
   const id = info.id ?? nextId('msg')
@@ -24,6 +24,11 @@ function message(role: Message['role'], specs: PartSpec[], info: Partial<Message
 
 export function user(text: string, info: Partial<Message> = {}): MessageWithParts {
   return message('user', [{ type: 'text', text }], info)
+}
+
+/** A user message whose turn context (date, git, instructions…) the app added ahead of the words. */
+export function userWithContext(text: string, sections: Array<{ name: string; text: string }>): MessageWithParts {
+  return message('user', [{ type: 'context', sections }, { type: 'text', text }])
 }
 
 export function assistant(specs: PartSpec[], info: Partial<Message> = {}): MessageWithParts {

@@ -25,7 +25,7 @@ import { resolveAgents } from './agents'
 import type { McpRuntime } from './mcp-runtime'
 import type { ToolRuntimes, TurnHooks } from './project-tools'
 import type { TurnEnvironment } from './service'
-import { buildSystemPrompt, gitSummary } from './system-prompt'
+import { buildSystemPrompt, gitSummary, turnSections } from './system-prompt'
 
 /**
  * How long a turn waits for MCP servers still starting before it sends its first request without them: a server
@@ -111,15 +111,8 @@ export function turnEnvironment(options: EnvironmentOptions): (session: Session,
         ...(sandbox ? { sandbox } : {}),
       }),
       ...(sandbox ? { sandbox } : {}),
-      system: (agent) => {
-        const memory = memoryBlock(project.root, config)
-        return buildSystemPrompt(agent, {
-          projectRoot: project.root,
-          globalConfigDir: globalDir,
-          git,
-          extraInstructions: [...(config.instructions ?? []), ...blocks, ...(memory ? [memory] : [])],
-        })
-      },
+      system: (agent) => buildSystemPrompt(agent, { projectRoot: project.root, extraInstructions: [...(config.instructions ?? []), ...blocks] }),
+      turnSections: () => turnSections({ projectRoot: project.root, globalConfigDir: globalDir, git, memory: memoryBlock(project.root, config) }),
       maxTurns: config.maxTurns,
       smallModel: config.smallModel,
       compaction: config.compaction,

@@ -14,6 +14,7 @@ import { runHooks } from '../extensions'
 import type { TurnContext } from './environment'
 import type { SubagentRequest } from '../tools'
 import type { ToolHost } from './tool-host'
+import { changedSections, sentSections, type ContextSection } from '../context/turn-context'
 import type { ProjectInstance } from '../project/instance'
 import type { CommandSandbox } from '../sandbox/sandbox'
 
@@ -32,7 +33,10 @@ export interface TurnEnvironment {
   commandEnv?: Readonly<Record<string, string>>
   agents: Map<string, AgentInfo>
   tools: ToolHost
+  /** The system prompt: the same on every turn of a session while the config does not change. */
   system(agent: AgentInfo): string[]
+  /** This turn's date, git status, instruction files and memory; the turn's message carries those the model has not seen. */
+  turnSections?(): ContextSection[]
   maxTurns?: number
   /** Model for titles and other small background work. */
   smallModel?: string
@@ -296,7 +300,8 @@ export class AgentService {
     }
     // A turn cut short by a crash or kill is closed first, so the transcript is whole.
     this.store.recoverInterrupted(session.id)
-    const firstTurn = session.parentId === null && this.store.messages(session.id).length === 0
+    const history = this.store.messages(session.id)
+    const firstTurn = session.parentId === null && history.length === 0
     const hookPayload = { sessionId: session.id, projectRoot: env.projectRoot }
     const hookOptions = { cwd: env.projectRoot, sandbox: env.sandbox, env: { ...process.env, ...env.commandEnv } }
     const submitted = await runHooks(env.config?.hooks, 'UserPromptSubmit', { ...hookPayload, prompt: input.text }, { ...hookOptions, signal })
@@ -306,8 +311,10 @@ export class AgentService {
     }
     const started = firstTurn ? (await runHooks(env.config?.hooks, 'SessionStart', hookPayload, { ...hookOptions, signal })).failures : []
     signal.throwIfAborted()
+    const sections = env.turnSections ? changedSections(env.turnSections(), sentSections(history)) : []
     const user = this.store.addMessage({ sessionId: session.id, role: 'user', agent: agentName, model, completedAt: Date.now() })
     turn.id = user.id
+    if (sections.length > 0) this.store.addPart<PartOf<'context'>>({ sessionId: session.id, messageId: user.id, type: 'context', sections })
     this.store.addPart<PartOf<'text'>>({ sessionId: session.id, messageId: user.id, type: 'text', text: input.text })
     this.recordHookFailures(session.id, user.id, 'UserPromptSubmit', submitted.failures)
     this.recordHookFailures(session.id, user.id, 'SessionStart', started)

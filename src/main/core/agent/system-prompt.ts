@@ -3,16 +3,23 @@ import type { AgentInfo } from './agents'
 import { takeGitStatus } from './git-status-run'
 import { RestrictedGitUnknown } from '../project/restricted-git'
 import { findInstructionFiles } from './instructions'
+import { type ContextSection, instructionSection } from '../context/turn-context'
 
 export interface PromptContext {
   projectRoot: string
+  platform?: string
+  /** Extra instruction text from config (`instructions`) and the project's stable blocks (skills, agents, ports). */
+  extraInstructions?: string[]
+}
+
+export interface TurnFacts {
+  projectRoot: string
   globalConfigDir: string
   now?: Date
-  platform?: string
-  /** Extra instruction text from config (`instructions`). */
-  extraInstructions?: string[]
   /** The `gitSummary` of this turn (read once per turn, in parallel with the rest of its set-up). */
   git: string
+  /** The project memory block, when there is one. */
+  memory?: string
 }
 
 /** `git status` in a large repository can take seconds; the prompt says so rather than wait. */
@@ -55,25 +62,26 @@ export async function gitSummary(root: string, options: { restricted: boolean; t
 }
 
 /**
- * The system prompt as separate blocks: the agent's stable prompt first (cached by
- * providers that support it), then the environment and instruction files.
+ * The system prompt as separate blocks: the agent's prompt, where and on what it runs, and the
+ * config's own instructions. Nothing in it changes from turn to turn (the provider caches the
+ * prefix it starts); what does travels with each turn's message (`turnSections`).
  */
 export function buildSystemPrompt(agent: AgentInfo, ctx: PromptContext): string[] {
-  const now = ctx.now ?? new Date()
-  const environment = [
-    '<environment>',
-    `Project root: ${ctx.projectRoot}`,
-    `Platform: ${ctx.platform ?? process.platform}`,
-    `Today: ${now.toISOString().slice(0, 10)}`,
-    `Version control: ${ctx.git}`,
-    '</environment>',
-  ].join('\n')
+  const environment = ['<environment>', `Project root: ${ctx.projectRoot}`, `Platform: ${ctx.platform ?? process.platform}`, '</environment>'].join('\n')
   const blocks = [agent.prompt.trim(), environment]
-  const files = findInstructionFiles(ctx.projectRoot, ctx.globalConfigDir)
-  const instructions = [
-    ...files.map((f) => `Instructions from ${f.path}:\n${f.content.trim()}`),
-    ...(ctx.extraInstructions ?? []),
-  ]
-  if (instructions.length > 0) blocks.push(instructions.join('\n\n'))
+  const extra = ctx.extraInstructions ?? []
+  if (extra.length > 0) blocks.push(extra.join('\n\n'))
   return blocks
+}
+
+/** What this turn knows that may differ from the last: the date, git status, instruction files and memory. */
+export function turnSections(facts: TurnFacts): ContextSection[] {
+  const now = facts.now ?? new Date()
+  const files = findInstructionFiles(facts.projectRoot, facts.globalConfigDir)
+  return [
+    { name: 'date', text: now.toISOString().slice(0, 10) },
+    { name: 'git', text: facts.git },
+    ...files.map((f) => instructionSection(f.path, f.content)),
+    ...(facts.memory ? [{ name: 'memory', text: facts.memory }] : []),
+  ]
 }

@@ -3,6 +3,7 @@ import type { MessageWithParts, Part, PartOf } from '@shared/schema/session'
 import type { AssistantMessage, ModelMessage, ToolMessage, ToolResultPart, UserMessage } from '../provider'
 import { enforceInvariant, type InvariantRepair } from '../context/invariant'
 import { INTERRUPTED_OUTPUT, toolOutputForModel } from '../context/placeholder'
+import { contextParts } from '../context/turn-context'
 
 export const INTERRUPTED_RESULT = INTERRUPTED_OUTPUT
 
@@ -51,11 +52,13 @@ export function toModelMessages(history: MessageWithParts[]): { messages: ModelM
   const messages: ModelMessage[] = []
   const repair: Omit<TranscriptRepair, 'invariant'> = { interrupted: [], droppedEmpty: 0 }
   for (const { info, parts } of history) {
+    // The app's context for the turn goes first, so the user's words end the message.
+    const context = contextParts({ info, parts }).map((text) => ({ type: 'text' as const, text }))
     if (info.role === 'user') {
       const content = parts
         .filter((p): p is PartOf<'text'> => p.type === 'text' && p.text.length > 0)
         .map((p) => ({ type: 'text' as const, text: p.text }))
-      if (content.length > 0) pushUser(messages, { role: 'user', content })
+      if (content.length > 0) pushUser(messages, { role: 'user', content: [...context, ...content] })
       continue
     }
     const content: AssistantMessage['content'] = []
@@ -84,6 +87,8 @@ export function toModelMessages(history: MessageWithParts[]): { messages: ModelM
     }
     messages.push({ role: 'assistant', content })
     if (results.length > 0) messages.push({ role: 'tool', content: results } satisfies ToolMessage)
+    // Facts that arrived after this step's results were sent (late diagnostics) follow them.
+    if (context.length > 0) pushUser(messages, { role: 'user', content: context })
   }
   // The pass above pairs calls within each stored message; this one holds the rule across
   // messages too (ids reused by the model, a transcript cut by a compaction boundary).

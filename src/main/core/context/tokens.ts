@@ -1,6 +1,7 @@
 import type { MessageWithParts, Part, PartOf, Usage } from '@shared/schema/session'
 import type { ToolDefinition } from '../provider'
 import { toolOutputForModel } from './placeholder'
+import { contextText } from './turn-context'
 
 /**
  * Token estimates without a tokenizer: about four characters a token for English
@@ -45,6 +46,8 @@ export function partChars(part: Part): number {
       return part.text.length + (part.signature?.length ?? 0) + (part.redactedData?.length ?? 0)
     case 'tool':
       return part.tool.length + part.callId.length + inputChars(part.state.input) + toolResultChars(part)
+    case 'context':
+      return part.sections.length === 0 ? 0 : contextText(part.sections).length
     default:
       return 0
   }

@@ -1,4 +1,5 @@
 import type { MessageWithParts, PartOf } from '@shared/schema/session'
+import { type ContextSection, sentSections } from './turn-context'
 
 /**
  * Which stored messages a request sends. The newest compaction marker (an
@@ -22,6 +23,11 @@ export interface ContextView {
    * earlier messages counted the context from before the compaction.
    */
   freshFrom: number
+  /**
+   * The turn context (`context` sections) the summarized messages had given the model, latest
+   * text of each: the summary carries it forward, since the messages that held it are not sent.
+   */
+  carried: ContextSection[]
 }
 
 export function compactionPart(message: MessageWithParts): PartOf<'compaction'> | undefined {
@@ -43,7 +49,7 @@ export function contextView(history: readonly MessageWithParts[]): ContextView {
     part = compactionPart(history[i] as MessageWithParts)
     if (part) markerIndex = i
   }
-  if (!part) return { tail: [...history], freshFrom: 0 }
+  if (!part) return { tail: [...history], freshFrom: 0, carried: [] }
   const upTo = part.upTo
   // A marker whose covered message is gone (or never named one) covers everything before it.
   const coveredIndex = upTo === undefined ? -1 : history.findIndex((m) => m.info.id === upTo)
@@ -57,7 +63,8 @@ export function contextView(history: readonly MessageWithParts[]): ContextView {
     tail.push(message)
   }
   const marker = history[markerIndex] as MessageWithParts
-  return { compaction: { messageId: marker.info.id, part }, tail, freshFrom }
+  const carried = [...sentSections(history.slice(0, start))].map(([name, text]) => ({ name, text })).filter((s) => s.text.length > 0)
+  return { compaction: { messageId: marker.info.id, part }, tail, freshFrom, carried }
 }
 
 /** How the summary is framed for the model in every later request. */
@@ -91,7 +98,10 @@ export function viewMessages(view: ContextView): MessageWithParts[] {
       createdAt: 0,
       completedAt: 0,
     },
-    parts: [{ id: part.id, messageId: compaction.messageId, sessionId: part.sessionId, type: 'text', text: summaryText(part.summary), synthetic: true }],
+    parts: [
+      ...(view.carried.length > 0 ? [{ id: part.id, messageId: compaction.messageId, sessionId: part.sessionId, type: 'context' as const, sections: view.carried }] : []),
+      { id: part.id, messageId: compaction.messageId, sessionId: part.sessionId, type: 'text', text: summaryText(part.summary), synthetic: true },
+    ],
   }
   return [summary, ...view.tail]
 }

@@ -31,6 +31,8 @@ function renderPart(part: Part, streaming: boolean, root: string, recent: boolea
       return <Compaction key={part.id} part={part} />
     case 'hook':
       return <HookFailures key={part.id} event={part.event} failures={part.failures} />
+    // The app's context for the model (date, git status, instructions, late diagnostics) is not the conversation.
+    case 'context':
     case 'step-start':
     case 'step-finish':
       return null

@@ -64,6 +64,25 @@ describe('error classification', () => {
     expect(code.name).toBe('ContextOverflow')
   })
 
+  it.each([
+    ['openai', { status: 429, type: 'insufficient_quota', code: 'insufficient_quota', message: 'You exceeded your current quota, please check your plan and billing details.' }, 'OpenAI refused the request for billing: 429 You exceeded your current quota, please check your plan and billing details. The account has no credit or quota left: add credits or check your plan and billing (Billing in the OpenAI platform settings), then send the message again.'],
+    ['anthropic', { status: 400, type: 'invalid_request_error', message: 'Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.' }, 'Anthropic refused the request for billing: 400 Your credit balance is too low'],
+    ['deepseek', { status: 402, type: 'unknown_error', message: 'Insufficient Balance' }, 'DeepSeek refused the request for billing: 402 Insufficient Balance. The account'],
+    ['openrouter', { status: 402, message: 'Insufficient credits. Add more using https://openrouter.ai/settings/credits' }, '(Credits in the OpenRouter settings)'],
+    ['my-gateway', { status: 402, message: 'Payment required' }, 'add credits or check your plan and billing with my-gateway, then'],
+  ] as const)('names a billing failure of %s, says what to do and never retries it', (providerId, failure, message) => {
+    const error = fromApiFailure(failure, { providerId, model: 'm' }, undefined)
+    expect(error.name).toBe('ProviderBilling')
+    expect(error.data.retryable).toBe(false)
+    expect(error.message).toContain(message)
+    expect(planRetry(error, 1, defaultRetryOptions)).toEqual({ retry: false })
+  })
+
+  it('keeps a plain 429 a rate limit', () => {
+    const error = fromApiFailure({ status: 429, type: 'rate_limit_error', message: 'Number of request tokens has exceeded your per-minute rate limit' }, ctx, undefined)
+    expect(error.name).toBe('ProviderRateLimit')
+  })
+
   it('keeps the server-requested wait on the error', () => {
     const error = fromApiFailure({ status: 429, message: 'slow down', headers: new Headers({ 'retry-after': '4' }) }, ctx, undefined)
     expect(error.data.retryAfterMs).toBe(4_000)

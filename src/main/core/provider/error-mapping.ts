@@ -1,5 +1,6 @@
 import type { HotaruError } from '@shared/errors'
 import { type ProviderErrorName, ProviderErrorNames, providerError } from './errors'
+import { PROVIDER_PRESETS } from './presets'
 import { retryAfterFromHeaders } from './retry-after'
 
 /** What both SDKs tell us about a failed call, reduced to the facts we branch on. */
@@ -35,11 +36,40 @@ export function isContextOverflowMessage(message: string): boolean {
   return CONTEXT_OVERFLOW.some((re) => re.test(message))
 }
 
+// Phrases providers use for "the account has no credit or quota left" (OpenAI's 429 `insufficient_quota`,
+// Anthropic's 400 "credit balance is too low", DeepSeek's 402 "Insufficient Balance", OpenRouter's 402).
+const BILLING = [
+  /insufficient[_ ]quota/i,
+  /exceeded your current quota/i,
+  /credit balance is too low/i,
+  /insufficient (account )?balance/i,
+  /insufficient credits/i,
+  /requires more credits/i,
+]
+
+/** A failure no wait can fix: the account must be topped up first. */
+export function isBillingFailure(failure: ApiFailure): boolean {
+  if (failure.status === 402 || failure.code === 'insufficient_quota' || failure.type === 'insufficient_quota') return true
+  return BILLING.some((re) => re.test(failure.message))
+}
+
+/** What the user reads: which provider refused, its own words, and what to do about it. */
+function billingMessage(failure: ApiFailure, ctx: FailureContext, prefix: string): string {
+  const preset = PROVIDER_PRESETS[ctx.providerId]
+  const name = preset?.name ?? ctx.providerId
+  const where = preset?.billing ? ` (${preset.billing})` : ` with ${name}`
+  return (
+    `${name} refused the request for billing: ${prefix}${failure.message.replace(/\.?\s*$/, '')}. ` +
+    `The account has no credit or quota left: add credits or check your plan and billing${where}, then send the message again.`
+  )
+}
+
 function nameFor(failure: ApiFailure): { name: ProviderErrorName; retryable: boolean } {
   const { status, type } = failure
   if (failure.code === 'context_length_exceeded' || isContextOverflowMessage(failure.message)) {
     return { name: ProviderErrorNames.ContextOverflow, retryable: false }
   }
+  if (isBillingFailure(failure)) return { name: ProviderErrorNames.ProviderBilling, retryable: false }
   if (status === 401 || status === 403 || type === 'authentication_error' || type === 'permission_error') {
     return { name: ProviderErrorNames.ProviderAuth, retryable: false }
   }
@@ -66,7 +96,7 @@ export function fromApiFailure(failure: ApiFailure, ctx: FailureContext, cause: 
   return providerError(
     name,
     {
-      message: `${ctx.providerId}: ${prefix}${failure.message}`,
+      message: name === ProviderErrorNames.ProviderBilling ? billingMessage(failure, ctx, prefix) : `${ctx.providerId}: ${prefix}${failure.message}`,
       providerId: ctx.providerId,
       model: ctx.model,
       status: failure.status,

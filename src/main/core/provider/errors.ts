@@ -6,6 +6,11 @@ export const ProviderErrorNames = {
   ProviderAuth: 'ProviderAuth',
   /** 429. */
   ProviderRateLimit: 'ProviderRateLimit',
+  /**
+   * The account has no credit or quota left (OpenAI `insufficient_quota`, Anthropic "credit balance is too
+   * low", any 402): waiting does not help, so it is never retried; the message says where to add credits.
+   */
+  ProviderBilling: 'ProviderBilling',
   /** Anthropic 529 / `overloaded_error`, or 503. */
   ProviderOverloaded: 'ProviderOverloaded',
   /** Any other 5xx. */

@@ -27,6 +27,8 @@ export interface ProviderPreset {
   reasoning?: ReasoningWire
   /** Local runtimes have no price; their usage costs nothing. */
   free?: boolean
+  /** Where the account's credit or plan is managed, named in billing errors. */
+  billing?: string
 }
 
 export const PROVIDER_PRESETS: Readonly<Record<string, ProviderPreset>> = {
@@ -38,6 +40,7 @@ export const PROVIDER_PRESETS: Readonly<Record<string, ProviderPreset>> = {
     baseURL: 'https://api.anthropic.com',
     env: { apiKey: ['ANTHROPIC_API_KEY'], baseURL: ['ANTHROPIC_BASE_URL'] },
     requiresKey: true,
+    billing: 'Plans & Billing in the Anthropic Console',
   },
   openai: {
     id: 'openai',
@@ -47,6 +50,7 @@ export const PROVIDER_PRESETS: Readonly<Record<string, ProviderPreset>> = {
     baseURL: 'https://api.openai.com/v1',
     env: { apiKey: ['OPENAI_API_KEY'], baseURL: ['OPENAI_BASE_URL'] },
     requiresKey: true,
+    billing: 'Billing in the OpenAI platform settings',
   },
   deepseek: {
     id: 'deepseek',
@@ -55,6 +59,7 @@ export const PROVIDER_PRESETS: Readonly<Record<string, ProviderPreset>> = {
     baseURL: 'https://api.deepseek.com/v1',
     env: { apiKey: ['DEEPSEEK_API_KEY'], baseURL: ['DEEPSEEK_BASE_URL'] },
     requiresKey: true,
+    billing: 'Top up on the DeepSeek platform',
     reasoning: { field: 'reasoning_content', sendBack: 'tool-turns' },
   },
   moonshot: {
@@ -64,6 +69,7 @@ export const PROVIDER_PRESETS: Readonly<Record<string, ProviderPreset>> = {
     baseURL: 'https://api.moonshot.ai/v1',
     env: { apiKey: ['MOONSHOT_API_KEY', 'KIMI_API_KEY'], baseURL: ['MOONSHOT_BASE_URL'] },
     requiresKey: true,
+    billing: 'Recharge in the Moonshot platform console',
     reasoning: { field: 'reasoning_content', sendBack: 'tool-turns' },
   },
   openrouter: {
@@ -73,6 +79,7 @@ export const PROVIDER_PRESETS: Readonly<Record<string, ProviderPreset>> = {
     baseURL: 'https://openrouter.ai/api/v1',
     env: { apiKey: ['OPENROUTER_API_KEY'], baseURL: ['OPENROUTER_BASE_URL'] },
     requiresKey: true,
+    billing: 'Credits in the OpenRouter settings',
     // OpenRouter attributes traffic to the calling app by these headers.
     headers: { 'HTTP-Referer': 'https://github.com/hotaru-desktop', 'X-Title': 'Hotaru' },
     reasoning: { field: 'reasoning', sendBack: 'never', request: 'router' },

@@ -50,6 +50,14 @@ function MessageError({ error, sessionId }: { error: NonNullable<Message['error'
       </div>
     )
   }
+  // Billing names the provider and what to do in its own words: the error's name would only add noise.
+  if (error.name === 'ProviderBilling') {
+    return (
+      <div className="msg-error" role="alert" data-testid="message-error">
+        {error.data.message}
+      </div>
+    )
+  }
   return (
     <div className="msg-error" role="alert" data-testid="message-error">
       {error.name}: {error.data.message}

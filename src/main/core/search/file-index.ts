@@ -1,4 +1,4 @@
-import { RG_COMMON_ARGS, bundledRipgrep, runRipgrep } from '../tools/search/ripgrep'
+import { RG_COMMON_ARGS, bundledRipgrep, runRipgrepRecords } from '../tools/search/ripgrep'
 import { walkProject } from '../tools/search/walk'
 
 /** Quick Open and @-mentions stop listing here; the UI says the list is cut. */
@@ -53,8 +53,10 @@ export class ProjectFileIndex {
 
   private async withRipgrep(rg: string): Promise<string[]> {
     const files: string[] = []
-    const run = await runRipgrep(rg, [...RG_COMMON_ARGS, '--files', '--null'], this.root, this.controller.signal, (line) => {
-      for (const path of line.split('\0')) if (path && files.length <= MAX_INDEXED_FILES) files.push(path.replace(/^\.\//, ''))
+    const options = { separators: [0], maxFieldBytes: 64 * 1024 }
+    const run = await runRipgrepRecords(rg, [...RG_COMMON_ARGS, '--files', '--null'], this.root, this.controller.signal, options, (fields) => {
+      const path = fields[0]?.bytes.toString('utf8') ?? ''
+      if (path && files.length <= MAX_INDEXED_FILES) files.push(path.replace(/^\.\//, ''))
     })
     if (run.code === 2 && files.length === 0) throw new Error(`listing files failed: ${run.stderr.trim() || 'ripgrep exited with an error'}`)
     return files

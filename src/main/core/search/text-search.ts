@@ -72,8 +72,9 @@ export async function searchText(
   }
   let run: { code: number | null; stderr: string }
   try {
-    run = await runRipgrep(rg, ripgrepArgs(query), root, own.signal, (line) => {
-      if (truncated || !line.startsWith('{"type":"match"')) {
+    run = await runRipgrep(rg, ripgrepArgs(query), root, own.signal, (line, dropped) => {
+      // A match event past the line cap is cut JSON; its line is longer than anything shown.
+      if (truncated || dropped > 0 || !line.startsWith('{"type":"match"')) {
         if (line.startsWith('{"type":"end"')) flush()
         return
       }

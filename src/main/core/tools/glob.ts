@@ -1,11 +1,14 @@
 import { statSync } from 'node:fs'
+import { join } from 'node:path'
 import { z } from 'zod'
 import { Permission } from '../permission/names'
 import { ToolError } from './errors'
 import { resolveForTool } from './fs/access'
 import description from './glob.txt?raw'
 import { globWithJs, globWithRipgrep } from './search/glob-engine'
+import { displayPath, QUOTED_NAMES_NOTE } from './search/path-display'
 import { bundledRipgrep } from './search/ripgrep'
+import { unreadableNote } from './search/unreadable-note'
 import { defineTool, type Tool } from './tool'
 
 export const GLOB_MAX_RESULTS = 100
@@ -38,14 +41,16 @@ export function createGlobTool(options: { rg?: string | null } = {}): Tool {
       const query = { root, searchRel, pattern: args.pattern, signal: ctx.signal }
       const found = rg ? await globWithRipgrep(rg, query) : globWithJs(query)
       const prefix = target.inside && searchRel ? `${searchRel}/` : target.inside ? '' : `${target.abs}/`
-      const files = (prefix ? found.map((f) => prefix + f) : found).sort()
-      const shown = files.slice(0, GLOB_MAX_RESULTS)
-      let output = files.length === 0 ? 'No files found.' : shown.join('\n')
-      if (files.length > shown.length) output += `\n\n(${files.length} files match; showing the first ${shown.length}. Use a more specific pattern or path.)`
+      const files = (prefix ? found.files.map((f) => prefix + f) : found.files).sort()
+      const shown = files.slice(0, GLOB_MAX_RESULTS).map(displayPath)
+      const lines = files.length === 0 ? ['No files found.'] : shown.map((name) => name.text)
+      if (files.length > shown.length) lines.push('', `(${files.length} files match; showing the first ${shown.length}. Use a more specific pattern or path.)`)
+      if (shown.some((name) => name.quoted)) lines.push('', QUOTED_NAMES_NOTE)
+      lines.push(...unreadableNote(found.unreadable, found.unreadableCount, join(root, searchRel), prefix, 'files'))
       return {
         title: args.pattern,
-        output,
-        metadata: { count: files.length, engine: rg ? 'ripgrep' : 'javascript', truncated: files.length > shown.length },
+        output: lines.join('\n'),
+        metadata: { count: files.length, engine: rg ? 'ripgrep' : 'javascript', truncated: files.length > shown.length, unreadable: found.unreadableCount },
       }
     },
   })

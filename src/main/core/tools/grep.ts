@@ -3,7 +3,9 @@ import { z } from 'zod'
 import { Permission } from '../permission/names'
 import { resolveForTool } from './fs/access'
 import description from './grep.txt?raw'
-import { grepWithJs, grepWithRipgrep, type GrepMatch } from './search/grep-engine'
+import { grepWithJs, grepWithRipgrep, type GrepResult } from './search/grep-engine'
+import { QUOTED_NAMES_NOTE } from './search/path-display'
+import { unreadableNote } from './search/unreadable-note'
 import { bundledRipgrep } from './search/ripgrep'
 import { defineTool, type Tool } from './tool'
 import { ToolError } from './errors'
@@ -16,19 +18,29 @@ const parameters = z.object({
   include: z.string().optional().describe('Glob of files to search, e.g. "*.ts" or "*.{ts,tsx}"'),
 })
 
-function format(matches: GrepMatch[], total: number): string {
-  if (total === 0) return 'No matches found.'
+function format(result: GrepResult, root: string): string {
+  const { matches, total } = result
+  const unreadable = unreadableNote(result.unreadable, result.unreadableCount, root, '', 'matches')
+  if (total === 0) return ['No matches found.', ...unreadable].join('\n')
   const sorted = [...matches].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line)).slice(0, GREP_MAX_MATCHES)
   const out: string[] = [`Found ${total} match${total === 1 ? '' : 'es'}${total > sorted.length ? ` (showing ${sorted.length})` : ''}`]
-  let current = ''
+  let current: string | undefined
+  let quoted = false
+  let long = false
   for (const m of sorted) {
     if (m.path !== current) {
-      out.push('', `${m.path}:`)
+      out.push('', `${m.shown}:`)
       current = m.path
+      quoted ||= m.shown !== m.path
     }
-    out.push(`  Line ${m.line}: ${m.text}`)
+    const cut = m.lineBytes !== undefined ? ` [line is ${m.lineBytes} bytes; only its start is shown]` : m.long ? ' [line is too long to show; only its start is shown]' : ''
+    long ||= cut !== ''
+    out.push(`  Line ${m.line}: ${m.text}${cut}`)
   }
   if (total > sorted.length) out.push('', `(${total - sorted.length} more matches in these or other files; narrow the pattern, path or include.)`)
+  if (long) out.push('', '(Some matching lines are too long to show whole; read them with read and an offset, or grep a narrower pattern.)')
+  if (quoted) out.push('', QUOTED_NAMES_NOTE)
+  out.push(...unreadable)
   return out.join('\n')
 }
 
@@ -56,8 +68,13 @@ export function createGrepTool(options: { rg?: string | null } = {}): Tool {
       const result = rg ? await grepWithRipgrep(rg, query) : grepWithJs(query)
       return {
         title: args.pattern,
-        output: format(result.matches, result.total),
-        metadata: { matches: result.total, engine: rg ? 'ripgrep' : 'javascript', truncated: result.total > GREP_MAX_MATCHES },
+        output: format(result, root),
+        metadata: {
+          matches: result.total,
+          engine: rg ? 'ripgrep' : 'javascript',
+          truncated: result.total > GREP_MAX_MATCHES,
+          unreadable: result.unreadableCount,
+        },
       }
     },
   })

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { startProcess, type StartedProcess } from '../../process/spawn'
 import { log } from '../../util/log'
 import { resolvePackagedBinary } from '../../util/unpacked-binary'
+import { RecordSplitter, type SplitField } from './record-splitter'
 
 let cached: { rg: string | null } | undefined
 
@@ -27,44 +28,89 @@ export function findRipgrep(platform: NodeJS.Platform, arch: string): string | n
 /** Flags shared by grep and glob: hidden files included, .gitignore honoured even outside a git repo, .git skipped. */
 export const RG_COMMON_ARGS = ['--no-config', '--hidden', '--no-require-git', '--glob', '!.git', '--glob', '!node_modules']
 
+/** A file or folder rg could not search, from its stderr (`rg: ./x: Permission denied (os error 13)`). */
+export interface SearchProblem {
+  /** As rg printed it, relative to the search's working directory. */
+  path: string
+  reason: string
+}
+
 export interface RipgrepRun {
   code: number | null
+  /** The start of stderr (64 KiB at most). */
   stderr: string
+  /** The first `MAX_PROBLEMS` paths rg could not read. */
+  problems: SearchProblem[]
+  /** How many there were in all. */
+  problemCount: number
+}
+
+const MAX_PROBLEMS = 50
+const MAX_STDERR = 64 * 1024
+/** A line of rg's generic (JSON) output past this is cut; its consumer learns so from `dropped`. */
+const MAX_LINE_BYTES = 8 * 1024 * 1024
+
+export interface RecordOptions {
+  /** The bytes that end each field of a record, in order (cycled). */
+  separators: readonly number[]
+  /** Bytes kept per field (one cap, or one per separator); the rest is counted in `dropped`. */
+  maxFieldBytes: number | readonly number[]
 }
 
 /**
- * Runs rg and hands each stdout line to `onLine` as it arrives (no whole-output
- * buffering). Exit code 1 means "no match"; 2 means errors, possibly with results.
+ * Runs rg and hands each output record to `onRecord` as it arrives, split at bytes (not
+ * decoded first, so names that are not UTF-8 survive) with each field capped: memory stays
+ * bounded whatever the length of a line. Exit code 1 means "no match"; 2 means errors,
+ * possibly with results; the paths rg could not read come back in `problems`.
  */
+export function runRipgrepRecords(
+  rg: string,
+  args: string[],
+  cwd: string,
+  signal: AbortSignal,
+  options: RecordOptions,
+  onRecord: (fields: SplitField[]) => void,
+): Promise<RipgrepRun> {
+  return startProcess(rg, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], signal }).then((child) => collectRipgrep(child, options, onRecord))
+}
+
+/** Line by line (rg's JSON output); a line longer than 8 MiB arrives cut, with `dropped` > 0. */
 export function runRipgrep(
   rg: string,
   args: string[],
   cwd: string,
   signal: AbortSignal,
-  onLine: (line: string) => void,
+  onLine: (line: string, dropped: number) => void,
 ): Promise<RipgrepRun> {
-  return startProcess(rg, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], signal }).then((child) => collectRipgrep(child, onLine))
+  return runRipgrepRecords(rg, args, cwd, signal, { separators: [0x0a], maxFieldBytes: MAX_LINE_BYTES }, (fields) => {
+    const field = fields[0] as SplitField
+    onLine(field.bytes.toString('utf8'), field.dropped)
+  })
 }
 
-function collectRipgrep(child: StartedProcess, onLine: (line: string) => void): Promise<RipgrepRun> {
+const PROBLEM_LINE = /^rg: (.+): ([^:]+?)(?: \(os error \d+\))?$/
+
+function collectRipgrep(child: StartedProcess, options: RecordOptions, onRecord: (fields: SplitField[]) => void): Promise<RipgrepRun> {
   return new Promise((resolve, reject) => {
-    let rest = ''
     let stderr = ''
-    child.stdout?.setEncoding('utf8')
-    child.stdout?.on('data', (chunk: string) => {
-      const text = rest + chunk
-      const lines = text.split('\n')
-      rest = lines.pop() ?? ''
-      for (const line of lines) onLine(line)
+    const problems: SearchProblem[] = []
+    let problemCount = 0
+    const out = new RecordSplitter(options.separators, options.maxFieldBytes, onRecord)
+    const err = new RecordSplitter([0x0a], 4096, (fields) => {
+      const line = (fields[0] as SplitField).bytes.toString('utf8')
+      if (stderr.length < MAX_STDERR) stderr += `${line}\n`
+      const problem = PROBLEM_LINE.exec(line)
+      if (!problem) return
+      problemCount++
+      if (problems.length < MAX_PROBLEMS) problems.push({ path: (problem[1] as string).replace(/^\.\//, ''), reason: problem[2] as string })
     })
-    child.stderr?.setEncoding('utf8')
-    child.stderr?.on('data', (chunk: string) => {
-      if (stderr.length < 64 * 1024) stderr += chunk
-    })
+    child.stdout?.on('data', (chunk: Buffer) => out.push(chunk))
+    child.stderr?.on('data', (chunk: Buffer) => err.push(chunk))
     child.on('error', reject)
     child.on('close', (code: number | null) => {
-      if (rest) onLine(rest)
-      resolve({ code, stderr })
+      out.end()
+      err.end()
+      resolve({ code, stderr, problems, problemCount })
     })
   })
 }

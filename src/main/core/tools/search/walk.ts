@@ -15,7 +15,14 @@ export interface WalkEntry {
  * directories are not followed (as ripgrep does by default). `visit` returns
  * 'stop' to end the walk, 'skip' to leave a directory out.
  */
-export function walkProject(root: string, startRel: string, visit: (entry: WalkEntry) => 'stop' | 'skip' | void, signal?: AbortSignal): void {
+export function walkProject(
+  root: string,
+  startRel: string,
+  visit: (entry: WalkEntry) => 'stop' | 'skip' | void,
+  signal?: AbortSignal,
+  /** Told of each directory that exists but cannot be listed (the walk goes on without it). */
+  onUnreadable?: (rel: string, error: unknown) => void,
+): void {
   const rules = new IgnoreRules(root)
   const stack: string[] = [startRel]
   while (stack.length > 0) {
@@ -27,7 +34,8 @@ export function walkProject(root: string, startRel: string, visit: (entry: WalkE
       entries = readdirSync(dirAbs, { withFileTypes: true })
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code
-      // Unreadable or vanished directories are skipped, as rg does; anything else is a real failure.
+      // Unreadable or vanished directories are skipped, as rg does (and reported, as rg does); anything else is a real failure.
+      if (code === 'EACCES' || code === 'EPERM') onUnreadable?.(dirRel || '.', error)
       if (code === 'EACCES' || code === 'EPERM' || code === 'ENOENT' || code === 'ENOTDIR') continue
       throw error
     }

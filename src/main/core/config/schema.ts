@@ -50,6 +50,8 @@ export const ProviderConfigSchema = z.strictObject({
   apiKey: z.string().optional(),
   baseURL: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }).optional(),
   headers: stringMap.optional(),
+  /** Which OpenAI wire API the provider's models use; unset, the model catalog decides. */
+  api: z.enum(['chat', 'responses']).optional(),
   models: z.record(z.string(), ProviderModelSchema).optional(),
 })
 

@@ -74,7 +74,25 @@ export interface CatalogEntry {
   /** The provider's documented default effort, where it has one. */
   defaultEffort?: 'low' | 'medium' | 'high'
   deprecated?: Deprecation
+  /** Which OpenAI wire API serves the model; the catalog's rule decides when unset (see `catalog.ts`). */
+  api?: ModelApi
 }
+
+/** Chat Completions or the Responses API (OpenAI and compatible servers). */
+export type ModelApi = 'chat' | 'responses'
+
+/** OpenAI's codex models not in the catalog: they reason, see images and write long patches, on the Responses API only. */
+export const OPENAI_CODEX_DEFAULT: Omit<CatalogEntry, 'name'> = {
+  context: 400_000,
+  output: 128_000,
+  images: true,
+  reasoning: { kind: 'openai-effort', effort: ['low', 'medium', 'high'] },
+  defaultEffort: 'medium',
+  api: 'responses',
+}
+
+/** codex-max takes `xhigh` on top. */
+export const OPENAI_CODEX_MAX_EFFORT: readonly OpenAIEffortValue[] = ['low', 'medium', 'high', 'xhigh']
 
 const NO_REASONING: ReasoningCapability = { kind: 'none' }
 

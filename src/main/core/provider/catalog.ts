@@ -5,7 +5,10 @@ import {
   LOCAL_THINKING_FAMILIES,
   MODEL_ALIASES,
   MODEL_CATALOG,
+  type ModelApi,
   type ModelCapabilities,
+  OPENAI_CODEX_DEFAULT,
+  OPENAI_CODEX_MAX_EFFORT,
   type ModelPricing,
   PROVIDER_DEFAULTS,
   type ReasoningCapability,
@@ -37,6 +40,8 @@ export interface ModelInfo {
   efforts: Effort[]
   /** The effort used when nobody chose one: reasoning is on wherever the model supports it. */
   defaultEffort: Effort
+  /** The wire API requests use: the provider's `api` setting, else the catalog entry's, else the rule in `defaultApi`. */
+  api: ModelApi
   /** Set when the provider deprecated the model; `retired` once its end-of-life date has passed. */
   deprecation?: { retiresOn: string; successor: string; retired: boolean }
   /** False when the model is not in the catalog and got the defaults. */
@@ -76,10 +81,30 @@ function localReasoning(providerId: string, modelId: string): ReasoningCapabilit
   return family ? { kind: 'ollama-think', levels: family.levels } : undefined
 }
 
+const isCodex = (providerId: string, modelId: string): boolean => providerId === 'openai' && /codex/i.test(modelId)
+
+/** Defaults for an OpenAI codex id the catalog does not list yet. */
+function codexDefault(modelId: string): Omit<CatalogEntry, 'name'> {
+  if (!/codex-max/i.test(modelId)) return OPENAI_CODEX_DEFAULT
+  return { ...OPENAI_CODEX_DEFAULT, reasoning: { kind: 'openai-effort', effort: OPENAI_CODEX_MAX_EFFORT } }
+}
+
+/**
+ * OpenAI's codex models exist only on the Responses API, and its reasoning models keep their
+ * reasoning between turns only there; every other model, and every other provider unless its
+ * config says `"api": "responses"`, speaks Chat Completions.
+ */
+function defaultApi(providerId: string, modelId: string, reasoning: ReasoningCapability): ModelApi {
+  if (providerId !== 'openai') return 'chat'
+  if (isCodex(providerId, modelId) || reasoning.kind === 'openai-effort' || /^(o\d|gpt-[56])/.test(modelId)) return 'responses'
+  return 'chat'
+}
+
 export function modelInfo(ref: ModelRef, settings: ProviderSettings = {}, today: Today = isoToday): ModelInfo {
   const entry = lookup(ref.providerId, ref.modelId) ?? lookupUpstream(ref.modelId)
-  const override = settings.providers?.[ref.providerId]?.models?.[ref.modelId]
-  const fallback = PROVIDER_DEFAULTS[ref.providerId] ?? DEFAULT_MODEL
+  const provider = settings.providers?.[ref.providerId]
+  const override = provider?.models?.[ref.modelId]
+  const fallback = isCodex(ref.providerId, ref.modelId) ? codexDefault(ref.modelId) : (PROVIDER_DEFAULTS[ref.providerId] ?? DEFAULT_MODEL)
   const local = localReasoning(ref.providerId, ref.modelId)
   const base: CatalogEntry = entry ?? { ...fallback, name: ref.modelId, ...(local ? { reasoning: local } : {}) }
   const free = PROVIDER_PRESETS[ref.providerId]?.free === true
@@ -95,6 +120,7 @@ export function modelInfo(ref: ModelRef, settings: ProviderSettings = {}, today:
     reasoning: base.reasoning,
     efforts: offeredEfforts(base.reasoning),
     defaultEffort: defaultEffort(base),
+    api: provider?.api ?? base.api ?? defaultApi(ref.providerId, ref.modelId, base.reasoning),
     ...(deprecated ? { deprecation: { ...deprecated, retired: deprecated.retiresOn <= today() } } : {}),
     known: entry !== undefined,
   }

@@ -22,6 +22,7 @@ export { ProviderErrorNames, type ProviderErrorName, type ProviderErrorData, isP
 export { type ModelInfo, computeCost, deprecationNotice, modelInfo } from './catalog'
 export {
   type CatalogEntry,
+  type ModelApi,
   type ModelCapabilities,
   type ModelPricing,
   type ReasoningCapability,

@@ -9,6 +9,7 @@ import { type RetryOptions, callWithRetry, defaultRetryOptions, streamWithRetry 
 import type { ProviderSettings, SecretStore } from './settings'
 import { anthropicHeaders, toAnthropicParams } from './transform/anthropic-request'
 import { toOpenAIParams } from './transform/openai-request'
+import { toResponsesParams } from './transform/responses-request'
 import type { ChatRequest, Completion, StreamEvent } from './types'
 import { nextTask } from '../util/next-task'
 
@@ -130,9 +131,16 @@ export class ProviderRegistry {
     }
     const kit = await this.clients.openaiSdk()
     const client = this.clients.openaiFor(kit, provider)
+    const idleMs = this.stallMs(request.settings)
+    if (model.api === 'responses') {
+      const params = toResponsesParams(request, model, provider)
+      await nextTask()
+      yield* streamWithRetry((s) => kit.streamResponses(client, params, s, ctx, idleMs), this.retry, signal, ctx)
+      return
+    }
     const params = toOpenAIParams(request, model, provider)
     await nextTask()
-    yield* streamWithRetry((s) => kit.streamOpenAI(client, params, s, ctx, this.stallMs(request.settings)), this.retry, signal, ctx)
+    yield* streamWithRetry((s) => kit.streamOpenAI(client, params, s, ctx, idleMs), this.retry, signal, ctx)
   }
 
   /** One non-streamed turn (titles, summaries). Retries like `stream`; `onRetry` reports them. */
@@ -148,6 +156,10 @@ export class ProviderRegistry {
     }
     const kit = await this.clients.openaiSdk()
     const client = this.clients.openaiFor(kit, provider)
+    if (model.api === 'responses') {
+      const params = toResponsesParams(request, model, provider)
+      return callWithRetry((s) => kit.completeResponses(client, params, s, ctx), this.retry, signal, ctx, onRetry)
+    }
     const params = toOpenAIParams(request, model, provider)
     return callWithRetry((s) => kit.completeOpenAI(client, params, s, ctx), this.retry, signal, ctx, onRetry)
   }

@@ -1,3 +1,4 @@
+import type { ModelApi } from './catalog-data'
 import type { ProviderKind } from './presets'
 
 /**
@@ -10,6 +11,11 @@ export interface ProviderSettingsEntry {
   headers?: Record<string, string>
   /** Wire format of a provider that has no preset; defaults to `openai-compatible`. */
   kind?: ProviderKind
+  /**
+   * The OpenAI wire API for every model of this provider: `responses` (`/responses`) or `chat`
+   * (`/chat/completions`); unset, the catalog decides per model. Ignored by Anthropic providers.
+   */
+  api?: ModelApi
   /**
    * The base URL was set by the project's own config (not the user's): keys from the
    * environment or the secret store are not sent there, only an `apiKey` of the config.

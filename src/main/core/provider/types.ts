@@ -23,10 +23,12 @@ export interface ImagePart {
 
 /**
  * Model reasoning. Anthropic thinking carries a `signature` (or `redactedData` for a
- * redacted block) that must be sent back unchanged; reasoning from other providers has
- * neither. `providerId` records which provider produced it so it is only sent back to
- * that provider (reasoning is provider-private; another provider would reject or
- * misread it).
+ * redacted block) that must be sent back unchanged; a Responses API reasoning item
+ * carries its `itemId`, `encryptedContent` and `summary` (the summary parts `text`
+ * joins), sent back as a `reasoning` input item; reasoning from other providers has
+ * none of these. `providerId` records which provider produced it so it is only sent
+ * back to that provider (reasoning is provider-private; another provider would reject
+ * or misread it).
  */
 export interface ReasoningPart {
   type: 'reasoning'
@@ -34,6 +36,9 @@ export interface ReasoningPart {
   signature?: string
   redactedData?: string
   providerId?: string
+  itemId?: string
+  encryptedContent?: string
+  summary?: string[]
 }
 
 export interface ToolCallPart {
@@ -99,6 +104,11 @@ export interface ChatRequest {
   reasoning?: { effort: ReasoningEffort; budgetTokens?: number }
   /** Anthropic prompt-caching breakpoints; on by default. */
   promptCache?: boolean
+  /**
+   * Groups requests that share a prompt prefix (the session id) so OpenAI routes them to the
+   * same cache (`prompt_cache_key`); other providers ignore it.
+   */
+  cacheKey?: string
   signal?: AbortSignal
   /** The project's provider settings (`config.provider`); each request brings its own, nothing app-wide is changed. */
   settings?: ProviderSettings
@@ -131,7 +141,7 @@ export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' |
  */
 export type StreamEvent =
   | { type: 'text-delta'; text: string }
-  | { type: 'reasoning-delta'; text: string; signature?: string; redactedData?: string }
+  | ReasoningDeltaEvent
   | { type: 'tool-call-start'; id: string; name: string }
   | { type: 'tool-call-delta'; id: string; argsDelta: string }
   | ToolCallEndEvent
@@ -139,6 +149,16 @@ export type StreamEvent =
   | { type: 'finish'; reason: FinishReason; rawReason?: string }
   | { type: 'retry'; attempt: number; maxRetries: number; delayMs: number; error: ErrorData }
   | { type: 'attempt-reset' }
+
+export interface ReasoningDeltaEvent {
+  type: 'reasoning-delta'
+  text: string
+  signature?: string
+  redactedData?: string
+  itemId?: string
+  encryptedContent?: string
+  summary?: string[]
+}
 
 export type ToolCallEndEvent =
   | { type: 'tool-call-end'; id: string; name: string; input: unknown }

@@ -123,6 +123,8 @@ export function toOpenAIParams(request: ChatRequest, model: ModelInfo, preset: P
   } else {
     Object.assign(params, compatReasoningFields(request, model, preset))
   }
+  // OpenAI routes requests with one key to one prompt cache; compatible servers may reject the field.
+  if (preset.kind === 'openai' && request.cacheKey) params.prompt_cache_key = request.cacheKey
   if (request.tools && request.tools.length > 0) {
     params.tools = request.tools.map(
       (tool): ChatCompletionTool => ({

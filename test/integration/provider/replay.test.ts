@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type LoadedCase, type WireExpectation, loadCases } from '../../fixtures/replay/case'
 import { type ReplayServer, type ReplayedRequest, startReplayServer } from '../../fixtures/replay/server'
-import { assistantMessages, keysIn, thinkingSent, toolCallsSent } from '../../fixtures/replay/wire'
+import { assistantMessages, requestKeys, thinkingSent, toolCallsSent } from '../../fixtures/replay/wire'
 import { type CliResult, runHotaru } from '../../support/cli'
 import { tempDir, writeTree } from '../../support/temp'
 
@@ -91,7 +91,7 @@ function checkWire(expectation: WireExpectation, request: ReplayedRequest | unde
     })
   }
   if (expectation.absentKeys) {
-    const keys = keysIn(request.body)
+    const keys = requestKeys(request.body)
     for (const key of expectation.absentKeys) expect(keys.has(key), `${label}: "${key}" must not be sent`).toBe(false)
   }
   if (expectation.has) expect(request.body, label).toMatchObject(expectation.has)

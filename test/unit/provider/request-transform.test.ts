@@ -21,8 +21,10 @@ describe('tool-call ids', () => {
 describe('Anthropic request transform', () => {
   const base: ChatRequest = { model: 'anthropic/claude-sonnet-4-5', messages: [{ role: 'user', content: [text('hi')] }] }
 
-  it('defaults max_tokens to the model output limit capped at 32k and sends temperature only without thinking', () => {
-    expect(toAnthropicParams({ ...base, temperature: 0.2 }, model(base.model))).toMatchObject({ max_tokens: 32_000, temperature: 0.2 })
+  it('defaults max_tokens to the model output limit capped at 32k and never sends a temperature', () => {
+    const plain = toAnthropicParams({ ...base, temperature: 0.2 }, model(base.model))
+    expect(plain).toMatchObject({ max_tokens: 32_000 })
+    expect(plain).not.toHaveProperty('temperature')
     const thinking = toAnthropicParams({ ...base, temperature: 0.2, reasoning: { effort: 'high' } }, model(base.model))
     expect(thinking).toMatchObject({ max_tokens: 64_000, thinking: { type: 'enabled', budget_tokens: 32_000 } })
     expect(thinking).not.toHaveProperty('temperature')

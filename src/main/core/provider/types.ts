@@ -94,6 +94,7 @@ export interface ChatRequest {
   tools?: ToolDefinition[]
   /** Defaults to the model's output limit, capped at 32k. */
   maxTokens?: number
+  /** Sent to providers that accept it; never to Anthropic, whose API version rejects it. */
   temperature?: number
   /**
    * How hard the model reasons, mapped per provider (see `reasoning.ts`); ignored by

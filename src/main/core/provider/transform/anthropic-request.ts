@@ -27,10 +27,11 @@ const THINKING_BUDGET: Record<Exclude<Effort, 'off'>, number> = { low: 4_000, me
 const MIN_THINKING_BUDGET = 1_024
 
 /**
- * The typed params of this SDK version no longer list `temperature`; the API still
- * takes it, so it is declared here and only sent when the caller sets one.
+ * The Messages API body. The API version this SDK sends (`anthropic-version`) rejects
+ * `temperature`, `top_p` and `top_k`, and its typed params no longer list them: none of
+ * them is ever sent to Anthropic, whatever the request asks.
  */
-export type AnthropicParams = Omit<MessageCreateParamsBase, 'stream'> & { temperature?: number }
+export type AnthropicParams = Omit<MessageCreateParamsBase, 'stream'>
 
 function userBlock(part: TextPart | ImagePart, model: ModelInfo): TextBlockParam | ImageBlockParam {
   if (part.type === 'text') return { type: 'text', text: part.text }
@@ -230,7 +231,5 @@ export function toAnthropicParams(request: ChatRequest, model: ModelInfo): Anthr
   if (reasoning.thinking) params.thinking = reasoning.thinking
   // Adaptive thinking takes the effort level instead of a token budget.
   if (reasoning.effort) params.output_config = { effort: reasoning.effort }
-  // Anthropic rejects a temperature while thinking, so it is only sent without.
-  if (!thinks && request.temperature !== undefined) params.temperature = request.temperature
   return params
 }

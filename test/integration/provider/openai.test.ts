@@ -113,7 +113,7 @@ describe('OpenAI provider through the real SDK', () => {
     expect(server.pending()).toBe(1)
   })
 
-  it('streams DeepSeek reasoning_content and sends it back within the tool loop only', async () => {
+  it('streams DeepSeek reasoning_content and sends it back in every later request of the session', async () => {
     server.enqueue(
       { reasoning: 'thinking hard', toolCalls: [{ id: 'call_1', name: 'read', args: { path: 'x' } }] },
       { text: 'answer' },
@@ -125,6 +125,16 @@ describe('OpenAI provider through the real SDK', () => {
     const history: ModelMessage[] = [
       user('earlier'),
       { role: 'assistant', content: [{ type: 'reasoning', text: 'old turn', providerId: 'deepseek' }, { type: 'text', text: 'old' }] },
+      // A turn another model answered with a tool call: DeepSeek still wants the field on it.
+      user('before'),
+      {
+        role: 'assistant',
+        content: [
+          { type: 'reasoning', text: 'claude thought', providerId: 'anthropic', signature: 'sig' },
+          { type: 'tool-call', id: 'toolu_1', name: 'read', input: { path: 'y' } },
+        ],
+      },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'toolu_1', toolName: 'read', output: 'y data' }] },
       user('q'),
       {
         role: 'assistant',
@@ -138,8 +148,10 @@ describe('OpenAI provider through the real SDK', () => {
     await collect(registry.stream({ model: 'deepseek/deepseek-reasoner', messages: history, tools }))
     const body = server.requests[1]?.body as Body
     expect(body.max_tokens).toBeDefined()
-    expect(body.messages[1]).not.toHaveProperty('reasoning_content')
-    expect(body.messages[3]).toMatchObject({ role: 'assistant', reasoning_content: 'thinking hard' })
+    expect(server.requests[1]?.status).toBe(200)
+    expect(body.messages[1]).toMatchObject({ role: 'assistant', content: 'old', reasoning_content: 'old turn' })
+    expect(body.messages[3]).toMatchObject({ role: 'assistant', reasoning_content: '' })
+    expect(body.messages[6]).toMatchObject({ role: 'assistant', reasoning_content: 'thinking hard' })
   })
 
   it('completes a non-streamed call', async () => {

@@ -3,13 +3,17 @@ export type ProviderKind = 'anthropic' | 'openai' | 'openai-compatible'
 
 /**
  * How an OpenAI-compatible provider carries reasoning. `field` is the delta/message
- * field; `sendBack: 'tool-turns'` sends reasoning back on the assistant messages of
- * the current tool loop (after the last user message), which DeepSeek and Kimi
- * thinking models require and otherwise ignore.
+ * field. `sendBack: 'always'` sends the provider's own reasoning back on every
+ * assistant message of the session, in every later request, and the field (empty when
+ * there is none, e.g. a message another model wrote) on every assistant message with
+ * tool calls: DeepSeek and Kimi thinking models answer 400 to any request whose history
+ * holds a tool-call message without it, not only inside the current tool loop.
+ * `never`: reasoning stays with the provider (OpenRouter, Ollama, LM Studio, xAI and
+ * configured providers, whose APIs ignore or reject it on input).
  */
 export interface ReasoningWire {
   field: 'reasoning_content' | 'reasoning'
-  sendBack: 'never' | 'tool-turns'
+  sendBack: 'never' | 'always'
   /** `router`: the request grades reasoning with one normalized `reasoning` object whatever the upstream model. */
   request?: 'router'
 }
@@ -60,7 +64,7 @@ export const PROVIDER_PRESETS: Readonly<Record<string, ProviderPreset>> = {
     env: { apiKey: ['DEEPSEEK_API_KEY'], baseURL: ['DEEPSEEK_BASE_URL'] },
     requiresKey: true,
     billing: 'Top up on the DeepSeek platform',
-    reasoning: { field: 'reasoning_content', sendBack: 'tool-turns' },
+    reasoning: { field: 'reasoning_content', sendBack: 'always' },
   },
   moonshot: {
     id: 'moonshot',
@@ -70,7 +74,7 @@ export const PROVIDER_PRESETS: Readonly<Record<string, ProviderPreset>> = {
     env: { apiKey: ['MOONSHOT_API_KEY', 'KIMI_API_KEY'], baseURL: ['MOONSHOT_BASE_URL'] },
     requiresKey: true,
     billing: 'Recharge in the Moonshot platform console',
-    reasoning: { field: 'reasoning_content', sendBack: 'tool-turns' },
+    reasoning: { field: 'reasoning_content', sendBack: 'always' },
   },
   openrouter: {
     id: 'openrouter',

@@ -37,11 +37,3 @@ export function systemBlocks(system: string | string[] | undefined): string[] {
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
-
-/** Index of the last user message: assistant messages after it form the current tool loop. */
-export function lastUserIndex(messages: readonly ModelMessage[]): number {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    if (messages[i]?.role === 'user') return i
-  }
-  return -1
-}

@@ -9,7 +9,7 @@ import type { ModelInfo } from '../catalog'
 import type { ProviderPreset } from '../presets'
 import type { ChatRequest, ImagePart, ModelMessage, ReasoningPart, TextPart } from '../types'
 import { clampEffort } from '../reasoning'
-import { cleanMessages, isPlainObject, lastUserIndex, systemBlocks } from './clean-messages'
+import { cleanMessages, isPlainObject, systemBlocks } from './clean-messages'
 import { compatReasoningFields, openaiEffortValue } from './openai-reasoning'
 import { imageOmittedText, resolveMaxTokens } from './request-limits'
 import { toolCallIdFor } from './tool-call-id'
@@ -44,11 +44,7 @@ function reasoningToSend(parts: ReasoningPart[], preset: ProviderPreset): string
   return text.length > 0 ? text : undefined
 }
 
-function assistantMessage(
-  message: Extract<ModelMessage, { role: 'assistant' }>,
-  preset: ProviderPreset,
-  inToolLoop: boolean,
-): AssistantWithReasoning | undefined {
+function assistantMessage(message: Extract<ModelMessage, { role: 'assistant' }>, preset: ProviderPreset): AssistantWithReasoning | undefined {
   const text = message.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('')
   const calls = message.content.flatMap((p) => (p.type === 'tool-call' ? [p] : []))
   const out: AssistantWithReasoning = { role: 'assistant', content: text.length > 0 ? text : null }
@@ -60,12 +56,13 @@ function assistantMessage(
     }))
   }
   // Reasoning is provider-private: only the provider's own field, only where it asks for it.
-  if (preset.reasoning?.sendBack === 'tool-turns' && inToolLoop) {
+  if (preset.reasoning?.sendBack === 'always') {
     const reasoning = reasoningToSend(
       message.content.filter((p): p is ReasoningPart => p.type === 'reasoning'),
       preset,
     )
-    if (reasoning !== undefined) out[preset.reasoning.field] = reasoning
+    // A tool-call message must carry the field even without reasoning of this provider (one another model wrote).
+    if (reasoning !== undefined || calls.length > 0) out[preset.reasoning.field] = reasoning ?? ''
   }
   if (out.content === null && out.tool_calls === undefined) return undefined
   return out
@@ -75,9 +72,7 @@ export function toOpenAIMessages(request: ChatRequest, model: ModelInfo, preset:
   const out: ChatCompletionMessageParam[] = []
   const system = systemBlocks(request.system)
   if (system.length > 0) out.push({ role: 'system', content: system.join('\n\n') })
-  const messages = cleanMessages(request.messages)
-  const loopStart = lastUserIndex(messages)
-  messages.forEach((message, index) => {
+  for (const message of cleanMessages(request.messages)) {
     if (message.role === 'user') {
       out.push({ role: 'user', content: userContent(message.content, model) })
     } else if (message.role === 'tool') {
@@ -89,10 +84,10 @@ export function toOpenAIMessages(request: ChatRequest, model: ModelInfo, preset:
         })
       }
     } else {
-      const assistant = assistantMessage(message, preset, index > loopStart)
+      const assistant = assistantMessage(message, preset)
       if (assistant) out.push(assistant)
     }
-  })
+  }
   return out
 }
 

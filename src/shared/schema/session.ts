@@ -87,6 +87,10 @@ export const Part = z.discriminatedUnion('type', [
     signature: z.string().optional(),
     redactedData: z.string().optional(),
     providerId: z.string().optional(),
+    /** A Responses API reasoning item: its id, encrypted content and summary parts, sent back on later requests. */
+    itemId: z.string().optional(),
+    encryptedContent: z.string().optional(),
+    summary: z.array(z.string()).optional(),
   }),
   z.object({ ...partBase, type: z.literal('tool'), callId: z.string(), tool: z.string(), state: ToolState }),
   z.object({ ...partBase, type: z.literal('step-start') }),

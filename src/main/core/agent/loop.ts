@@ -227,10 +227,15 @@ async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager
           providerId: model.providerId,
         })
         if (event.text) store.appendText(reasoning.id, event.text)
-        if (event.signature || event.redactedData) {
+        if (event.signature || event.redactedData || event.encryptedContent) {
           const current = (store.livePart(reasoning.id) as PartOf<'reasoning'> | undefined) ?? reasoning
           store.endPart(reasoning.id)
-          store.updatePart({ ...current, signature: event.signature, redactedData: event.redactedData })
+          store.updatePart({
+            ...current,
+            signature: event.signature,
+            redactedData: event.redactedData,
+            ...(event.encryptedContent ? { itemId: event.itemId, encryptedContent: event.encryptedContent, summary: event.summary } : {}),
+          })
           reasoning = undefined
         }
         return

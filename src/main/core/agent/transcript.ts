@@ -66,13 +66,14 @@ export function toModelMessages(history: MessageWithParts[]): { messages: ModelM
     const seen = new Set<string>()
     for (const part of parts) {
       if (part.type === 'text' && part.text.length > 0) content.push({ type: 'text', text: part.text })
-      else if (part.type === 'reasoning' && (part.text.length > 0 || part.redactedData)) {
+      else if (part.type === 'reasoning' && (part.text.length > 0 || part.redactedData || part.encryptedContent)) {
         content.push({
           type: 'reasoning',
           text: part.text,
           ...(part.signature ? { signature: part.signature } : {}),
           ...(part.redactedData ? { redactedData: part.redactedData } : {}),
           ...(part.providerId ? { providerId: part.providerId } : {}),
+          ...(part.encryptedContent ? { itemId: part.itemId, encryptedContent: part.encryptedContent, summary: part.summary } : {}),
         })
       } else if (part.type === 'tool' && !seen.has(part.callId)) {
         seen.add(part.callId)

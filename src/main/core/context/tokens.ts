@@ -43,7 +43,8 @@ export function partChars(part: Part): number {
     case 'text':
       return part.text.length
     case 'reasoning':
-      return part.text.length + (part.signature?.length ?? 0) + (part.redactedData?.length ?? 0)
+      // Encrypted reasoning goes back whole and is read as the reasoning tokens it holds.
+      return part.text.length + (part.signature?.length ?? 0) + (part.redactedData?.length ?? 0) + (part.encryptedContent?.length ?? 0)
     case 'tool':
       return part.tool.length + part.callId.length + inputChars(part.state.input) + toolResultChars(part)
     case 'context':

@@ -24,6 +24,8 @@ function renderPart(part: Part, streaming: boolean, root: string, recent: boolea
         <Markdown key={part.id} text={part.text} streaming={streaming} />
       )
     case 'reasoning':
+      // Reasoning kept only encrypted (no summary) is for the model, not the reader.
+      if (!part.text && !part.redactedData) return null
       return <Reasoning key={part.id} part={part} streaming={streaming} />
     case 'tool':
       return <ToolCard key={part.id} part={part} root={root} recent={recent} />

@@ -318,6 +318,8 @@ async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager
       system: input.system,
       messages,
       tools: toolDefinitions,
+      // One session, one prompt cache: its requests share their prefix.
+      cacheKey: sessionId,
       signal,
     })
     let busy = false

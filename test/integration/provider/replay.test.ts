@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type LoadedCase, type WireExpectation, loadCases } from '../../fixtures/replay/case'
 import { type ReplayServer, type ReplayedRequest, startReplayServer } from '../../fixtures/replay/server'
-import { assistantMessages, requestKeys, thinkingSent, toolCallsSent } from '../../fixtures/replay/wire'
+import { assistantMessages, reasoningItemsSent, requestKeys, thinkingSent, toolCallsSent } from '../../fixtures/replay/wire'
 import { type CliResult, runHotaru } from '../../support/cli'
 import { tempDir, writeTree } from '../../support/temp'
 
@@ -81,6 +81,13 @@ function checkWire(expectation: WireExpectation, request: ReplayedRequest | unde
     const candidates = wanted.message === undefined ? messages : [messages[wanted.message]]
     const found = candidates.some((m) => typeof m?.[wanted.field] === 'string' && (m[wanted.field] as string).startsWith(wanted.startsWith))
     expect(found, `${label}: ${wanted.field} starting "${wanted.startsWith}" sent back`).toBe(true)
+  }
+  if (expectation.reasoningItems) {
+    const sent = reasoningItemsSent(request.body)
+    expect(sent.map((item) => item.id), `${label}: reasoning items sent back`).toEqual(expectation.reasoningItems.map((item) => item.id))
+    expectation.reasoningItems.forEach((item, i) => {
+      expect(sent[i]?.encryptedContent.startsWith(item.encryptedStartsWith), `${label}: encrypted content of reasoning item ${i}`).toBe(true)
+    })
   }
   if (expectation.thinking) {
     const sent = thinkingSent(request.body)

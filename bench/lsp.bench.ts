@@ -64,7 +64,7 @@ function projectLsp(root: string): ProjectLsp {
 
 const signal = new AbortController().signal
 const edit = (lsp: ProjectLsp, file: string) =>
-  diagnosticsAfterTool(lsp, { tool: 'edit', metadata: { filePath: file }, failed: false, signal, waitMs: CAP_MS, quietMs: QUIET_MS })
+  diagnosticsAfterTool(lsp, { tool: 'edit', sessionId: 'ses_00000000bench', metadata: { filePath: file }, failed: false, signal, waitMs: CAP_MS, quietMs: QUIET_MS })
 
 async function main(): Promise<void> {
   const first: number[] = []

@@ -31,7 +31,7 @@ import { BACKGROUND_NICENESS } from './util/thread-priority'
 import { detached } from './util/detached'
 import { loginShellEnv, pickShell, useProcessEnvironment } from './tools'
 import { CommandSandbox, sandboxContext, sandboxPolicy, sandboxSupport } from './sandbox'
-import { createLspTool, diagnosticsAfterTool, LspService } from './lsp'
+import { createLspTool, diagnosticsAfterTool, lateDiagnostics, LspService, settleDiagnostics } from './lsp'
 import { endOwnProcesses, installProcessMarker, ProcessSweeps } from './process/owner-marker'
 
 import { DEFAULT_MODEL_ID } from './config/project-config'
@@ -56,7 +56,7 @@ export interface ServicesOptions {
   /** Environment for config placeholders and provider credentials (tests pass their own). */
   env?: NodeJS.ProcessEnv
   /** Language server settings that are not config: waits (tests on a busy machine), install without asking (CLI flag). */
-  lsp?: { waitMs?: number; quietMs?: number; installWithoutAsking?: boolean; restartDelaysMs?: readonly number[] }
+  lsp?: { waitMs?: number; quietMs?: number; settleMs?: number; installWithoutAsking?: boolean; restartDelaysMs?: readonly number[] }
   /**
    * The app's own process (CLI, serve, desktop): marks every child so that nothing it started survives it,
    * and ends what an earlier run killed with SIGKILL left behind. Off in tests that share one process.
@@ -213,11 +213,17 @@ export function createServices(options: ServicesOptions): Services {
     coreTools: [lspTool],
     postSteps: [
       // Language server diagnostics after edits (and a warm server after reads).
-      ({ project, config, tool, metadata, failed, signal }) =>
+      ({ project, config, tool, metadata, failed, signal, sessionId }) =>
         config.lsp === false
           ? Promise.resolve(undefined)
-          : diagnosticsAfterTool(lsp.for(project, config), { tool, metadata, failed, signal, waitMs: lsp.waitMs, quietMs: lsp.quietMs }),
+          : diagnosticsAfterTool(lsp.for(project, config), { tool, sessionId, metadata, failed, signal, waitMs: lsp.waitMs, quietMs: lsp.quietMs }),
     ],
+    // …and what a server that was starting or slow reports later, with the next request or before the turn ends.
+    lateFacts: {
+      take: (project, config, sessionId, options) => (config.lsp === false ? [] : lateDiagnostics(lsp.for(project, config), sessionId, options)),
+      settle: (project, config, sessionId, signal) =>
+        config.lsp === false ? Promise.resolve([]) : settleDiagnostics(lsp.for(project, config), sessionId, { maxMs: lsp.settleMs, quietMs: lsp.quietMs, signal }),
+    },
   })
   const checkpoints = new CheckpointService(
     storage.checkpoints,

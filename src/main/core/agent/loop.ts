@@ -7,6 +7,7 @@ import { SessionErrorNames } from '../session/errors'
 import { ContextManager } from '../context/manager'
 import type { AgentInfo } from './agents'
 import type { ToolHost, ToolOutcome } from './tool-host'
+import type { ContextSection } from '../context/turn-context'
 import { nextTask } from '../util/next-task'
 
 export const DEFAULT_MAX_TURNS = 50
@@ -67,7 +68,10 @@ export async function runTurn(deps: LoopDeps, input: TurnInput): Promise<TurnRes
   const maxTurns = input.maxTurns ?? input.agent.maxTurns ?? DEFAULT_MAX_TURNS
   let lastMessage: Message | undefined
   const context = deps.context ?? new ContextManager({ store, providers: deps.providers })
+  let settles = 0
   for (let step = 1; step <= maxTurns; step++) {
+    // Diagnostics that came in while the model wrote follow the previous step's tool results.
+    if (lastMessage) addContext(store, lastMessage, deps.tools.lateContext?.() ?? [])
     const outcome = await runStep(deps, input, context)
     lastMessage = outcome.message
     deps.onStepEnd?.(outcome.message, outcome.changes)
@@ -80,6 +84,15 @@ export async function runTurn(deps: LoopDeps, input: TurnInput): Promise<TurnRes
         signal: input.signal,
         providerSettings: input.providerSettings,
       })
+    }
+    if (outcome.status === 'completed' && settles < MAX_SETTLES && !input.signal.aborted) {
+      // The turn does not end on errors its edits caused without the model knowing: it hears them and goes on.
+      settles++
+      const owed = (await deps.tools.beforeTurnEnd?.(input.signal)) ?? []
+      if (owed.length > 0 && !input.signal.aborted) {
+        addContext(store, outcome.message, owed)
+        continue
+      }
     }
     if (outcome.status !== 'continue') {
       return { status: outcome.status, error: outcome.error, steps: step, lastMessage }
@@ -102,6 +115,14 @@ export async function runTurn(deps: LoopDeps, input: TurnInput): Promise<TurnRes
     synthetic: true,
   })
   return { status: 'max-turns', steps: maxTurns, lastMessage: note }
+}
+
+/** How many times a turn that would end goes on because its edits caused errors the model had not heard of. */
+export const MAX_SETTLES = 2
+
+function addContext(store: SessionStore, message: Message, sections: ContextSection[]): void {
+  if (sections.length === 0) return
+  store.addPart<PartOf<'context'>>({ sessionId: message.sessionId, messageId: message.id, type: 'context', sections })
 }
 
 interface StepOutcome {

@@ -15,6 +15,7 @@ import type { CommandSandbox } from '../sandbox/sandbox'
 import type { AgentInfo } from './agents'
 import type { QuestionService } from './questions'
 import type { ToolHost } from './tool-host'
+import type { ContextSection } from '../context/turn-context'
 
 export interface TurnHooks {
   /** Runs a subagent in a child session of `parentSessionId`; resolves with its final text. */
@@ -32,6 +33,19 @@ export interface ToolPostStepInput {
   failed: boolean
   /** The turn's stop signal: a post-step stops waiting when it fires. */
   signal: AbortSignal
+  sessionId: string
+}
+
+/**
+ * Facts about a session's edits that arrive on their own time (language-server diagnostics of a server
+ * that was starting or slow when the edit was made): the loop sends them with its next request, and
+ * before a turn ends it waits (bounded) for what is still coming and lets the model act on it.
+ */
+export interface LateFacts {
+  /** What arrived since the model last heard; `endTurn` also forgets the turn's edits (a new turn starts). */
+  take(project: ProjectInstance, config: Config, sessionId: string, options?: { endTurn?: boolean }): ContextSection[]
+  /** Waits (bounded, less on Stop) for what the turn's edits are still owed, then takes it. */
+  settle(project: ProjectInstance, config: Config, sessionId: string, signal: AbortSignal): Promise<ContextSection[]>
 }
 
 /**
@@ -53,6 +67,7 @@ export interface ToolRuntimeDeps {
   /** Core tools built outside the registry (the `lsp` tool): permissions like the built-ins'. */
   coreTools?: Tool[]
   postSteps?: ToolPostStep[]
+  lateFacts?: LateFacts
 }
 
 /** The todo list of a session, kept in the settings table so it survives restarts. */
@@ -140,6 +155,8 @@ export class ProjectToolRuntime implements Disposable {
       mutatesFiles: (name, agent) => mayMutateFiles(tools(agent).find((t) => t.id === name)),
       // The shell checker's grammar (WebAssembly) loads while the model writes its first answer, not before the request.
       warm: warmBashParser,
+      lateContext: (options) => this.deps.lateFacts?.take(this.project, config, sessionId, options) ?? [],
+      beforeTurnEnd: (signal) => this.deps.lateFacts?.settle(this.project, config, sessionId, signal) ?? Promise.resolve([]),
       plannedWrites: (call, agent) => {
         const tool = tools(agent).find((t) => t.id === call.name)
         // A hook around the call is a shell command: what it writes nobody knows in advance.
@@ -209,7 +226,7 @@ export class ProjectToolRuntime implements Disposable {
           { doomLoop: this.doomLoop },
           available,
         )
-        const after = await this.postSteps({ project: this.project, config, tool: call.name, metadata: result.metadata, failed: result.error !== undefined, signal: ctx.signal })
+        const after = await this.postSteps({ project: this.project, config, tool: call.name, metadata: result.metadata, failed: result.error !== undefined, signal: ctx.signal, sessionId })
         if (after.output) result.output = `${result.output}\n\n${after.output}`
         Object.assign(result.metadata, after.metadata)
         const post = await runHooks(config.hooks, 'PostToolUse', { ...hookPayload, output: result.output }, hookOptions)

@@ -311,7 +311,9 @@ export class AgentService {
     }
     const started = firstTurn ? (await runHooks(env.config?.hooks, 'SessionStart', hookPayload, { ...hookOptions, signal })).failures : []
     signal.throwIfAborted()
-    const sections = env.turnSections ? changedSections(env.turnSections(), sentSections(history)) : []
+    // Diagnostics that arrived after the last turn ended come first; that turn's edits are then forgotten.
+    const late = env.tools.lateContext?.({ endTurn: true }) ?? []
+    const sections = [...late, ...(env.turnSections ? changedSections(env.turnSections(), sentSections(history)) : [])]
     const user = this.store.addMessage({ sessionId: session.id, role: 'user', agent: agentName, model, completedAt: Date.now() })
     turn.id = user.id
     if (sections.length > 0) this.store.addPart<PartOf<'context'>>({ sessionId: session.id, messageId: user.id, type: 'context', sections })
@@ -488,6 +490,8 @@ function afterCheckpoints(host: ToolHost, wait: { idle: () => Promise<void>; bef
     definitions: (agent) => host.definitions(agent),
     mutatesFiles: host.mutatesFiles ? (name, agent) => host.mutatesFiles?.(name, agent) ?? true : undefined,
     warm: host.warm ? () => host.warm?.() : undefined,
+    lateContext: host.lateContext ? (options) => host.lateContext?.(options) ?? [] : undefined,
+    beforeTurnEnd: host.beforeTurnEnd ? (signal) => host.beforeTurnEnd?.(signal) ?? Promise.resolve([]) : undefined,
     plannedWrites: host.plannedWrites ? (call, agent) => host.plannedWrites?.(call, agent) ?? Promise.resolve(undefined) : undefined,
     execute: async (call, ctx) => {
       if (host.mutatesFiles?.(call.name, ctx.agent) ?? true) {

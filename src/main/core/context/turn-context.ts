@@ -14,6 +14,13 @@ export interface ContextSection {
 }
 
 const INSTRUCTIONS = 'instructions:'
+/** Late language-server diagnostics: news about one moment, not state a summary carries forward. */
+export const DIAGNOSTICS_SECTION = 'diagnostics'
+
+/** Sections that describe the project as it is (carried into a summary), unlike one-off news. */
+export function isStateSection(name: string): boolean {
+  return name === 'date' || name === 'git' || name === 'memory' || name.startsWith(INSTRUCTIONS)
+}
 
 export function instructionSection(path: string, content: string): ContextSection {
   return { name: `${INSTRUCTIONS}${path}`, text: content.trim() }
@@ -49,6 +56,7 @@ function sectionText(section: ContextSection): string {
   if (section.name === 'date') return `Today's date: ${section.text}`
   if (section.name === 'git') return `Version control, as of this message: ${section.text}`
   if (section.name === 'memory') return section.text.length > 0 ? section.text : 'The project memory is empty now.'
+  if (section.name === DIAGNOSTICS_SECTION) return `Language-server diagnostics that arrived after your last edits:\n${section.text}`
   if (section.name.startsWith(INSTRUCTIONS)) {
     const path = section.name.slice(INSTRUCTIONS.length)
     return section.text.length > 0 ? `Instructions from ${path}:\n${section.text}` : `${path} was removed: its instructions no longer apply.`

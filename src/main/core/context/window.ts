@@ -1,5 +1,5 @@
 import type { MessageWithParts, PartOf } from '@shared/schema/session'
-import { type ContextSection, sentSections } from './turn-context'
+import { type ContextSection, isStateSection, sentSections } from './turn-context'
 
 /**
  * Which stored messages a request sends. The newest compaction marker (an
@@ -63,7 +63,7 @@ export function contextView(history: readonly MessageWithParts[]): ContextView {
     tail.push(message)
   }
   const marker = history[markerIndex] as MessageWithParts
-  const carried = [...sentSections(history.slice(0, start))].map(([name, text]) => ({ name, text })).filter((s) => s.text.length > 0)
+  const carried = [...sentSections(history.slice(0, start))].map(([name, text]) => ({ name, text })).filter((s) => s.text.length > 0 && isStateSection(s.name))
   return { compaction: { messageId: marker.info.id, part }, tail, freshFrom, carried }
 }
 

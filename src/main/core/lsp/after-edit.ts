@@ -1,6 +1,7 @@
 import type { LspDiagnostic } from '@shared/ipc/lsp'
+import { DIAGNOSTICS_SECTION, type ContextSection } from '../context/turn-context'
 import { formatDiagnostic } from './format'
-import type { DiagnosticsReport, ProjectLsp } from './project-lsp'
+import type { DiagnosticsReport, PendingFile, ProjectLsp } from './project-lsp'
 
 /** Tools whose results carry the diagnostics of the files they changed. */
 export const EDITING_TOOLS: ReadonlySet<string> = new Set(['edit', 'multiedit', 'write', 'apply_patch'])
@@ -54,13 +55,14 @@ export interface AfterToolResult {
 }
 
 /**
- * The post-step of every tool call: after an edit, waits (capped) for the
- * diagnostics of the touched files and returns what to append; after a read,
- * opens the file on its server without waiting. Failed calls are left alone.
+ * The post-step of every tool call: after an edit, the diagnostics of the touched files that a warm
+ * server reports within `waitMs` (a server still starting or loading the project is not waited for:
+ * what it finds later reaches the model with a later request, see `SessionDiagnostics`); after a
+ * read, opens the file on its server without waiting. Failed calls are left alone.
  */
 export async function diagnosticsAfterTool(
   lsp: ProjectLsp,
-  input: { tool: string; metadata: Record<string, unknown>; failed: boolean; signal: AbortSignal; waitMs: number; quietMs: number },
+  input: { tool: string; sessionId: string; metadata: Record<string, unknown>; failed: boolean; signal: AbortSignal; waitMs: number; quietMs: number },
 ): Promise<AfterToolResult | undefined> {
   if (input.failed || input.signal.aborted) return undefined
   const files = touchedFiles(input.tool, input.metadata)
@@ -70,11 +72,37 @@ export async function diagnosticsAfterTool(
     return undefined
   }
   if (!EDITING_TOOLS.has(input.tool)) return undefined
+  const ledger = lsp.diagnosticsOf(input.sessionId)
+  const pending: PendingFile[] = []
   // A stop ends the wait at once: the turn never waits on a server it no longer needs.
   const stopped = new Promise<undefined>((resolve) => input.signal.addEventListener('abort', () => resolve(undefined), { once: true }))
-  const report = await Promise.race([lsp.touch(files, { waitMs: input.waitMs, quietMs: input.quietMs }), stopped])
+  const touching = lsp.touch(files, { waitMs: input.waitMs, quietMs: input.quietMs, warmOnly: true, onPending: (file) => pending.push(file) })
+  const report = await Promise.race([touching, stopped])
   if (!report) return undefined
+  for (const file of pending) ledger.recordEdit(file)
+  for (const file of report.files) {
+    const handle = lsp.handleById(file.server)
+    if (handle) ledger.recordEdit({ abs: lsp.absPath(file.path), path: file.path, handle, sentAt: Number.POSITIVE_INFINITY }, file.errors)
+  }
   const output = formatReport(report)
   if (!output) return undefined
   return { output, metadata: { diagnostics: report } }
+}
+
+/** Late diagnostics as the turn context section the model reads them in. */
+function asSections(lines: string[]): ContextSection[] {
+  return lines.length === 0 ? [] : [{ name: DIAGNOSTICS_SECTION, text: lines.join('\n') }]
+}
+
+/** What the session's model has not heard about its edits yet; `endTurn` then forgets the edits of the turn that ended. */
+export function lateDiagnostics(lsp: ProjectLsp, sessionId: string, options: { endTurn?: boolean } = {}): ContextSection[] {
+  const ledger = lsp.diagnosticsOf(sessionId)
+  const lines = ledger.take()
+  if (options.endTurn) ledger.endTurn()
+  return asSections(lines)
+}
+
+/** Before a turn ends: the reports its edits are owed (bounded wait), as context sections. */
+export async function settleDiagnostics(lsp: ProjectLsp, sessionId: string, options: { maxMs: number; quietMs: number; signal: AbortSignal }): Promise<ContextSection[]> {
+  return asSections(await lsp.settle(sessionId, options))
 }

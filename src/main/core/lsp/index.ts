@@ -1,5 +1,5 @@
 export { BUILTIN_SERVERS, languageIdOf, type ServerSpec } from './catalog'
-export { diagnosticsAfterTool, EDITING_TOOLS, formatReport, touchedFiles, type AfterToolResult } from './after-edit'
+export { diagnosticsAfterTool, lateDiagnostics, settleDiagnostics, EDITING_TOOLS, formatReport, touchedFiles, type AfterToolResult } from './after-edit'
 export { formatDiagnostic } from './format'
 export { createLspTool } from './lsp-tool'
 export { ProjectLsp, type DiagnosticsReport } from './project-lsp'

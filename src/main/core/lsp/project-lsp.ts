@@ -7,6 +7,7 @@ import { log } from '../util/log'
 import { errorKey, errorsOf } from './format'
 import { locateServer, locateTypescript } from './locate'
 import { ServerHandle, uriToPath, type ResolvedLaunch } from './server'
+import { SessionDiagnostics } from './session-diagnostics'
 import { effectiveServers, installPolicy, serverForFile, type EffectiveServer, type InstallPolicy } from './specs'
 
 export interface ProjectLspDeps {
@@ -51,6 +52,21 @@ export interface TouchOptions {
   waitMs: number
   /** The report is complete once no further report came for this long. */
   quietMs?: number
+  /**
+   * Wait only for servers that are warm (running and past their first report): a server that is starting
+   * or loading the project gets the files and is not waited for. Those files, and any a warm server did not
+   * report on within the wait, go to `onPending`; no note about them is written into the report.
+   */
+  warmOnly?: boolean
+  onPending?(file: PendingFile): void
+}
+
+/** A touched file whose report comes later: its server, and the report count it had when the change was sent. */
+export interface PendingFile {
+  abs: string
+  path: string
+  handle: ServerHandle
+  sentAt: number
 }
 
 /**
@@ -64,6 +80,8 @@ export class ProjectLsp implements Disposable {
   private policy: InstallPolicy = 'ask'
   private configKey = ''
   private readonly handles = new Map<string, ServerHandle>()
+  /** What each session's model was told about its edits, and what it is still owed. */
+  private readonly sessions = new Map<string, SessionDiagnostics>()
   private disposed = false
   configErrors: string[] = []
 
@@ -233,16 +251,20 @@ export class ProjectLsp implements Disposable {
   private async touchServer(handle: ServerHandle, files: string[], deadline: number, options: TouchOptions, report: DiagnosticsReport): Promise<void> {
     const name = handle.server.spec.name
     const starting = handle.ensure()
-    // A first start or a restart after a crash under way is waited for, up to the same deadline.
-    const client = options.waitMs > 0 ? await handle.whenSettled(deadline) : await raceNow(starting)
+    const pending = (file: string): void => options.onPending?.({ abs: file, path: this.relPath(file), handle, sentAt: handle.reportCount(pathToFileURL(file).href) })
+    // A first start or a restart after a crash under way is waited for, up to the same deadline (unless only warm servers are).
+    const waitForStart = options.waitMs > 0 && !options.warmOnly
+    const client = waitForStart ? await handle.whenSettled(deadline) : await raceNow(starting)
     if (!client) {
       const status = handle.status()
       if (status.state === 'missing') report.notes.push(`The ${name} language server is not available: ${status.reason ?? 'not installed'}.`)
       else if (status.state === 'degraded') report.notes.push(`The ${name} language server is not working: ${status.reason ?? 'unknown reason'}.`)
+      else if (options.warmOnly) files.forEach(pending)
       else if (options.waitMs > 0) report.notes.push(`The ${name} language server is still starting; its diagnostics are not in this result.`)
       // Once it is up, it gets the files anyway (for the Problems panel and later edits).
       void starting.then(async (late) => {
-        if (late) for (const file of files) await handle.syncFile(file)
+        // Several calls may have queued the same file while it started: it is sent once, as it is now.
+        if (late) for (const file of files) if (!handle.isCurrent(file)) await handle.syncFile(file)
       }).catch((error: unknown) => log.warn(`[lsp] ${handle.id}: ${String(error)}`))
       return
     }
@@ -256,15 +278,22 @@ export class ProjectLsp implements Disposable {
     // Files changed behind the server's back (by bash, the user) are sent first, so it checks the current tree.
     for (const stale of handle.staleDocuments()) if (!touched.has(pathToFileURL(stale).href)) await handle.syncFile(stale)
     const counts = new Map([...touched].map((uri) => [uri, handle.reportCount(uri)]))
-    const waiting = options.waitMs > 0 ? this.waitForReports(handle, counts, deadline, options.quietMs ?? 250) : Promise.resolve(true)
+    const wait = options.waitMs > 0 && (!options.warmOnly || handle.isWarm)
+    const waiting = wait ? this.waitForReports(handle, counts, deadline, options.quietMs ?? 250) : Promise.resolve(true)
     for (const file of files) await handle.syncFile(file)
     const complete = await waiting
-    if (options.waitMs <= 0) return
-    if (!complete) report.notes.push(`The ${name} language server did not finish checking within ${Math.round(options.waitMs / 100) / 10} s; diagnostics may be incomplete.`)
+    if (!wait) {
+      if (options.warmOnly) for (const file of files) options.onPending?.({ abs: file, path: this.relPath(file), handle, sentAt: counts.get(pathToFileURL(file).href) ?? 0 })
+      return
+    }
+    if (!complete && !options.warmOnly) report.notes.push(`The ${name} language server did not finish checking within ${Math.round(options.waitMs / 100) / 10} s; diagnostics may be incomplete.`)
     for (const file of files) {
       const uri = pathToFileURL(file).href
       // A file the server has not reported on since the change is left out: "no errors" would be a guess.
-      if (handle.reportCount(uri) <= (counts.get(uri) ?? 0)) continue
+      if (handle.reportCount(uri) <= (counts.get(uri) ?? 0)) {
+        options.onPending?.({ abs: file, path: this.relPath(file), handle, sentAt: counts.get(uri) ?? 0 })
+        continue
+      }
       const diagnostics = handle.diagnostics.get(uri) ?? []
       report.files.push({ path: this.relPath(file), server: handle.id, errors: errorsOf({ path: '', server: handle.id, diagnostics }) })
     }
@@ -274,6 +303,33 @@ export class ProjectLsp implements Disposable {
       const fresh = diagnostics.filter((d) => d.severity === 'error' && !before.has(errorKey(path, d)))
       if (fresh.length > 0) report.others.push({ path, errors: fresh })
     }
+  }
+
+  /** The session's ledger of edits and of the errors its model heard about. */
+  diagnosticsOf(sessionId: string): SessionDiagnostics {
+    let ledger = this.sessions.get(sessionId)
+    if (!ledger) {
+      ledger = new SessionDiagnostics()
+      this.sessions.set(sessionId, ledger)
+    }
+    return ledger
+  }
+
+  /**
+   * Before a turn ends: waits, at most `maxMs` (less on Stop), for the reports the session's edits are still
+   * owed, then returns what its model has not heard yet (see `SessionDiagnostics.take`).
+   */
+  async settle(sessionId: string, options: { maxMs: number; quietMs: number; signal: AbortSignal }): Promise<string[]> {
+    const ledger = this.sessions.get(sessionId)
+    if (!ledger) return []
+    const deadline = Date.now() + options.maxMs
+    const byHandle = new Map<ServerHandle, Map<string, number>>()
+    for (const owed of ledger.owed()) byHandle.set(owed.handle, (byHandle.get(owed.handle) ?? new Map<string, number>()).set(owed.uri, owed.sentAt))
+    if (byHandle.size > 0 && !options.signal.aborted) {
+      const stopped = new Promise<void>((resolvePromise) => options.signal.addEventListener('abort', () => resolvePromise(), { once: true }))
+      await Promise.race([Promise.all([...byHandle].map(([handle, counts]) => this.waitForReports(handle, counts, deadline, options.quietMs))), stopped])
+    }
+    return ledger.take()
   }
 
   /** Resolves true once every touched URI got a new report and reports have been quiet for `quietMs`; false at the deadline. */
@@ -293,6 +349,8 @@ export class ProjectLsp implements Disposable {
         quietTimer = setTimeout(() => finish(true), Math.min(quietMs, Math.max(0, deadline - Date.now())))
       })
       const deadlineTimer = setTimeout(() => finish(allReported()), Math.max(0, deadline - Date.now()))
+      // Reports that came before this wait began count: the quiet period starts now.
+      if (allReported()) quietTimer = setTimeout(() => finish(true), Math.min(quietMs, Math.max(0, deadline - Date.now())))
     })
   }
 
@@ -312,6 +370,7 @@ export class ProjectLsp implements Disposable {
   /** Ends every server (the project is closing). */
   async dispose(): Promise<void> {
     this.disposed = true
+    this.sessions.clear()
     const handles = [...this.handles.values()]
     this.handles.clear()
     const results = await Promise.allSettled(handles.map((h) => h.dispose()))

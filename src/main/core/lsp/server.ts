@@ -82,6 +82,11 @@ export class ServerHandle {
     return this.state === 'ready'
   }
 
+  /** Running and past its first report: it has loaded the project, so a check of one change is quick. */
+  get isWarm(): boolean {
+    return this.state === 'ready' && this.reports.size > 0
+  }
+
   status(): LspServerStatus {
     return {
       id: this.id,
@@ -250,6 +255,14 @@ export class ServerHandle {
 
   hasOpen(path: string): boolean {
     return this.documents.has(pathToFileURL(path).href)
+  }
+
+  /** Whether the file is open on the server with the content it has on disk now. */
+  isCurrent(path: string): boolean {
+    const doc = this.documents.get(pathToFileURL(path).href)
+    if (!doc) return false
+    const stat = statSync(path, { throwIfNoEntry: false })
+    return stat !== undefined && stat.mtimeMs === doc.mtimeMs && stat.size === doc.size
   }
 
   /** Paths of the open files whose content on disk changed since they were sent. */

@@ -18,10 +18,12 @@ export interface LspServiceOptions {
   configOf: (project: ProjectInstance) => Promise<Config>
   /** Whether the project's folder is trusted now (its own `node_modules` may then provide servers). */
   trusted: (project: ProjectInstance) => boolean
-  /** Longest an edit waits for diagnostics (default 2 s). */
+  /** Longest an edit waits for a warm server's diagnostics (default 1 s; a starting server is never waited for). */
   waitMs?: number
-  /** A report is complete once servers were quiet this long (default 250 ms). */
+  /** A report is complete once servers were quiet this long (default 200 ms). */
   quietMs?: number
+  /** Longest the end of a turn waits for the reports its edits are still owed (default 5 s). */
+  settleMs?: number
   /** Install missing npm servers without asking (the CLI's `--install-lsp`). */
   installWithoutAsking?: boolean
   /** Look at the app's own node_modules for servers (default true). */
@@ -42,11 +44,13 @@ const decisionKey = (pkg: string): string => `lsp.install.${pkg}`
 export class LspService {
   readonly waitMs: number
   readonly quietMs: number
+  readonly settleMs: number
   private installWithoutAsking: boolean
 
   constructor(private readonly options: LspServiceOptions) {
-    this.waitMs = options.waitMs ?? 2_000
-    this.quietMs = options.quietMs ?? 250
+    this.waitMs = options.waitMs ?? 1_000
+    this.quietMs = options.quietMs ?? 200
+    this.settleMs = options.settleMs ?? 5_000
     this.installWithoutAsking = options.installWithoutAsking ?? false
   }
 

@@ -1,0 +1,87 @@
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { diagnosticsAfterTool, lateDiagnostics } from '../../../src/main/core/lsp/after-edit'
+import { startFakeLlm, type FakeLlm } from '../../fixtures/fake-llm'
+import { fakeProviderEnv } from '../../support/cli'
+import { testServices } from '../../support/services'
+import { tempDir, writeTree } from '../../support/temp'
+import { waitFor } from './helpers'
+
+const SERVER = join(import.meta.dirname, '../../fixtures/lsp-server/quiet-server.mjs')
+const SESSION = 'ses_0000000000late'
+
+const fakes: FakeLlm[] = []
+afterEach(async () => {
+  for (const f of fakes.splice(0)) await f.close()
+})
+
+function project(mode: 'silent' | 'stuck' | 'gated', files: Record<string, string> = {}) {
+  return writeTree(tempDir(), {
+    'a.q': 'fine\n',
+    ...files,
+    'hotaru.json': JSON.stringify({ permission: { edit: 'allow' }, lsp: { quiet: { command: [process.execPath, SERVER, mode], extensions: ['.q'] } } }),
+  })
+}
+
+async function edit(root: string, mode: 'silent' | 'stuck' | 'gated') {
+  const services = testServices()
+  services.trust.trust(root)
+  const lsp = await services.lsp.load(services.projects.openFolder(root))
+  // A server that answered its handshake but has not reported yet (still loading the project, as tsserver does).
+  if (mode !== 'stuck') expect(await lsp.handleFor(join(root, 'a.q'))?.ensure()).toBeDefined()
+  const signal = new AbortController().signal
+  const result = await diagnosticsAfterTool(lsp, { tool: 'edit', sessionId: SESSION, metadata: { filePath: join(root, 'a.q') }, failed: false, signal, waitMs: services.lsp.waitMs, quietMs: services.lsp.quietMs })
+  return { lsp, result }
+}
+
+describe('an edit never waits for a language server that is starting or slow', () => {
+  it.each(['silent', 'stuck'] as const)('a %s server: the result claims nothing and notes nothing; the file is owed its report', async (mode) => {
+    const { lsp, result } = await edit(project(mode), mode)
+    expect(result).toBeUndefined()
+    expect(lsp.diagnosticsOf(SESSION).owed()).toHaveLength(1)
+  }, 60_000)
+
+  it('what the server reports later is handed over once, and a fix is reported as such', async () => {
+    const root = project('gated', { 'a.q': 'bad\n' })
+    const { lsp, result } = await edit(root, 'gated')
+    expect(result).toBeUndefined()
+    expect(lateDiagnostics(lsp, SESSION)).toEqual([])
+    writeFileSync(join(root, '.release'), '')
+    await waitFor(() => lsp.diagnosticsOf(SESSION).owed().length === 0)
+    const [late] = lateDiagnostics(lsp, SESSION)
+    expect(late?.text).toMatch(/^Errors in a\.q:\na\.q:1:1 error: gated: bad word$/)
+    // Told once: nothing new until the file changes.
+    expect(lateDiagnostics(lsp, SESSION)).toEqual([])
+    // The server is warm now: the fix's own result carries its report.
+    writeFileSync(join(root, 'a.q'), 'good\n')
+    const fixed = await diagnosticsAfterTool(lsp, { tool: 'edit', sessionId: SESSION, metadata: { filePath: join(root, 'a.q') }, failed: false, signal: new AbortController().signal, waitMs: 30_000, quietMs: 100 })
+    expect(fixed?.output).toBe('Diagnostics:\nNo errors in a.q.')
+  }, 60_000)
+})
+
+describe('a turn does not end on errors its edits caused without the model hearing of them', () => {
+  it('waits for the slow server before it ends, tells the model, and the model goes on', async () => {
+    const fake = await startFakeLlm({
+      turns: [{ toolCalls: [{ name: 'write', args: { filePath: 'b.q', content: 'bad\n' } }] }, { text: 'Done.' }, { text: 'I see the error in b.q.' }],
+    })
+    fakes.push(fake)
+    const root = project('gated')
+    // The bound of the wait is not under test: a loaded machine may take seconds to start even this server.
+    const services = testServices({ env: fakeProviderEnv(fake, tempDir()), lsp: { settleMs: 60_000 } })
+    services.trust.trust(root)
+    const session = services.sessions.create({ projectId: services.projects.openFolder(root).id, agent: 'build', model: 'anthropic/claude-sonnet-4-5' })
+    const turn = services.agents.prompt({ sessionId: session.id, text: 'write b.q' })
+    // The server finishes its check only after the model has answered "Done.".
+    await waitFor(() => fake.requests.length >= 2)
+    expect(JSON.stringify(fake.requests[1]?.body)).not.toContain('gated: bad word')
+    writeFileSync(join(root, '.release'), '')
+    expect((await turn).status).toBe('completed')
+    expect(fake.requests).toHaveLength(3)
+    const last = (fake.requests[2]?.body as { messages: Array<{ role: string; content: unknown }> }).messages.at(-1)
+    expect(last?.role).toBe('user')
+    expect(JSON.stringify(last?.content)).toMatch(/system-reminder.*b\.q:1:1 error: gated: bad word/)
+    const transcript = services.sessions.messages(session.id)
+    expect(transcript.at(-1)?.parts.some((p) => p.type === 'text' && p.text === 'I see the error in b.q.')).toBe(true)
+  }, 60_000)
+})

@@ -179,6 +179,29 @@ describe('OpenAI Responses API through the real SDK', () => {
     expect(server.pending()).toBe(1)
   })
 
+  it('a reasoning item is sent only with the output it led to; the server refuses one on its own', async () => {
+    const registry = registryFor(server)
+    server.enqueue({ api: 'responses', reasoning: 'Hmm.', text: ' ' })
+    const reasoning = reasoningPartOf(await collect(registry.stream({ model: CODEX, messages: [user('one')] })))
+    expect(reasoning.encryptedContent).toBeDefined()
+
+    // The blank answer is dropped before sending, and its reasoning with it.
+    server.enqueue({ api: 'responses', text: 'ok' })
+    await collect(registry.stream({ model: CODEX, messages: [user('one'), { role: 'assistant', content: [reasoning, { type: 'text', text: ' ' }] }, user('two')] }))
+    expect(bodyOf(server, 1).input.map((item) => item.type)).toEqual(['message', 'message'])
+
+    const lone = { type: 'reasoning', id: reasoning.itemId, summary: [], encrypted_content: reasoning.encryptedContent }
+    const answer = await fetch(`${server.openaiBaseURL}/responses`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-5-codex', store: false, input: [{ role: 'user', content: 'one' }, lone, { role: 'user', content: 'two' }] }),
+    })
+    expect(answer.status).toBe(400)
+    expect(await answer.json()).toEqual({
+      error: { message: `Item '${reasoning.itemId}' of type 'reasoning' was provided without its required following item.`, type: 'invalid_request_error', param: 'input', code: null },
+    })
+  })
+
   it('an output whose call is not in the input is refused as the real API does', async () => {
     server.enqueue({ api: 'responses', text: 'never' })
     const history: ModelMessage[] = [user('go'), { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_orphan', toolName: 'read', output: 'x' }] }]

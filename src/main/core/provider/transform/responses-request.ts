@@ -54,16 +54,25 @@ function reasoningItem(part: ReasoningPart, preset: ProviderPreset): ResponseInp
   }
 }
 
+/**
+ * An assistant message as input items. A reasoning item is sent only when an item it led to
+ * (text or a call) follows it: the API refuses one "provided without its required following item".
+ */
 function assistantItems(message: Extract<ModelMessage, { role: 'assistant' }>, preset: ProviderPreset): ResponseInputItem[] {
   const items: ResponseInputItem[] = []
+  let reasoning: ResponseInputItem[] = []
+  const push = (item: ResponseInputItem): void => {
+    items.push(...reasoning, item)
+    reasoning = []
+  }
   for (const part of message.content) {
     if (part.type === 'reasoning') {
       const item = reasoningItem(part, preset)
-      if (item) items.push(item)
+      if (item) reasoning.push(item)
     } else if (part.type === 'text') {
-      items.push({ type: 'message', role: 'assistant', content: part.text })
+      push({ type: 'message', role: 'assistant', content: part.text })
     } else {
-      items.push({
+      push({
         type: 'function_call',
         call_id: toolCallIdFor(part.id, preset.kind),
         name: part.name,

@@ -92,7 +92,16 @@ export const Part = z.discriminatedUnion('type', [
     encryptedContent: z.string().optional(),
     summary: z.array(z.string()).optional(),
   }),
-  z.object({ ...partBase, type: z.literal('tool'), callId: z.string(), tool: z.string(), state: ToolState }),
+  z.object({
+    ...partBase,
+    type: z.literal('tool'),
+    callId: z.string(),
+    tool: z.string(),
+    state: ToolState,
+    /** The provider's signature of the call (Gemini's thought signature), sent back with it to that provider. */
+    signature: z.string().optional(),
+    providerId: z.string().optional(),
+  }),
   z.object({ ...partBase, type: z.literal('step-start') }),
   z.object({
     ...partBase,

@@ -72,6 +72,7 @@ function checkWire(expectation: WireExpectation, request: ReplayedRequest | unde
     ).toEqual(expectation.toolCalls.map((call) => ({ name: call.name, arguments: call.arguments })))
     expectation.toolCalls.forEach((call, i) => {
       if (call.id !== undefined) expect(sent[i]?.id, `${label}: id of call ${i}`).toBe(call.id)
+      if ('extraContent' in call) expect(sent[i]?.extra ?? null, `${label}: extra_content of call ${i}`).toEqual(call.extraContent)
     })
     expect(new Set(sent.map((call) => call.id)).size, `${label}: distinct call ids`).toBe(sent.length)
     expect(sent.every((call) => call.answered), `${label}: every call has its result`).toBe(true)

@@ -43,6 +43,9 @@ describe('Chat Completions stream assembly on recorded chunks', () => {
     const londonArgs = events.findIndex((e) => e.type === 'tool-call-delta' && e.id === 'call-london')
     expect(parisEnd).toBeLessThan(londonArgs)
     expect(events.at(-1)).toEqual({ type: 'finish', reason: 'tool_calls', rawReason: 'tool_calls' })
+    // Only the first call carries a thought signature; it stays with that call.
+    const signatures = events.flatMap((e) => (e.type === 'tool-call-end' ? [e.signature] : []))
+    expect(signatures).toEqual(['<Signature A>', undefined])
   })
 
   it('starts a Grok call only once its late name is known, with the arguments streamed before it', async () => {

@@ -85,4 +85,31 @@ describe('OpenAI request transform', () => {
     expect(params).toMatchObject({ max_tokens: 16_384, temperature: 0.3 })
     expect(params.messages[0]).toEqual({ role: 'system', content: 'a\n\nb' })
   })
+
+  it("sends Gemini's thought signature back with the call it signed, to Gemini only", () => {
+    const signed: ModelMessage[] = [
+      { role: 'user', content: [text('weather?')] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool-call', id: 'call-paris', name: 'get_weather', input: { location: 'Paris' }, signature: '<Signature A>', providerId: 'gemini' },
+          { type: 'tool-call', id: 'call-london', name: 'get_weather', input: { location: 'London' } },
+        ],
+      },
+      {
+        role: 'tool',
+        content: [
+          { type: 'tool-result', toolCallId: 'call-paris', toolName: 'get_weather', output: 'sunny' },
+          { type: 'tool-result', toolCallId: 'call-london', toolName: 'get_weather', output: 'rain' },
+        ],
+      },
+    ]
+    const gemini = { ...PROVIDER_PRESETS.lmstudio!, id: 'gemini', name: 'gemini', free: false }
+    const toGemini = toOpenAIParams({ model: 'gemini/gemini-3-pro', messages: signed }, model('gemini/gemini-3-pro'), gemini)
+    const calls = (toGemini.messages[1] as { tool_calls: Array<{ extra_content?: unknown }> }).tool_calls
+    expect(calls[0]?.extra_content).toEqual({ google: { thought_signature: '<Signature A>' } })
+    expect(calls[1]).not.toHaveProperty('extra_content')
+    const toOthers = toOpenAIParams({ model: 'deepseek/deepseek-chat', messages: signed }, model('deepseek/deepseek-chat'), PROVIDER_PRESETS.deepseek!)
+    expect(JSON.stringify(toOthers.messages)).not.toContain('thought_signature')
+  })
 })

@@ -281,8 +281,10 @@ async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager
         return
       }
       case 'tool-call-end': {
-        const part = toolParts.get(event.id)
-        if (!part) return
+        const started = toolParts.get(event.id)
+        if (!started) return
+        // A signed call (Gemini) keeps its signature for the requests that send it back.
+        const part = event.signature ? { ...started, signature: event.signature, providerId: model.providerId } : started
         if ('inputError' in event) {
           toolParts.set(
             event.id,

@@ -77,7 +77,13 @@ export function toModelMessages(history: MessageWithParts[]): { messages: ModelM
         })
       } else if (part.type === 'tool' && !seen.has(part.callId)) {
         seen.add(part.callId)
-        content.push({ type: 'tool-call', id: part.callId, name: part.tool, input: isObject(part.state.input) ? part.state.input : {} })
+        content.push({
+          type: 'tool-call',
+          id: part.callId,
+          name: part.tool,
+          input: isObject(part.state.input) ? part.state.input : {},
+          ...(part.signature ? { signature: part.signature, providerId: part.providerId } : {}),
+        })
         if (part.state.status === 'pending' || part.state.status === 'running') repair.interrupted.push(part.callId)
         results.push(toolResult(part))
       }

@@ -48,6 +48,12 @@ export interface ToolCallPart {
   name: string
   /** The parsed arguments; anything that is not a JSON object is sent as `{}`. */
   input: unknown
+  /**
+   * Gemini's thought signature for this call (`extra_content.google.thought_signature` on its OpenAI
+   * endpoint): sent back with the call, to the provider that made it only.
+   */
+  signature?: string
+  providerId?: string
 }
 
 export interface ToolResultPart {
@@ -161,9 +167,10 @@ export interface ReasoningDeltaEvent {
   summary?: string[]
 }
 
+/** `signature`: the provider's opaque signature of the call (Gemini), kept with it and sent back. */
 export type ToolCallEndEvent =
-  | { type: 'tool-call-end'; id: string; name: string; input: unknown }
-  | { type: 'tool-call-end'; id: string; name: string; inputError: { raw: string; message: string } }
+  | { type: 'tool-call-end'; id: string; name: string; input: unknown; signature?: string }
+  | { type: 'tool-call-end'; id: string; name: string; inputError: { raw: string; message: string }; signature?: string }
 
 /** The result of a non-streaming call (used for cheap background work such as titles). */
 export interface Completion {

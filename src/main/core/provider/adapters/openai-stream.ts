@@ -4,7 +4,7 @@ import type { FailureContext } from '../error-mapping'
 import { streamInterrupted } from '../error-mapping'
 import { abortedError } from '../errors'
 import type { Completion, FinishReason, StreamEvent, ToolCallEndEvent, Usage } from '../types'
-import { type LooseToolCallDelta, ToolCallAssembler, argumentsText, newCallId } from './openai-tool-calls'
+import { type LooseToolCallDelta, ToolCallAssembler, argumentsText, newCallId, thoughtSignature } from './openai-tool-calls'
 import { toolCallEnd } from './tool-input'
 
 export function openaiFinishReason(reason: string | null | undefined): FinishReason {
@@ -97,6 +97,7 @@ interface LooseMessageCall {
   id?: unknown
   type?: unknown
   function?: { name?: unknown; arguments?: unknown } | null
+  extra_content?: unknown
 }
 
 /** A non-streamed chat completion → a completion. */
@@ -109,7 +110,9 @@ export function openaiCompletion(response: ChatCompletion): Completion {
     if (call.type !== undefined && call.type !== 'function') continue
     const id = typeof call.id === 'string' && call.id.length > 0 ? call.id : newCallId()
     const name = typeof call.function?.name === 'string' ? call.function.name : ''
-    toolCalls.push(toolCallEnd(id, name, argumentsText(call.function?.arguments) ?? ''))
+    const end = toolCallEnd(id, name, argumentsText(call.function?.arguments) ?? '')
+    const signature = thoughtSignature(call.extra_content)
+    toolCalls.push(signature ? { ...end, signature } : end)
   }
   const reasoning = message?.reasoning_content ?? message?.reasoning
   return {

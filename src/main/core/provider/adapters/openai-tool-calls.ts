@@ -12,17 +12,28 @@ export interface LooseToolCallDelta {
   index?: unknown
   id?: unknown
   function?: { name?: unknown; arguments?: unknown } | null
+  /** Gemini: `{ google: { thought_signature } }` on the first delta of a call. */
+  extra_content?: unknown
 }
 
 interface OpenCall {
   id: string
   name: string
   args: string
+  signature?: string
   started: boolean
   ended: boolean
 }
 
 const nonEmpty = (value: unknown): string | undefined => (typeof value === 'string' && value.length > 0 ? value : undefined)
+
+/** Gemini's thought signature in a call's `extra_content`, if any. */
+export function thoughtSignature(extra: unknown): string | undefined {
+  if (typeof extra !== 'object' || extra === null) return undefined
+  const google = (extra as { google?: unknown }).google
+  if (typeof google !== 'object' || google === null) return undefined
+  return nonEmpty((google as { thought_signature?: unknown }).thought_signature)
+}
 
 export function newCallId(): string {
   return `call_${randomUUID().replace(/-/g, '').slice(0, 24)}`
@@ -85,6 +96,7 @@ export class ToolCallAssembler {
     if (index !== undefined) this.byIndex.set(index, call)
     this.current = call
     if (name && !call.name) call.name = name
+    call.signature ??= thoughtSignature(part.extra_content)
     if (args) {
       // An object is the whole argument set: it replaces anything streamed before it.
       if (typeof part.function?.arguments === 'object') call.args = args
@@ -126,6 +138,7 @@ export class ToolCallAssembler {
     if (call.ended) return
     if (!call.started) yield* this.start(call)
     call.ended = true
-    yield toolCallEnd(call.id, call.name, call.args)
+    const end = toolCallEnd(call.id, call.name, call.args)
+    yield call.signature ? { ...end, signature: call.signature } : end
   }
 }

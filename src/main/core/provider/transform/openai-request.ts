@@ -2,6 +2,7 @@ import type {
   ChatCompletionAssistantMessageParam,
   ChatCompletionContentPart,
   ChatCompletionCreateParamsBase,
+  ChatCompletionMessageFunctionToolCall,
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from 'openai/resources/chat/completions'
@@ -15,6 +16,9 @@ import { imageOmittedText, resolveMaxTokens } from './request-limits'
 import { toolCallIdFor } from './tool-call-id'
 
 export type OpenAIParams = Omit<ChatCompletionCreateParamsBase, 'stream' | 'stream_options'>
+
+/** A tool call as sent back, with Gemini's `extra_content` where the call was signed. */
+type SignedToolCall = ChatCompletionMessageFunctionToolCall & { extra_content?: { google: { thought_signature: string } } }
 
 /** An assistant message that may carry the provider's own reasoning field. */
 type AssistantWithReasoning = ChatCompletionAssistantMessageParam & { reasoning_content?: string; reasoning?: string }
@@ -49,10 +53,12 @@ function assistantMessage(message: Extract<ModelMessage, { role: 'assistant' }>,
   const calls = message.content.flatMap((p) => (p.type === 'tool-call' ? [p] : []))
   const out: AssistantWithReasoning = { role: 'assistant', content: text.length > 0 ? text : null }
   if (calls.length > 0) {
-    out.tool_calls = calls.map((call) => ({
+    out.tool_calls = calls.map((call): SignedToolCall => ({
       id: toolCallIdFor(call.id, preset.kind),
       type: 'function',
       function: { name: call.name, arguments: JSON.stringify(isPlainObject(call.input) ? call.input : {}) },
+      // Gemini checks the thought signature of each call it made; no other provider sees one.
+      ...(call.signature && call.providerId === preset.id ? { extra_content: { google: { thought_signature: call.signature } } } : {}),
     }))
   }
   // Reasoning is provider-private: only the provider's own field, only where it asks for it.

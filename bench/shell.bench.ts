@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 
 const { bashPermissionAsks } = await import('../src/main/core/permission/shell/bash-asks')
+const { analyzeShell } = await import('../src/main/core/permission/shell/analyze')
 
 const LINES = [
   'git status && git diff --stat',
@@ -22,6 +23,8 @@ const LINES = [
   "cat <<'EOF' > notes.txt\nhello\nEOF",
   'x=$(git rev-parse HEAD); echo "${x:0:7}"',
   'mkdir -p build && cp -r src/* build/',
+  'sort -r src/f1.ts | uniq -c && git log --oneline -3 --stat',
+  "find . -name '*.ts' -newer src/f1.ts | head -5",
 ]
 const RUNS = 200
 
@@ -40,6 +43,9 @@ for (let run = 0; run < RUNS; run++) {
   perLine.push((performance.now() - start) / LINES.length)
 }
 perLine.sort((a, b) => a - b)
+// Commands per run of all lines, for the cost of one command (a line holds several).
+let commands = 0
+for (const line of LINES) commands += (await analyzeShell(line, root)).commands.length
 rmSync(root, { recursive: true, force: true })
 const round = (n: number): number => Number(n.toFixed(3))
 console.log(
@@ -47,6 +53,8 @@ console.log(
     firstCallMs: round(firstMs),
     perLineMedianMs: round(perLine[Math.floor(perLine.length / 2)] as number),
     perLineP95Ms: round(perLine[Math.floor(perLine.length * 0.95)] as number),
+    perCommandMedianMs: round(((perLine[Math.floor(perLine.length / 2)] as number) * LINES.length) / commands),
+    commands,
     lines: LINES.length,
     runs: RUNS,
     load: loadavg()[0],

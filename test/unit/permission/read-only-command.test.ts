@@ -14,6 +14,9 @@ describe('commands that provably change no file', () => {
     'sort -n list.txt | tail -3',
     'cat a.txt 2>/dev/null || echo missing',
     '/bin/ls -1',
+    // Only .git/index may change, which checkpoints do not track.
+    'git status --short',
+    'git log --oneline -5 && git diff --stat HEAD~1',
   ])('%s', async (command) => {
     expect(await isReadOnlyCommand(command, cwd)).toBe(true)
   })
@@ -26,7 +29,18 @@ describe('commands that may change files', () => {
     'ls | tee listing.txt',
     'rm -f a.txt',
     'npm test',
-    'git status',
+    'git -c core.pager=x status',
+    'sort --outp=sorted.txt list.txt',
+    'sort --compress-program=gzip list.txt',
+    'tree -o listing.txt',
+    'tree -R -H . src',
+    'file -C -m magic',
+    'git diff --output=patch.diff',
+    'git log --outp=log.txt',
+    'git grep -Ovim foo',
+    'rg --pre=./convert pattern',
+    'find . -fls list.txt',
+    './ls',
     'find . -name "*.tmp" -delete',
     'find . -exec touch {} +',
     'sort -o sorted.txt list.txt',

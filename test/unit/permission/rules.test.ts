@@ -3,6 +3,7 @@ import { homedir } from 'node:os'
 import { describe, expect, it } from 'vitest'
 import { rulesFromConfig } from '../../../src/main/core/permission/config-rules'
 import { agentDefaultRules } from '../../../src/main/core/permission/defaults'
+import { decide } from '../../../src/main/core/permission/service'
 import { evaluate, wildcardMatch, type Rule } from '../../../src/main/core/permission/rule'
 import { buildRuleset } from '../../../src/main/core/permission/ruleset'
 import { analyzeShell } from '../../../src/main/core/permission/shell/analyze'
@@ -107,8 +108,7 @@ describe('agent defaults', () => {
     ['plan', 'bash', 'ls', 'ask'],
     ['explore', 'edit', 'src/a.ts', 'deny'],
     ['explore', 'edit', '.hotaru/plans/s1.md', 'deny'],
-    ['explore', 'bash', 'git status', 'allow'],
-    ['explore', 'bash', 'ls -la src', 'allow'],
+    ['explore', 'bash', 'git status', 'ask'],
     ['explore', 'bash', 'rm -rf src', 'deny'],
     ['explore', 'bash', 'git commit -m x', 'deny'],
     ['explore', 'bash', 'sed -i s/a/b/ f', 'deny'],
@@ -118,6 +118,21 @@ describe('agent defaults', () => {
   ]
   it.each(table)('%s: %s %j → %s', (agent, permission, pattern, action) => {
     expect(evaluate(permission, pattern, agentDefaultRules(agent))).toBe(action)
+  })
+
+  it.each(['build', 'plan', 'explore', 'general'])('%s: a command the read-only table vouches for runs unasked', (agent) => {
+    expect(decide('bash', 'ls -la src', agentDefaultRules(agent), [], [], true)).toBe('allow')
+    expect(decide('bash', 'ls -la src', agentDefaultRules(agent), [], [], false)).toBe('ask')
+  })
+
+  it('a user rule after the defaults still decides a read-only command, and "@read-only" can be configured', () => {
+    const rules = [...agentDefaultRules('build'), { permission: 'bash', pattern: '*', action: 'deny' as const }]
+    expect(decide('bash', 'ls', rules, [], [], true)).toBe('deny')
+    const again = [...rules, { permission: 'bash', pattern: '@read-only', action: 'allow' as const }]
+    expect(decide('bash', 'ls', again, [], [], true)).toBe('allow')
+    expect(decide('bash', 'rm x', again, [], [], false)).toBe('deny')
+    // A user's deny floor holds over the built-in read-only allow.
+    expect(decide('bash', 'cat x', agentDefaultRules('build'), [], [[{ permission: 'bash', pattern: 'cat *', action: 'deny' }]], true)).toBe('deny')
   })
 })
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { agentDefaultRules } from '../../../src/main/core/permission/defaults'
 import { evaluate } from '../../../src/main/core/permission/rule'
 import { buildRuleset } from '../../../src/main/core/permission/ruleset'
-import { PermissionService, type PermissionAsk } from '../../../src/main/core/permission/service'
+import { PermissionService, decide as decideOne, type PermissionAsk } from '../../../src/main/core/permission/service'
 import { analyzeShell } from '../../../src/main/core/permission/shell/analyze'
 import { alwaysPattern } from '../../../src/main/core/permission/shell/arity'
 import { bashPermissionAsks } from '../../../src/main/core/permission/shell/bash-asks'
@@ -216,8 +216,10 @@ describe('bash permission asks', () => {
     const root = project()
     const rules = agentDefaultRules('explore')
     const decide = async (command: string): Promise<string[]> =>
-      (await bashPermissionAsks(command, root, root)).flatMap((a) => a.patterns.map((p) => evaluate(a.permission, p, rules)))
+      (await bashPermissionAsks(command, root, root)).flatMap((a) =>
+        a.patterns.map((p) => decideOne(a.permission, p, rules, [], [], a.readOnly?.includes(p) === true)))
     expect(await decide('git status && ls src')).toEqual(['allow', 'allow'])
+    expect(await decide('git status --output=x')).toEqual(['ask'])
     expect(await decide('ls $(rm -rf src)')).toContain('deny')
     expect(await decide('echo hi > src/a.ts')).toContain('deny')
   })
@@ -388,7 +390,8 @@ describe('more wrappers', () => {
   it.each([
     ['flock /tmp/l rm x', ['rm x']],
     ['taskset 0x1 rm x', ['rm x']],
-    ['strace -o out.txt rm x', ['rm x']],
+    ['strace -o out.txt rm x', ['strace -o out.txt rm x', 'rm x']],
+    ['time -o t.txt ls', ['time -o t.txt ls', 'ls']],
     ['chroot /srv rm x', ['chroot /srv rm x', 'rm x']],
     ["su -c 'rm x' bob", ['su -c rm x bob', 'rm x']],
     ["script -q -c 'rm x' /dev/null", ['script -q -c rm x /dev/null', 'rm x']],

@@ -1,15 +1,7 @@
-import type { Rule } from './rule'
+import { READ_ONLY_PATTERN, type Rule } from './rule'
 import { PLAN_DIR, Permission } from './names'
 
 const P = Permission
-
-/** Plainly read-only commands; explore runs them without asking (their path arguments are still checked). */
-const READ_ONLY_COMMANDS = [
-  'ls *', 'pwd', 'cat *', 'head *', 'tail *', 'wc *', 'file *', 'stat *', 'du *', 'tree *', 'which *', 'type *',
-  'echo *', 'grep *', 'rg *', 'find *', 'diff *', 'sort *', 'uniq *', 'cut *', 'basename *', 'dirname *',
-  'realpath *', 'git status *', 'git diff *', 'git log *', 'git show *', 'git blame *', 'git branch', 'git grep *',
-  'git ls-files *', 'git rev-parse *',
-]
 
 /** Commands and forms that write, run arbitrary code or change the repository; explore may not run them. */
 const WRITING_COMMANDS = [
@@ -35,6 +27,8 @@ function buildDefaults(): Rule[] {
   return [
     { permission: '*', pattern: '*', action: 'allow' },
     { permission: P.Bash, pattern: '*', action: 'ask' },
+    // Read-only commands (every option known to only read, `shell/validators.ts`) run unasked; their paths are still checked.
+    { permission: P.Bash, pattern: READ_ONLY_PATTERN, action: 'allow' },
     { permission: P.Edit, pattern: '*', action: 'ask' },
     { permission: P.ExternalDirectory, pattern: '*', action: 'ask' },
     { permission: P.DoomLoop, pattern: '*', action: 'ask' },
@@ -50,8 +44,9 @@ function buildDefaults(): Rule[] {
  * remembered approvals are layered on top:
  * - build (and general, and any custom agent): everything allowed except bash,
  *   edits, outside-project paths, `.env*` reads (not `.env.example`) and doom loops, which ask;
+ *   read-only bash commands (`@read-only`) run unasked, their paths still checked;
  * - plan: like build, but edits are denied except its plan file under `.hotaru/plans/`;
- * - explore: edits denied, read-only shell commands allowed, writing commands denied.
+ * - explore: edits denied, writing commands denied.
  */
 export function agentDefaultRules(agent: string): Rule[] {
   const rules = buildDefaults()
@@ -61,7 +56,6 @@ export function agentDefaultRules(agent: string): Rule[] {
   }
   if (agent === 'explore') {
     rules.push({ permission: P.Edit, pattern: '*', action: 'deny' })
-    for (const pattern of READ_ONLY_COMMANDS) rules.push({ permission: P.Bash, pattern, action: 'allow' })
     for (const pattern of WRITING_COMMANDS) rules.push({ permission: P.Bash, pattern, action: 'deny' })
   }
   return rules

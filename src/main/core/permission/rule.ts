@@ -42,13 +42,31 @@ export function wildcardMatch(value: string, pattern: string): boolean {
   return compile(pattern).test(value)
 }
 
+/**
+ * The pattern of a `bash` rule about every read-only command: it matches a command the
+ * table of read-only commands (`shell/validators.ts`) vouches for — every option known
+ * to only read — and nothing else. `"bash": {"@read-only": "allow"}`.
+ */
+export const READ_ONLY_PATTERN = '@read-only'
+
+function ruleMatches(rule: Rule, permission: string, pattern: string, readOnly: boolean): boolean {
+  if (!wildcardMatch(permission, rule.permission)) return false
+  if (rule.pattern === READ_ONLY_PATTERN) return readOnly
+  return wildcardMatch(pattern, rule.pattern)
+}
+
 /** The last rule matching `permission` and `pattern` across the rulesets in order, if any. */
 export function findRule(permission: string, pattern: string, ...rulesets: Ruleset[]): Rule | undefined {
+  return findRuleOf(permission, pattern, false, rulesets)
+}
+
+/** `findRule` for a pattern that is (or is not) a read-only command, which `@read-only` rules match. */
+export function findRuleOf(permission: string, pattern: string, readOnly: boolean, rulesets: readonly Ruleset[]): Rule | undefined {
   for (let s = rulesets.length - 1; s >= 0; s--) {
     const rules = rulesets[s] ?? []
     for (let i = rules.length - 1; i >= 0; i--) {
       const rule = rules[i]
-      if (rule && wildcardMatch(permission, rule.permission) && wildcardMatch(pattern, rule.pattern)) return rule
+      if (rule && ruleMatches(rule, permission, pattern, readOnly)) return rule
     }
   }
   return undefined

@@ -5,7 +5,7 @@ import type { EventPayload } from '@shared/ipc'
 import type { ApprovalScope as ApprovalScopeSchema, PendingPermission } from '@shared/ipc/permission'
 import type { ApprovalStore } from './approval-store'
 import { PermissionDeniedError, PermissionRejectedError } from './errors'
-import { findRule, wildcardMatch, type PermissionAction, type Rule, type Ruleset } from './rule'
+import { findRuleOf, READ_ONLY_PATTERN, wildcardMatch, type PermissionAction, type Rule, type Ruleset } from './rule'
 import { Emitter } from '../util/emitter'
 
 /** How long an "always" approval lasts. `persisted` goes to the `ApprovalStore` and survives restarts. */
@@ -29,6 +29,11 @@ export interface PermissionAsk {
    * remembered approval answers it; the user must.
    */
   forceAsk?: boolean
+  /**
+   * The patterns that are read-only commands by the table of read-only commands
+   * (`bash` asks only): `@read-only` rules match these and nothing else.
+   */
+  readOnly?: string[]
 }
 
 /** An ask as the agent loop hands it to the service. */
@@ -73,6 +78,7 @@ interface Pending {
   info: PendingPermission
   ruleset: Ruleset
   floors?: readonly Ruleset[]
+  readOnly: ReadonlySet<string>
   resolve: () => void
   reject: (error: unknown) => void
   cleanup: () => void
@@ -114,9 +120,10 @@ export class PermissionService {
   /** The decision for every pattern, without asking anyone. */
   async check(request: Omit<PermissionRequest, 'title' | 'always'>): Promise<PermissionAction> {
     const remembered = await this.remembered(request.projectId, request.sessionId, request.turnId)
+    const readOnly = new Set(request.readOnly)
     let result: PermissionAction = 'allow'
     for (const pattern of request.patterns) {
-      const action = decide(request.permission, pattern, request.ruleset, remembered, request.floors)
+      const action = decide(request.permission, pattern, request.ruleset, remembered, request.floors, readOnly.has(pattern))
       if (action === 'deny') return 'deny'
       if (action === 'ask') result = 'ask'
     }
@@ -131,11 +138,12 @@ export class PermissionService {
   async ask(request: PermissionRequest): Promise<void> {
     request.signal?.throwIfAborted()
     const remembered = await this.remembered(request.projectId, request.sessionId, request.turnId)
+    const readOnly = new Set(request.readOnly)
     let needsAsk = false
     for (const pattern of request.patterns) {
-      const action = decide(request.permission, pattern, request.ruleset, remembered, request.floors)
+      const action = decide(request.permission, pattern, request.ruleset, remembered, request.floors, readOnly.has(pattern))
       if (action === 'deny') {
-        throw new PermissionDeniedError(request.permission, pattern, deniedBy(request.permission, pattern, request.ruleset, request.floors))
+        throw new PermissionDeniedError(request.permission, pattern, deniedBy(request.permission, pattern, request.ruleset, request.floors, readOnly.has(pattern)))
       }
       if (action === 'ask') needsAsk = true
     }
@@ -166,7 +174,7 @@ export class PermissionService {
       }
       const cleanup = (): void => signal?.removeEventListener('abort', onAbort)
       signal?.addEventListener('abort', onAbort, { once: true })
-      this.pendingById.set(info.id, { info, ruleset: request.ruleset, floors: request.floors, resolve, reject, cleanup })
+      this.pendingById.set(info.id, { info, ruleset: request.ruleset, floors: request.floors, readOnly, resolve, reject, cleanup })
       this.events.emit({ type: 'asked', request: info })
     })
   }
@@ -310,7 +318,7 @@ export class PermissionService {
       if (info.forceAsk || this.owner(info.projectId) !== owner) continue
       if ((scope === 'session' || scope === 'turn') && info.sessionId !== source.sessionId) continue
       const remembered = await this.remembered(info.projectId, info.sessionId, info.turnId)
-      const allowed = info.patterns.every((p) => decide(info.permission, p, other.ruleset, remembered, other.floors) === 'allow')
+      const allowed = info.patterns.every((p) => decide(info.permission, p, other.ruleset, remembered, other.floors, other.readOnly.has(p)) === 'allow')
       if (!allowed || !this.pendingById.has(info.id)) continue
       this.settle(other)
       this.events.emit({ type: 'replied', id: info.id, sessionId: info.sessionId, projectId: info.projectId, reply: 'always', scope, auto: true })
@@ -358,6 +366,7 @@ function push(map: Map<string, Rule[]>, key: string, rules: Rule[]): void {
 /**
  * One pattern's decision: a configured deny always wins; otherwise a remembered
  * approval allows; otherwise the configured action (ask when no rule matches).
+ * `readOnly`: the pattern is a read-only command, which `@read-only` rules match.
  */
 export function decide(
   permission: string,
@@ -365,23 +374,24 @@ export function decide(
   ruleset: Ruleset,
   remembered: Ruleset,
   floors: readonly Ruleset[] = [],
+  readOnly = false,
 ): PermissionAction {
-  if (floors.some((floor) => findRule(permission, pattern, floor)?.action === 'deny')) return 'deny'
-  const configured = findRule(permission, pattern, ruleset)
+  if (floors.some((floor) => findRuleOf(permission, pattern, readOnly, [floor])?.action === 'deny')) return 'deny'
+  const configured = findRuleOf(permission, pattern, readOnly, [ruleset])
   if (configured?.action === 'deny') return 'deny'
-  if (remembered.some((r) => r.action === 'allow' && wildcardMatch(permission, r.permission) && wildcardMatch(pattern, r.pattern))) {
+  if (remembered.some((r) => r.action === 'allow' && r.pattern !== READ_ONLY_PATTERN && wildcardMatch(permission, r.permission) && wildcardMatch(pattern, r.pattern))) {
     return 'allow'
   }
   return configured?.action ?? 'ask'
 }
 
 /** The rule that denied: a floor's deny first (it is the one no other rule could lift). */
-function deniedBy(permission: string, pattern: string, ruleset: Ruleset, floors: readonly Ruleset[] = []): Rule | undefined {
+function deniedBy(permission: string, pattern: string, ruleset: Ruleset, floors: readonly Ruleset[] = [], readOnly = false): Rule | undefined {
   for (const floor of floors) {
-    const rule = findRule(permission, pattern, floor)
+    const rule = findRuleOf(permission, pattern, readOnly, [floor])
     if (rule?.action === 'deny') return rule
   }
-  return findRule(permission, pattern, ruleset)
+  return findRuleOf(permission, pattern, readOnly, [ruleset])
 }
 
 /** The session facts the loop binds once per call, so tools only say what they ask for. */

@@ -59,8 +59,25 @@ async function askForCommand(asks: PermissionAsk[], ctx: ToolContext, autoAllow:
     if (autoAllow && AUTO_ALLOWED.has(ask.permission) && ctx.check) {
       if ((await ctx.check(ask)) !== 'deny') continue
     }
-    await ctx.ask(ask)
+    const narrowed = await onlyWhatIsNotAllowed(ask, ctx)
+    if (narrowed) await ctx.ask(narrowed)
   }
+}
+
+/**
+ * The files a recursive reader walks can be thousands: the ask names only those the
+ * rules do not allow (`.env` under `grep -r`), and none at all when every one is allowed.
+ */
+async function onlyWhatIsNotAllowed(ask: PermissionAsk, ctx: ToolContext): Promise<PermissionAsk | undefined> {
+  const check = ctx.check
+  if (ask.metadata?.recursive !== true || !check || ask.forceAsk) return ask
+  if ((await check(ask)) === 'allow') return undefined
+  const left: string[] = []
+  for (const pattern of ask.patterns) {
+    if ((await check({ ...ask, patterns: [pattern], always: [pattern] })) !== 'allow') left.push(pattern)
+  }
+  const kept = new Set(left)
+  return { ...ask, patterns: left, always: ask.always.filter((p) => kept.has(p)) }
 }
 
 /** Hosts outside the allowlist are a permission ask ("allow once / always for this host"). */

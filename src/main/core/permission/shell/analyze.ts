@@ -2,9 +2,12 @@ import { lstatSync } from 'node:fs'
 import { alwaysPattern } from './arity'
 import { loadBashParser, type BashParser, type SyntaxNode } from './bash-parser'
 import { expandBraces, expandGlob, expandTilde, hasGlob, under, type WordChar } from './expand'
+import { joinContinuations } from './continuations'
 import { NO_FILE_ARGUMENTS, optionFileReads, readOperands } from './readers'
 import { checkBuiltin, UNSUPPORTED_COMMANDS } from './builtins'
 import { isRiskyVariable, unwrapCommand, type EmittedCommand } from './wrappers'
+import { hasReadOnlyEntry, readsFileListAtRunTime, readsOnly, takesComputedArguments } from './validators'
+import { recursiveRead, walkRecursive } from './recursive'
 import { arithmetic, evaluateWord, isIdentifier, subscript, WORD_TYPES, type ShellWord, type WalkContext } from './words'
 
 /** One command the line would run, as checked against `bash` rules. */
@@ -19,6 +22,12 @@ export interface AnalyzedCommand {
   computed: boolean
   /** For `cd`/`pushd`: where it goes (a `cd` inside the project needs no `bash` ask). */
   cdTargets?: AnalyzedPath[]
+  /**
+   * Only reads and prints, by the table of read-only commands (`validators.ts`): a known
+   * program, every option known safe, words as bash will pass them (globs and braces
+   * expanded), no environment assignment that redirects it, no arguments added at run time.
+   */
+  readOnly: boolean
 }
 
 export type PathAccess = 'read' | 'write' | 'argument'
@@ -41,6 +50,8 @@ export interface AnalyzedPath {
   expanded: string[] | null
   /** A path `find` found under its literal start points: unknown, but inside those trees. */
   found?: boolean
+  /** A file a recursive reader (`grep -r`, `rg`) reaches in a folder it walks; `expanded` is its real path. */
+  recursive?: boolean
 }
 
 export type ShellAnalysis =
@@ -131,11 +142,15 @@ class ShellWalker implements WalkContext {
   private readonly textVariables = new Set<string>()
   private untrackedAssignment = false
 
+  /** The folder the line starts in. */
+  private readonly home: string
+
   constructor(
     private readonly parser: BashParser,
     cwd: string,
   ) {
     this.cwds = [cwd]
+    this.home = cwd
   }
 
   unsupported(reason: string): void {
@@ -168,10 +183,12 @@ class ShellWalker implements WalkContext {
     if (depth > MAX_NESTING) return this.unsupported('shell bodies nested too deeply')
     if (text.includes('\0')) return this.unsupported('a NUL byte in the command')
     if (text.length > MAX_SCRIPT_CHARS) return this.unsupported('a command too long to check')
+    const joined = joinContinuations(this.parser, text)
+    if (joined === null) return this.unsupported('a backslash-newline whose meaning is unclear')
     const outer = { depth: this.depth, source: this.source }
     this.depth = depth
-    this.source = text
-    this.parser.parse(text, (root) => {
+    this.source = joined
+    this.parser.parse(joined, (root) => {
       if (root.hasError) this.unsupported(`not valid bash: ${firstError(root)}`)
       this.statement(root)
     })
@@ -358,10 +375,23 @@ class ShellWalker implements WalkContext {
       return this.unsupported(`a here-document whose end is unclear ("${delimiter}")`)
     }
     if (quoted || !/[$`]/.test(text)) return
+    this.asDoubleQuoted(text, 'a here-document body')
+  }
+
+  expansionPattern(text: string): void {
+    this.asDoubleQuoted(text, `the pattern "${text}"`)
+  }
+
+  /**
+   * Walks text as the double-quoted string it behaves like (a here-document body, the
+   * pattern of `${x#…}`): every `$(…)`, backtick and expansion in it is checked. Quotes
+   * inside are taken literally, which may find more than bash runs, never less.
+   */
+  private asDoubleQuoted(text: string, what: string): void {
     const asString = `: "${text.replace(/\\[\s\S]|"/g, (m) => (m === '"' ? '\\"' : m))}"`
     this.parser.parse(asString, (root) => {
       const word = root.namedChild(0)?.namedChild(1)
-      if (root.hasError || word?.type !== 'string') return this.unsupported('a here-document body that cannot be read')
+      if (root.hasError || word?.type !== 'string') return this.unsupported(`${what} that cannot be read`)
       evaluateWord(word, this)
     })
   }
@@ -440,7 +470,7 @@ class ShellWalker implements WalkContext {
     for (const emitted of unwrapped.commands) this.emit(emitted)
     for (const script of unwrapped.scripts) {
       if (script === null) {
-        this.commands.push({ argv: words.map(display), text: node.text, computed: true })
+        this.commands.push({ argv: words.map(display), text: node.text, computed: true, readOnly: false })
         continue
       }
       this.script(script, this.depth + 1)
@@ -457,17 +487,106 @@ class ShellWalker implements WalkContext {
     const always = computed || prefix.length > 0
       ? undefined
       : alwaysPattern(emitted.words.map((w) => w.value), emitted.words.map((w) => w.expands))
-    const command: AnalyzedCommand = { argv, text: argv.join(' '), computed, ...(always ? { always } : {}) }
+    const command: AnalyzedCommand = { argv, text: argv.join(' '), computed, readOnly: false, ...(always ? { always } : {}) }
     this.commands.push(command)
     if (computed) {
       this.trackPaths(emitted.words, undefined)
       return
     }
     const name = first.value as string
+    const args = this.passedArguments(name, emitted.words.slice(1))
+    // A glob or brace that bash turns into an option (`-*` over a file named `-delete`) is checked as that option.
+    if (args !== null && args.some((arg, i) => arg.startsWith('-') && arg !== emitted.words[i + 1]?.value)) {
+      command.argv = [...prefix, argv[prefix.length] as string, ...args]
+      command.text = command.argv.join(' ')
+    }
+    command.readOnly = args !== null && prefix.length === 0 && emitted.runtimeArguments === undefined &&
+      isPlainProgram(name) && readsOnly(programName(name), args)
+    if (args !== null && readsFileListAtRunTime(programName(name), args)) {
+      this.addPath(FILE_LIST_READ, 'read')
+    }
+    this.recursiveReads(programName(name), args)
     if (UNSUPPORTED_COMMANDS.has(name)) this.unsupported(`"${name}"`)
     checkBuiltin(emitted.words, this)
     this.trackPaths(runtimeWords(emitted), name)
-    if (name === 'cd' || name === 'pushd' || name === 'popd') command.cdTargets = this.changeDirectory(name, emitted.words)
+    if (name === 'cd' || name === 'pushd' || name === 'popd') {
+      command.cdTargets = this.changeDirectory(name, emitted.words)
+      // `CDPATH=… cd x` resolves x against other folders: where it ends up is not known.
+      if (prefix.length > 0) {
+        delete command.cdTargets
+        this.cwds = null
+      }
+    }
+  }
+
+  /**
+   * The arguments as bash passes them: braces and globs expanded against the tree (a
+   * glob that matches nothing stays as written). Null when one is only known at run
+   * time (unless the program takes any text) or a glob cannot be matched statically.
+   */
+  private passedArguments(name: string, words: readonly ShellWord[]): string[] | null {
+    const out: string[] = []
+    // Only a table entry needs every word as passed (`uniq *.txt` may name an output); for other
+    // programs a glob matters only where it may turn into an option.
+    const everyWord = hasReadOnlyEntry(programName(name))
+    for (const word of words) {
+      if (!everyWord && word.value !== null && word.chars !== null && !mayBecomeOption(word.chars)) {
+        out.push(word.value)
+        continue
+      }
+      if (word.value === null || word.chars === null) {
+        if (!takesComputedArguments(programName(name))) return null
+        out.push(word.raw)
+        continue
+      }
+      if (!word.expands) {
+        out.push(word.value)
+        continue
+      }
+      const variants = expandBraces(word.chars)
+      if (variants === null) return null
+      for (const variant of variants) {
+        if (!hasGlob(variant)) {
+          out.push(variant.map((ch) => ch.c).join(''))
+          continue
+        }
+        const cwds = this.cwds
+        if (cwds === null) return null
+        for (const cwd of cwds) {
+          const matches = expandGlob(variant, cwd)
+          if (matches === null) return null
+          const absolute = variant[0]?.c === '/'
+          out.push(...matches.map((m) => (absolute ? m : m.slice(under(cwd, '').length))))
+        }
+      }
+    }
+    return out
+  }
+
+  /**
+   * What a recursive reader reads in the folders it walks: each file is a read (so `read`
+   * rules hold for what `grep -r` reaches), each followed link a path (an ask naming a
+   * target outside). A walk that cannot be made or finished is a read of unknown files.
+   */
+  private recursiveReads(program: string, args: string[] | null): void {
+    const operandsOf = (list: string[]): string[] =>
+      readOperands([program, ...list].map((value) => ({ raw: value, value, expands: false, chars: null }))).map((i) => list[i - 1] as string)
+    const read = args === null ? recursiveRead(program, [], []) : recursiveRead(program, args, operandsOf(args))
+    if (!read) return
+    if (args === null || this.cwds === null) {
+      this.addPath(UNKNOWN_TREE, 'read')
+      return
+    }
+    for (const cwd of this.cwds) {
+      const starts = read.starts.map((start) => (start.startsWith('/') ? start : under(cwd, start)))
+      const walk = walkRecursive(read, starts, this.home)
+      if (!walk.complete) this.addPath(UNKNOWN_TREE, 'read')
+      for (const link of walk.links) this.addPath({ raw: link, value: link, expands: false, chars: null }, read.contents ? 'read' : 'argument', [link])
+      for (const file of walk.linkedFiles) this.addPath({ raw: file, value: file, expands: false, chars: null }, 'read', [file])
+      for (const file of walk.files) {
+        this.paths.push({ path: file, raw: file, access: 'read', cwds: [cwd], expanded: [file], recursive: true })
+      }
+    }
   }
 
   private trackPaths(words: ShellWord[], name: string | undefined): void {
@@ -569,6 +688,10 @@ class ShellWalker implements WalkContext {
 }
 
 const RUNTIME_ARGUMENT: ShellWord = { raw: '{}', value: null, expands: false, chars: null }
+/** What a recursive reader reads in a tree too large to walk, or one whose place is not known. */
+const UNKNOWN_TREE: ShellWord = { raw: 'files of a tree read recursively', value: null, expands: false, chars: null }
+/** `--files0-from`: the names of the files read come from a file or stdin at run time. */
+const FILE_LIST_READ: ShellWord = { raw: 'files named in --files0-from', value: null, expands: false, chars: null }
 
 /**
  * The words whose paths are checked: `find -exec`'s `{}` is a found path (under the
@@ -603,4 +726,20 @@ function rest(chars: WordChar[]): WordChar[] {
   if (chars[0]?.c !== '~' || chars[0].q) return chars
   const slash = chars.findIndex((ch) => ch.c === '/')
   return slash < 0 ? [] : chars.slice(slash)
+}
+
+/** The program's own name: `/usr/bin/ls` is `ls`. */
+function programName(name: string): string {
+  return name.slice(name.lastIndexOf('/') + 1)
+}
+
+/** A program found on PATH or in a system folder; `./ls` or `/tmp/ls` is some other program. */
+function isPlainProgram(name: string): boolean {
+  return !name.includes('/') || /^\/(usr\/)?(local\/)?s?bin\/[^/]+$/.test(name)
+}
+
+/** A word whose expansion may start with `-`: it starts with an unquoted glob or brace. */
+function mayBecomeOption(chars: WordChar[]): boolean {
+  const first = chars[0]
+  return first !== undefined && !first.q && '*?[{-'.includes(first.c)
 }

@@ -1,5 +1,5 @@
 import { Permission } from '../names'
-import { externalPattern, resolveToolPath } from '../paths'
+import { canonicalRoot, externalPattern, resolveToolPath } from '../paths'
 import type { PermissionAsk } from '../service'
 import { analyzeShell, type AnalyzedCommand, type AnalyzedPath, type ShellAnalysis } from './analyze'
 import { isDirectory } from '../../util/is-directory'
@@ -9,6 +9,10 @@ const HARMLESS_DEVICES = /^\/dev\/(null|zero|stdin|stdout|stderr|tty|fd\/[0-9]+|
 
 interface Collected {
   patterns: Set<string>
+  /** Patterns that are read-only commands (`@read-only` rules match them). */
+  readOnly: Set<string>
+  /** Patterns also given by a command that is not read-only (`ls` after `./ls`): never read-only. */
+  mixed: Set<string>
   always: Set<string>
   /** Something in it was computed: no "always" for this ask. */
   noAlways: boolean
@@ -17,7 +21,7 @@ interface Collected {
 }
 
 function collector(): Collected {
-  return { patterns: new Set(), always: new Set(), noAlways: false, forceAsk: false }
+  return { patterns: new Set(), readOnly: new Set(), mixed: new Set(), always: new Set(), noAlways: false, forceAsk: false }
 }
 
 function toAsk(permission: string, title: string, c: Collected, metadata: Record<string, unknown>): PermissionAsk | undefined {
@@ -30,12 +34,15 @@ function toAsk(permission: string, title: string, c: Collected, metadata: Record
     title,
     metadata,
     ...(c.forceAsk ? { forceAsk: true } : {}),
+    ...(c.readOnly.size > 0 ? { readOnly: [...c.readOnly].filter((p) => !c.mixed.has(p)) } : {}),
   }
 }
 
 interface Buckets {
   external: Collected
   reads: Collected
+  /** Files recursive readers reach in the folders they walk (an ask of its own: it may be long). */
+  walked: Collected
   writes: Collected
 }
 
@@ -55,15 +62,20 @@ export async function bashPermissionAsks(command: string, root: string, cwd: str
 /** The asks of `bashPermissionAsks` from an analysis of `command` already made (see `analyzeShell`). */
 export function bashAsksOf(command: string, analysis: ShellAnalysis, root: string): PermissionAsk[] {
   const metadata: Record<string, unknown> = analysis.ok ? { command } : { command, reason: analysis.reason }
-  const buckets: Buckets = { external: collector(), reads: collector(), writes: collector() }
-  for (const path of analysis.paths) classifyPath(path, root, buckets)
+  const buckets: Buckets = { external: collector(), reads: collector(), walked: collector(), writes: collector() }
+  let realRoot: string | undefined
+  const rootReal = (): string => (realRoot ??= canonicalRoot(root))
+  for (const path of analysis.paths) classifyPath(path, root, buckets, rootReal)
   const bash = collector()
   for (const cmd of analysis.commands) {
     if (cdStaysInside(cmd, root)) continue
-    bash.patterns.add(cmd.text)
     // `/bin/rm x` is also checked as `rm x`, so a rule about `rm` holds whatever path names it.
     const byName = commandByName(cmd)
-    if (byName) bash.patterns.add(byName)
+    for (const pattern of byName ? [cmd.text, byName] : [cmd.text]) {
+      bash.patterns.add(pattern)
+      if (cmd.readOnly) bash.readOnly.add(pattern)
+      else bash.mixed.add(pattern)
+    }
     if (cmd.computed) bash.forceAsk = true
     if (cmd.always) bash.always.add(cmd.always)
   }
@@ -78,6 +90,7 @@ export function bashAsksOf(command: string, analysis: ShellAnalysis, root: strin
   return [
     toAsk(Permission.ExternalDirectory, `Access outside the project: ${command}`, buckets.external, metadata),
     toAsk(Permission.Read, `Read through the shell: ${command}`, buckets.reads, metadata),
+    toAsk(Permission.Read, `Read recursively through the shell: ${command}`, buckets.walked, { ...metadata, recursive: true }),
     toAsk(Permission.Edit, `Write through a redirect: ${command}`, buckets.writes, metadata),
     toAsk(Permission.Bash, command, bash, metadata),
   ].filter((a): a is PermissionAsk => a !== undefined)
@@ -101,8 +114,9 @@ function cdStaysInside(cmd: AnalyzedCommand, root: string): boolean {
   return targets.every((t) => t.expanded !== null && t.expanded.every((abs) => resolveToolPath(root, abs).inside))
 }
 
-function classifyPath(entry: AnalyzedPath, root: string, into: Buckets): void {
-  const byAccess = entry.access === 'write' ? into.writes : entry.access === 'read' ? into.reads : undefined
+function classifyPath(entry: AnalyzedPath, root: string, into: Buckets, rootReal: () => string): void {
+  const reads = entry.recursive ? into.walked : into.reads
+  const byAccess = entry.access === 'write' ? into.writes : entry.access === 'read' ? reads : undefined
   if (entry.expanded === null) {
     // Computed (`$PWD-x/y`, `$(…)`, a variable) or relative after a computed `cd`: it may lead anywhere.
     if (!entry.found) {
@@ -115,14 +129,18 @@ function classifyPath(entry: AnalyzedPath, root: string, into: Buckets): void {
     }
     return
   }
+  const realRoot = entry.recursive ? rootReal() : ''
   for (const abs of entry.expanded) {
     if (HARMLESS_DEVICES.test(abs)) continue
-    const resolved = resolveToolPath(root, abs)
+    // A walked file is already a real path: no need to resolve it component by component again.
+    const resolved = entry.recursive && abs.startsWith(`${realRoot}/`)
+      ? { abs, inside: true, rel: abs.slice(realRoot.length + 1) }
+      : resolveToolPath(root, abs)
     if (!resolved.inside) {
       const pattern = externalPattern(resolved.abs, isDirectory(resolved.abs))
       into.external.patterns.add(pattern)
       into.external.always.add(pattern)
-      if (entry.access === 'read') addRead(into.reads, resolved.abs)
+      if (entry.access === 'read') addRead(reads, resolved.abs)
       continue
     }
     if (!byAccess) continue

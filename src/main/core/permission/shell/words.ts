@@ -28,6 +28,11 @@ export interface WalkContext {
   arithmeticVariable(name: string): void
   /** A variable given a value that is not a plain integer. */
   assignedText(name: string): void
+  /**
+   * The pattern of `${x#…}`, `${x%%…}`, `${x,,…}` and the like, which the grammar leaves
+   * as plain text: bash expands `$(…)`, backticks and variables in it, so it is walked too.
+   */
+  expansionPattern(text: string): void
 }
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/
@@ -254,7 +259,10 @@ function checkExpansion(node: SyntaxNode, ctx: WalkContext): void {
       arithmetic(child, ctx)
       continue
     }
-    if (child.type === 'regex') continue
+    if (child.type === 'regex') {
+      if (/[$`]/.test(child.text)) ctx.expansionPattern(child.text)
+      continue
+    }
     if (WORD_TYPES.has(child.type)) {
       evaluateWord(child, ctx)
       continue

@@ -18,9 +18,12 @@ export interface Unwrapped {
   scripts: Array<string | null>
 }
 
-/** Variables that let an otherwise harmless command run something else. */
+/**
+ * Variables that let an otherwise harmless command run something else, read another
+ * config, or resolve somewhere else (`CDPATH=/tmp cd x`, `RIPGREP_CONFIG_PATH=f rg`).
+ */
 const RISKY_VARIABLE =
-  /^(LD_[A-Z_]+|DYLD_[A-Z_]+|PATH|BASH_ENV|ENV|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|PS4|IFS|NODE_OPTIONS|PYTHONSTARTUP|PYTHONPATH|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|GIT_[A-Z_]+|[A-Z_]*_COMMAND|PAGER|[A-Z_]+_PAGER|EDITOR|VISUAL|BROWSER|SSH_ASKPASS|SUDO_ASKPASS|npm_config_[a-z_]+|NPM_CONFIG_[A-Z_]+|LESSOPEN|LESSCLOSE|MANPAGER|ZDOTDIR|GCONV_PATH|NODE_PATH|PYTHONHOME|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|RUSTC_WRAPPER|BASH_FUNC_[^=]*|HOME|TMPDIR|XDG_CONFIG_HOME)(\[.*\])?\+?=/
+  /^(LD_[A-Z_]+|DYLD_[A-Z_]+|PATH|BASH_ENV|ENV|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|PS4|IFS|NODE_OPTIONS|PYTHONSTARTUP|PYTHONPATH|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|GIT_[A-Z_]+|[A-Z_]*_COMMAND|PAGER|[A-Z_]+_PAGER|EDITOR|VISUAL|BROWSER|SSH_ASKPASS|SUDO_ASKPASS|npm_config_[a-z_]+|NPM_CONFIG_[A-Z_]+|LESSOPEN|LESSCLOSE|MANPAGER|ZDOTDIR|GCONV_PATH|NODE_PATH|PYTHONHOME|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|RUSTC_WRAPPER|BASH_FUNC_[^=]*|HOME|TMPDIR|XDG_CONFIG_HOME|CDPATH|RIPGREP_CONFIG_PATH|GREP_OPTIONS|GLOBIGNORE|LESS|LESSKEY[A-Z_]*|TAR_OPTIONS|SHELL|POSIXLY_CORRECT|[A-Z_]*CONFIG[A-Z_]*|MANOPT|BASH_XTRACEFD|TERMINFO)(\[.*\])?\+?=/
 
 /** True for a variable whose value makes other commands run something else (PATH, BASH_ENV, IFS…). */
 export function isRiskyVariable(name: string): boolean {
@@ -34,6 +37,8 @@ interface WrapperSpec {
   valued: Set<string>
   /** Positional words the wrapper takes before the command (e.g. timeout's duration). */
   positional?: number
+  /** Options that name a file the wrapper writes (`time -o`, `strace -o`): then it is checked as a command too. */
+  outputs?: Set<string>
   /**
    * Check the whole command as well as the inner one: the wrapper can change privileges
    * (`sudo`), or is a proxy whose own always pattern is scoped to what it wraps (`rtk`).
@@ -47,7 +52,7 @@ const WRAPPERS = new Map<string, WrapperSpec>(Object.entries({
   nice: { valued: new Set(['-n', '--adjustment']) },
   ionice: { valued: new Set(['-c', '--class', '-n', '--classdata', '-p', '-P', '-u']) },
   nohup: { valued: new Set() },
-  time: { valued: new Set(['-f', '--format', '-o', '--output']) },
+  time: { valued: new Set(['-f', '--format', '-o', '--output']), outputs: new Set(['-o', '--output', '-a', '--append']) },
   stdbuf: { valued: new Set(['-i', '-o', '-e', '--input', '--output', '--error']) },
   setsid: { valued: new Set() },
   command: { valued: new Set() },
@@ -76,8 +81,8 @@ const WRAPPERS = new Map<string, WrapperSpec>(Object.entries({
   proxychains: { valued: new Set(['-f']) },
   proxychains4: { valued: new Set(['-f']) },
   torsocks: { valued: new Set(['-u', '-p', '-a', '-P']) },
-  strace: { valued: new Set(['-o', '-e', '-p', '-s', '-E', '-u', '-a', '-I', '-b', '-X', '-P', '-S']) },
-  ltrace: { valued: new Set(['-o', '-e', '-p', '-s', '-a', '-n', '-u', '-F', '-l']) },
+  strace: { valued: new Set(['-o', '-e', '-p', '-s', '-E', '-u', '-a', '-I', '-b', '-X', '-P', '-S']), outputs: new Set(['-o']) },
+  ltrace: { valued: new Set(['-o', '-e', '-p', '-s', '-a', '-n', '-u', '-F', '-l']), outputs: new Set(['-o']) },
   valgrind: { valued: new Set() },
   unshare: { valued: new Set(['-S', '--setuid', '-G', '--setgid', '-R', '--root', '-w', '--wd']) },
   nsenter: { valued: new Set(['-t', '--target', '-S', '--setuid', '-G', '--setgid', '-r', '--root', '-w', '--wd']), privileged: true },
@@ -163,11 +168,12 @@ function unwrapInto(result: Unwrapped, risky: ShellWord[], words: ShellWord[], d
     result.commands.push({ words, riskyAssignments: risky })
     return
   }
-  if (spec.privileged) result.commands.push({ words, riskyAssignments: risky })
   const at = skipOptions(words, 1, spec)
+  const writes = spec.outputs && words.slice(1, at).some((w) => w.value === null || spec.outputs?.has((w.value.split('=', 1)[0] as string)) || /^-o./.test(w.value))
+  if (spec.privileged || writes) result.commands.push({ words, riskyAssignments: risky })
   const inner = words.slice(at)
   if (inner.length === 0) {
-    if (!spec.privileged) result.commands.push({ words, riskyAssignments: risky })
+    if (!spec.privileged && !writes) result.commands.push({ words, riskyAssignments: risky })
     return
   }
   const first = result.commands.length

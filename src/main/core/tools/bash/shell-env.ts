@@ -62,10 +62,17 @@ function readLoginEnv(shell: string): Promise<ShellEnv> {
   })
 }
 
+/**
+ * Variables of the login environment a command does not get: `CDPATH` would send a
+ * `cd sub` somewhere other than the folder the permission check resolved.
+ */
+const DROPPED = ['CDPATH']
+
 /** What every command gets on top of the login environment: no pagers or prompts that would wait for input. */
 export function commandEnv(base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const kept = Object.fromEntries(Object.entries(base).filter(([name]) => !DROPPED.includes(name)))
   return {
-    ...base,
+    ...kept,
     HOTARU: '1',
     PAGER: 'cat',
     GIT_PAGER: 'cat',

@@ -36,6 +36,7 @@ export function answerPermissions(services: Services, options: { sessionId: stri
       return reply(ask, await promptPermission(ask))
     })
   })
+  services.questions.answerable = options.mode === 'tty'
   const offQuestion = services.questions.onEvent((event) => {
     if (event.type !== 'asked') return
     const question = event.question

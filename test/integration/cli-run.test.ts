@@ -25,12 +25,24 @@ function envFor(server: FakeLlm, dataDir: string, extra: NodeJS.ProcessEnv = {})
 
 const hotaru = runHotaru
 
-for (const model of ['anthropic/claude-sonnet-4-6', 'openai/gpt-4.1']) {
+/** Each model family edits the way it was trained to: string replacement for Claude, patch envelopes for GPT. */
+const EDITS = {
+  'anthropic/claude-sonnet-4-6': {
+    edit: { name: 'edit', args: { filePath: 'notes.txt', oldString: 'draft', newString: 'final' } },
+    absent: ['apply_patch', 'todoread', 'question'],
+  },
+  'openai/gpt-4.1': {
+    edit: { name: 'apply_patch', args: { patchText: '*** Begin Patch\n*** Update File: notes.txt\n@@\n-a draft note\n+a final note\n*** End Patch' } },
+    absent: ['edit', 'multiedit', 'todoread', 'question'],
+  },
+}
+
+for (const [model, { edit, absent }] of Object.entries(EDITS)) {
   describe(`hotaru run over ${model}`, () => {
-    it('completes a multi-turn tool-using task with --yes', async () => {
+    it('completes a multi-turn tool-using task with --yes, offered only its own edit tools', async () => {
       const server = await fake([
         { text: 'Let me read it.', toolCalls: [{ name: 'read', args: { filePath: 'notes.txt' } }] },
-        { toolCalls: [{ name: 'edit', args: { filePath: 'notes.txt', oldString: 'draft', newString: 'final' } }] },
+        { toolCalls: [edit] },
         { toolCalls: [{ name: 'bash', args: { command: 'cat notes.txt > copy.txt', description: 'copy the notes' } }] },
         { text: 'Updated notes.txt and copied it.' },
       ])
@@ -47,6 +59,12 @@ for (const model of ['anthropic/claude-sonnet-4-6', 'openai/gpt-4.1']) {
       expect(readFileSync(join(project, 'copy.txt'), 'utf8')).toBe('a final note\n')
       const api = server.requests.filter((r) => r.api !== 'control')
       expect(api.slice(0, 4).every((r) => r.status === 200)).toBe(true)
+      // One edit family, no todo reader, and no question tool when no one is at a terminal to answer.
+      const body = api[0]?.body as { tools: Array<{ name?: string; function?: { name: string } }> }
+      const names = body.tools.map((t) => t.name ?? t.function?.name)
+      expect(names).toContain(edit.name)
+      expect(names).toContain('write')
+      for (const name of absent) expect(names).not.toContain(name)
     })
   })
 }

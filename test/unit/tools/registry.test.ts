@@ -9,12 +9,12 @@ import { questionTool } from '../../../src/main/core/tools/question'
 import { ToolRegistry } from '../../../src/main/core/tools/registry'
 import { runTool } from '../../../src/main/core/tools/run-tool'
 import { taskTool } from '../../../src/main/core/tools/task'
-import { todoreadTool, todowriteTool } from '../../../src/main/core/tools/todo'
+import { todowriteTool } from '../../../src/main/core/tools/todo'
 import { defineTool } from '../../../src/main/core/tools/tool'
 import { testContext } from './context'
 
 const ALL = ['read', 'write', 'edit', 'multiedit', 'apply_patch', 'list', 'glob', 'grep', 'bash', 'bash_output', 'bash_kill',
-  'todowrite', 'todoread', 'question', 'task', 'webfetch', 'plan_enter', 'plan_exit']
+  'todowrite', 'question', 'task', 'webfetch', 'plan_enter', 'plan_exit']
 
 describe('ToolRegistry', () => {
   const registry = new ToolRegistry(builtinTools())
@@ -93,11 +93,10 @@ describe('runTool', () => {
 })
 
 describe('session tools', () => {
-  it('todowrite replaces the list and todoread returns it', async () => {
+  it('todowrite replaces the list and answers with it (no separate read tool)', async () => {
     const ctx = testContext()
-    await runTool(todowriteTool, { todos: [{ content: 'Write tests', status: 'in_progress', priority: 'high' }, { content: 'Ship', status: 'pending' }] }, ctx)
-    const read = await runTool(todoreadTool, {}, ctx)
-    expect(read.output).toBe('[~] Write tests (high)\n[ ] Ship')
+    const written = await runTool(todowriteTool, { todos: [{ content: 'Write tests', status: 'in_progress', priority: 'high' }, { content: 'Ship', status: 'pending' }] }, ctx)
+    expect(written.output).toBe('[~] Write tests (high)\n[ ] Ship')
     expect(ctx.todos.get().map((t) => t.id)).toEqual(['1', '2'])
   })
 

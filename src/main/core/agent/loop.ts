@@ -137,7 +137,7 @@ async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager
   const { sessionId, signal } = input
   // The step's preparation and its request are separate tasks of the event loop (see `nextTask`).
   await nextTask()
-  const toolDefinitions = tools.definitions(input.agent)
+  const toolDefinitions = tools.definitions(input.agent, input.model)
   // Prunes or summarizes first if the request would not fit; the messages satisfy the transcript invariant (repairs are logged).
   const { messages } = await context.beforeRequest({
     sessionId,
@@ -187,6 +187,7 @@ async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager
           sessionId,
           messageId: message.id,
           agent: input.agent,
+          model: input.model,
           signal,
           progress: (update) => {
             const current = toolParts.get(part.callId)

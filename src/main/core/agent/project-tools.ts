@@ -8,7 +8,7 @@ import type { KvRepo } from '../storage/kv-repo'
 import { MEMORY_TOOL_ID, memoryFilePath, memoryToolDescription, memoryToolParameters, runMemoryTool } from '../context'
 import { Permission } from '../permission/names'
 import { warmBashParser } from '../permission/shell/bash-parser'
-import { BackgroundProcesses, builtinTools, defineTool, FileTimes, mayMutateFiles, plannedWrites, ToolRegistry, type SubagentRequest, type Todo, type TodoStore, type Tool } from '../tools'
+import { BackgroundProcesses, builtinTools, defineTool, editFamilyDefaults, FileTimes, mayMutateFiles, plannedWrites, ToolRegistry, type SubagentRequest, type Todo, type TodoStore, type Tool } from '../tools'
 import type { Disposable } from '../util/disposable'
 import { customToolRules, plannedHooks, runHooks } from '../extensions'
 import type { CommandSandbox } from '../sandbox/sandbox'
@@ -143,15 +143,20 @@ export class ProjectToolRuntime implements Disposable {
     const { config, sessionId, hooks } = input
     // Built-ins, project memory and MCP tools, each filtered by the agent's defaults and its `tools` config.
     const memory = memoryTool(config)
-    const tools = (agent: AgentInfo): Tool[] => [
-      ...this.registry.forAgent(agent.name, agent.tools),
+    // The model's own edit family, and no question where nobody can answer (see `editFamilyDefaults`).
+    const situation = (model: string | undefined): Record<string, boolean> => ({
+      ...(model ? editFamilyDefaults(model) : {}),
+      ...(this.deps.questions.answerable ? {} : { question: false }),
+    })
+    const tools = (agent: AgentInfo, model?: string): Tool[] => [
+      ...this.registry.forAgent(agent.name, agent.tools, situation(model)),
       ...new ToolRegistry([memory, ...(this.deps.coreTools ?? []), ...(input.extraTools ?? []), ...(this.deps.extraTools?.(this.project.id) ?? [])]).forAgent(
         agent.name,
         agent.tools,
       ),
     ]
     return {
-      definitions: (agent) => this.registry.definitions(tools(agent)),
+      definitions: (agent, model) => this.registry.definitions(tools(agent, model)),
       mutatesFiles: (name, agent) => mayMutateFiles(tools(agent).find((t) => t.id === name)),
       // The shell checker's grammar (WebAssembly) loads while the model writes its first answer, not before the request.
       warm: warmBashParser,
@@ -164,7 +169,7 @@ export class ProjectToolRuntime implements Disposable {
         return tool && !hooked ? plannedWrites(tool, call.input, this.project.root) : Promise.resolve(undefined)
       },
       execute: async (call, ctx) => {
-        const available = tools(ctx.agent)
+        const available = tools(ctx.agent, ctx.model)
         const binding: AskBinding = {
           sessionId,
           projectId: this.project.id,

@@ -22,6 +22,11 @@ interface Waiting {
 export class QuestionService {
   private readonly waiting = new Map<string, Waiting>()
   private readonly events = new Emitter<QuestionEvent>('question')
+  /**
+   * Whether anyone can answer: a window or a terminal. A one-shot run without a terminal cannot, and
+   * then the `question` tool is not offered at all (the model would only get a refusal).
+   */
+  answerable = true
 
   onEvent(listener: Listener<QuestionEvent>): () => void {
     return this.events.on(listener)

@@ -487,7 +487,7 @@ function reportHookFailures(failures: { command: string; error: string }[]): voi
  */
 function afterCheckpoints(host: ToolHost, wait: { idle: () => Promise<void>; beforeWrite: (paths: string[]) => Promise<void> }): ToolHost {
   return {
-    definitions: (agent) => host.definitions(agent),
+    definitions: (agent, model) => host.definitions(agent, model),
     mutatesFiles: host.mutatesFiles ? (name, agent) => host.mutatesFiles?.(name, agent) ?? true : undefined,
     warm: host.warm ? () => host.warm?.() : undefined,
     lateContext: host.lateContext ? (options) => host.lateContext?.(options) ?? [] : undefined,

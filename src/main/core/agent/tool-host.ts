@@ -13,6 +13,8 @@ export interface ToolCallContext {
   sessionId: string
   messageId: string
   agent: AgentInfo
+  /** The turn's model: it decides which edit tools exist. */
+  model?: string
   signal: AbortSignal
   /** Live progress for the UI (e.g. shell output while it runs). */
   progress(update: { title?: string; metadata?: Record<string, unknown> }): void
@@ -34,7 +36,8 @@ export interface ToolOutcome {
 
 /** What the agent loop needs from the tool layer. */
 export interface ToolHost {
-  definitions(agent: AgentInfo): ToolDefinition[]
+  /** The tools offered to `model` (its edit family; all of them when no model is named). */
+  definitions(agent: AgentInfo, model?: string): ToolDefinition[]
   execute(call: ToolCallRequest, ctx: ToolCallContext): Promise<ToolOutcome>
   /** Whether a call of tool `name` may change files (see `mutatesFiles`); absent: every tool may. */
   mutatesFiles?(name: string, agent: AgentInfo): boolean

@@ -11,7 +11,7 @@ import { planEnterTool, planExitTool } from './plan'
 import { questionTool } from './question'
 import { readTool } from './read'
 import { taskTool } from './task'
-import { todoreadTool, todowriteTool } from './todo'
+import { todowriteTool } from './todo'
 import type { Tool } from './tool'
 import { webfetchTool } from './webfetch'
 import { writeTool } from './write'
@@ -31,7 +31,6 @@ export function builtinTools(options: { rg?: string | null } = {}): Tool[] {
     bashOutputTool,
     bashKillTool,
     todowriteTool,
-    todoreadTool,
     questionTool,
     taskTool,
     webfetchTool,

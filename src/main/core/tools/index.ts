@@ -1,6 +1,7 @@
 export { BackgroundProcesses, type BackgroundInfo, type BackgroundStart, type BackgroundStatus } from './bash/background'
 export { loginShellEnv, pickShell, useProcessEnvironment } from './bash/shell-env'
 export { builtinTools } from './builtin'
+export { editFamilyDefaults, usesPatchEdits } from './edit-family'
 export { applyEdit } from './edit/apply-edit'
 export { ToolError, ToolErrorNames } from './errors'
 export { FileTimes } from './file-times'

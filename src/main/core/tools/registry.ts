@@ -13,9 +13,9 @@ import type { Tool, ToolContext } from './tool'
 const AGENT_TOOL_DEFAULTS: Record<string, Record<string, boolean>> = {
   build: { plan_exit: false },
   plan: { plan_enter: false },
-  general: { task: false, todowrite: false, todoread: false, plan_enter: false, plan_exit: false, question: false },
+  general: { task: false, todowrite: false, plan_enter: false, plan_exit: false, question: false },
   explore: {
-    task: false, todowrite: false, todoread: false, plan_enter: false, plan_exit: false, question: false,
+    task: false, todowrite: false, plan_enter: false, plan_exit: false, question: false,
     write: false, edit: false, multiedit: false, apply_patch: false,
   },
 }
@@ -57,9 +57,12 @@ export class ToolRegistry {
     return [...this.tools.values()]
   }
 
-  /** The tools of an agent: its built-in defaults, then its `tools` config (`{ "bash": false, "mcp_*": false }`). */
-  forAgent(agent: string, toolsConfig?: Record<string, boolean>): Tool[] {
-    const defaults = AGENT_TOOL_DEFAULTS[agent] ?? CUSTOM_AGENT_DEFAULTS
+  /**
+   * The tools of an agent: its built-in defaults and the `situation`'s (the model's edit family, whether anyone
+   * can answer a question), then its `tools` config (`{ "bash": false, "mcp_*": false }`), which has the last word.
+   */
+  forAgent(agent: string, toolsConfig?: Record<string, boolean>, situation: Record<string, boolean> = {}): Tool[] {
+    const defaults = { ...situation, ...(AGENT_TOOL_DEFAULTS[agent] ?? CUSTOM_AGENT_DEFAULTS) }
     return this.all().filter((tool) => enabled(tool.id, toolsConfig, enabled(tool.id, defaults, true)))
   }
 
@@ -84,10 +87,27 @@ export class ToolRegistry {
 /** Tools are immutable data: each one's JSON schema is generated once, not for every request. */
 const definitions = new WeakMap<Tool, ToolDefinition>()
 
+const SAFE_BOUNDS = new Set([Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER])
+
+/**
+ * A schema without what zod writes for every integer (`minimum`/`maximum` at ±2^53): tokens the model
+ * pays for on every request that say nothing.
+ */
+function compact(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(compact)
+  if (typeof schema !== 'object' || schema === null) return schema
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(schema)) {
+    if ((key === 'maximum' || key === 'minimum') && typeof value === 'number' && SAFE_BOUNDS.has(value)) continue
+    out[key] = compact(value)
+  }
+  return out
+}
+
 export function toolDefinition(tool: Tool): ToolDefinition {
   const cached = definitions.get(tool)
   if (cached) return cached
-  const schema = tool.inputSchema ?? (z.toJSONSchema(tool.parameters, { io: 'input' }) as Record<string, unknown>)
+  const schema = tool.inputSchema ?? (compact(z.toJSONSchema(tool.parameters, { io: 'input' })) as Record<string, unknown>)
   const { $schema: _drop, ...inputSchema } = schema
   const definition = { name: tool.id, description: tool.description, inputSchema }
   definitions.set(tool, definition)

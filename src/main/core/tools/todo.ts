@@ -1,7 +1,6 @@
 import { z } from 'zod'
 import { TodoSchema, type Todo } from './todos'
 import { defineTool } from './tool'
-import todoreadDescription from './todoread.txt?raw'
 import todowriteDescription from './todowrite.txt?raw'
 
 function render(todos: Todo[]): string {
@@ -22,17 +21,6 @@ export const todowriteTool = defineTool({
   async execute(args, ctx) {
     const todos = args.todos.map((t, i) => ({ ...t, id: t.id ?? String(i + 1) }))
     ctx.todos.set(todos)
-    return { title: `${remaining(todos)} todos left`, output: render(todos), metadata: { todos } }
-  },
-})
-
-export const todoreadTool = defineTool({
-  id: 'todoread',
-  mutatesFiles: false,
-  description: todoreadDescription,
-  parameters: z.object({}),
-  async execute(_args, ctx) {
-    const todos = ctx.todos.get()
     return { title: `${remaining(todos)} todos left`, output: render(todos), metadata: { todos } }
   },
 })

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { EffortSchema } from './effort'
 import { HookEventName } from './hook-event'
 import { ProjectId } from './project'
 
@@ -29,6 +30,8 @@ export const Session = z.object({
   title: z.string(),
   agent: z.string(),
   model: z.string(),
+  /** The effort chosen for this session (the composer's picker, `--effort`); absent: config or the model's default. */
+  effort: EffortSchema.optional(),
   createdAt: z.number(),
   updatedAt: z.number(),
 })

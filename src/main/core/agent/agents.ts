@@ -1,3 +1,4 @@
+import type { Effort } from '@shared/schema/effort'
 import type { AgentConfig, Config } from '../config'
 import buildPrompt from './prompts/build.txt?raw'
 import explorePrompt from './prompts/explore.txt?raw'
@@ -13,6 +14,8 @@ export interface AgentInfo {
   prompt: string
   /** `provider/model` override; otherwise the session's model. */
   model?: string
+  /** Reasoning effort of this agent's requests, over the config's (a session's own choice wins). */
+  effort?: Effort
   /** Tool ids switched on or off for this agent (absent = the tool's default). */
   tools: Record<string, boolean>
   /** Permission overrides from config (the permission engine adds its defaults). */
@@ -74,6 +77,7 @@ export function resolveAgents(config: Config): Map<string, AgentInfo> {
       mode: override.mode ?? base?.mode ?? 'primary',
       prompt: override.prompt ?? base?.prompt ?? buildPrompt,
       model: override.model ?? base?.model,
+      ...((override.effort ?? base?.effort) ? { effort: override.effort ?? base?.effort } : {}),
       tools: { ...base?.tools, ...override.tools },
       permission: override.permission ?? base?.permission,
       maxTurns: override.maxTurns ?? base?.maxTurns,

@@ -1,4 +1,5 @@
 import { ErrorNames, HotaruError, toErrorData, type ErrorData } from '@shared/errors'
+import type { Effort } from '@shared/schema/effort'
 import type { Message, Part, PartOf, SessionStatus, Usage } from '@shared/schema/session'
 import type { ProviderRegistry, ProviderSettings, StreamEvent } from '../provider'
 import { computeCost } from '../provider'
@@ -36,6 +37,8 @@ export interface TurnInput {
   projectRoot: string
   agent: AgentInfo
   model: string
+  /** The turn's reasoning effort (see `resolveEffort`); undefined: the model's default. */
+  effort?: Effort
   system: string[]
   signal: AbortSignal
   maxTurns?: number
@@ -344,6 +347,8 @@ async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager
       tools: toolDefinitions,
       // One session, one prompt cache: its requests share their prefix.
       cacheKey: sessionId,
+      // Every step reasons at the turn's effort; the model's default keeps reasoning on where it can.
+      reasoning: { effort: input.effort ?? model.defaultEffort },
       signal,
     })
     let busy = false

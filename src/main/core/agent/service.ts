@@ -1,4 +1,5 @@
 import { ErrorNames, HotaruError, toErrorData, type ErrorData } from '@shared/errors'
+import type { Effort } from '@shared/schema/effort'
 import type { HookEventName, HookFailure, PartOf, Session, SessionStatus } from '@shared/schema/session'
 import type { EventBus } from '../bus/bus'
 import type { ProviderRegistry, ProviderSettings } from '../provider'
@@ -24,6 +25,8 @@ export interface PromptInput {
   /** Switch the session to this agent / model from this turn on. */
   agent?: string
   model?: string
+  /** Switch the session to this reasoning effort from this turn on (remembered with the session). */
+  effort?: Effort
 }
 
 /** Everything a turn needs that depends on the project (config, tools, prompt). */
@@ -295,8 +298,9 @@ export class AgentService {
       })
     }
     const model = input.model ?? agent.model ?? session.model
-    if (agentName !== session.agent || model !== session.model) {
-      session = this.store.update(session.id, { agent: agentName, model })
+    const effortChanged = input.effort !== undefined && input.effort !== session.effort
+    if (agentName !== session.agent || model !== session.model || effortChanged) {
+      session = this.store.update(session.id, { agent: agentName, model, ...(input.effort ? { effort: input.effort } : {}) })
     }
     // A turn cut short by a crash or kill is closed first, so the transcript is whole.
     this.store.recoverInterrupted(session.id)
@@ -359,6 +363,7 @@ export class AgentService {
         projectRoot: env.projectRoot,
         agent,
         model,
+        effort: resolveEffort(session, agent, env.config),
         system: env.system(agent),
         signal,
         maxTurns: env.maxTurns,
@@ -397,6 +402,7 @@ export class AgentService {
       parentId,
       agent: request.agent,
       model: parent.model,
+      ...(parent.effort ? { effort: parent.effort } : {}),
       title: request.description,
     })
     const stop = (): void => {
@@ -501,4 +507,12 @@ function afterCheckpoints(host: ToolHost, wait: { idle: () => Promise<void>; bef
       return host.execute(call, ctx)
     },
   }
+}
+
+/**
+ * The effort a turn asks for: the session's own choice, else the agent's, else the
+ * config's (a project layer over the user's); undefined leaves each model its default.
+ */
+export function resolveEffort(session: Session, agent: AgentInfo, config: Config | undefined): Effort | undefined {
+  return session.effort ?? agent.effort ?? config?.effort
 }

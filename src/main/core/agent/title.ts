@@ -28,6 +28,8 @@ export async function generateTitle(
     messages: [{ role: 'user', content: [{ type: 'text', text: firstMessage.slice(0, 4000) }] }],
     maxTokens: 64,
     promptCache: false,
+    // A title is cheap work: no thinking, even on models that think unless told not to.
+    reasoning: { effort: 'off' },
     signal,
   })
   return cleanTitle(completion.text)

@@ -22,6 +22,7 @@ export const RESTRICTED_LAYER_POLICY = {
   $schema: 'keep',
   model: 'keep',
   smallModel: 'keep',
+  effort: 'keep',
   provider: 'withhold',
   agent: 'narrow',
   defaultAgent: 'keep',

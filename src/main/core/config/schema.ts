@@ -1,3 +1,4 @@
+import { EffortSchema } from '@shared/schema/effort'
 import { HookEventName } from '@shared/schema/hook-event'
 import { z } from 'zod'
 
@@ -59,6 +60,8 @@ export const AgentModeSchema = z.enum(['primary', 'subagent'])
 
 export const AgentConfigSchema = z.strictObject({
   model: ModelRefSchema.optional(),
+  /** Reasoning effort of this agent's requests (over the config's `effort`; a session's own choice wins). */
+  effort: EffortSchema.optional(),
   prompt: z.string().optional(),
   description: z.string().optional(),
   tools: z.record(z.string(), z.boolean()).optional(),
@@ -200,6 +203,11 @@ export const ConfigSchema = z.strictObject({
   model: ModelRefSchema.optional(),
   /** Used for cheap background work such as session titles. */
   smallModel: ModelRefSchema.optional(),
+  /**
+   * How hard models reason: `off | low | medium | high | max`. Absent: each model's default (reasoning
+   * on wherever it is supported). An agent's `effort` and a session's choice go over it.
+   */
+  effort: EffortSchema.optional(),
   provider: z.record(z.string(), ProviderConfigSchema).optional(),
   agent: z.record(z.string(), AgentConfigSchema).optional(),
   defaultAgent: z.string().optional(),

@@ -76,6 +76,8 @@ export async function summarize(providers: SummaryProvider, input: SummarizeInpu
         messages: [{ role: 'user', content: [{ type: 'text', text: `${rendered.text}\n\n${ASK}` }] }],
         maxTokens,
         promptCache: false,
+        // Summaries are background work kept cheap: no thinking.
+        reasoning: { effort: 'off' },
         signal: input.signal,
         settings: input.providerSettings,
       })

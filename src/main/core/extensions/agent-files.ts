@@ -1,3 +1,4 @@
+import { EffortSchema, type Effort } from '@shared/schema/effort'
 import { restrictAgentOverride } from '../config/restricted-layer'
 import { readFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
@@ -11,13 +12,14 @@ import { errorMessage, type ExtensionError } from './types'
 
 const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/
 /** `color` is accepted and unused: files written for other agents' pickers carry it, and it changes nothing here. */
-const KNOWN_KEYS = ['name', 'description', 'model', 'mode', 'tools', 'permission', 'maxTurns', 'color']
+const KNOWN_KEYS = ['name', 'description', 'model', 'effort', 'mode', 'tools', 'permission', 'maxTurns', 'color']
 const ToolsMapSchema = z.record(z.string(), z.boolean())
 
 /** What an agent file sets; anything left out keeps the value of the agent it overrides (or the default). */
 export interface AgentOverride {
   description?: string
   model?: string
+  effort?: Effort
   mode?: AgentMode
   tools?: Record<string, boolean>
   permission?: PermissionConfig
@@ -110,6 +112,8 @@ export function parseAgentFile(name: string, text: string): { prompt: string; ov
   if (description !== undefined) override.description = description
   const model = stringField(data, 'model')
   if (model !== undefined) override.model = checked('model', ModelRefSchema, model)
+  const effort = stringField(data, 'effort')
+  if (effort !== undefined) override.effort = checked('effort', EffortSchema, effort)
   const mode = stringField(data, 'mode')
   if (mode !== undefined) override.mode = checked('mode', AgentModeSchema, mode)
   const maxTurns = stringField(data, 'maxTurns')
@@ -170,6 +174,7 @@ export function agentFromFile(file: AgentFile, base?: AgentInfo): AgentInfo {
     mode: o.mode ?? base?.mode ?? 'primary',
     prompt: file.prompt,
     model: o.model ?? base?.model,
+    ...((o.effort ?? base?.effort) ? { effort: o.effort ?? base?.effort } : {}),
     tools: o.tools ? orderedMerge(base?.tools, o.tools) : { ...base?.tools },
     permission,
     maxTurns: o.maxTurns ?? base?.maxTurns,

@@ -1,3 +1,4 @@
+import type { Effort } from '@shared/schema/effort'
 import type { Message, MessageWithParts, Part, PartOf, Session } from '@shared/schema/session'
 import type { BusPayload, EventBus } from '../bus/bus'
 import type { SessionsRepo } from '../storage/sessions-repo'
@@ -36,7 +37,14 @@ export class SessionStore {
     private readonly bus: EventBus,
   ) {}
 
-  create(input: { projectId: string; agent: string; model: string; parentId?: string | null; title?: string }): Session {
+  create(input: {
+    projectId: string
+    agent: string
+    model: string
+    effort?: Effort
+    parentId?: string | null
+    title?: string
+  }): Session {
     const now = Date.now()
     const session: Session = {
       id: ascendingId('ses'),
@@ -45,6 +53,7 @@ export class SessionStore {
       title: input.title ?? defaultTitle(now),
       agent: input.agent,
       model: input.model,
+      ...(input.effort ? { effort: input.effort } : {}),
       createdAt: now,
       updatedAt: now,
     }
@@ -68,7 +77,7 @@ export class SessionStore {
     return this.repo.sessions(projectId, options)
   }
 
-  update(id: string, changes: Partial<Pick<Session, 'title' | 'agent' | 'model'>>): Session {
+  update(id: string, changes: Partial<Pick<Session, 'title' | 'agent' | 'model' | 'effort'>>): Session {
     const session = { ...this.get(id), ...changes, updatedAt: Date.now() }
     this.repo.updateSession(session)
     this.emit(session.id, 'session:updated', { session })

@@ -99,4 +99,7 @@ export const migrations: readonly string[] = [
   /* 7: checkpoints that hold only some paths (a JSON list; NULL: the whole tree) */ `
   ALTER TABLE checkpoints ADD COLUMN scope TEXT;
   `,
+  /* 8: the reasoning effort chosen for a session (NULL: config or the model's default) */ `
+  ALTER TABLE sessions ADD COLUMN effort TEXT;
+  `,
 ]

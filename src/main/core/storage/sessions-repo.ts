@@ -1,3 +1,4 @@
+import { EffortSchema } from '@shared/schema/effort'
 import type { Message, Part, Session } from '@shared/schema/session'
 import type { Db } from './database'
 
@@ -8,8 +9,15 @@ interface SessionRow {
   title: string
   agent: string
   model: string
+  effort: string | null
   created_at: number
   updated_at: number
+}
+
+/** A stored effort this version does not know (written by a newer one) reads as not chosen. */
+function storedEffort(value: string | null): Pick<Session, 'effort'> {
+  const parsed = EffortSchema.safeParse(value)
+  return parsed.success ? { effort: parsed.data } : {}
 }
 
 const toSession = (r: SessionRow): Session => ({
@@ -19,9 +27,12 @@ const toSession = (r: SessionRow): Session => ({
   title: r.title,
   agent: r.agent,
   model: r.model,
+  ...storedEffort(r.effort),
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 })
+
+const sessionRow = (s: Session) => ({ ...s, effort: s.effort ?? null })
 
 /** Sessions, messages and parts. Message and part bodies are stored as JSON. */
 export class SessionsRepo {
@@ -30,16 +41,18 @@ export class SessionsRepo {
   insertSession(s: Session): void {
     this.db
       .prepare(
-        `INSERT INTO sessions (id, project_id, parent_id, title, agent, model, created_at, updated_at)
-         VALUES (@id, @projectId, @parentId, @title, @agent, @model, @createdAt, @updatedAt)`,
+        `INSERT INTO sessions (id, project_id, parent_id, title, agent, model, effort, created_at, updated_at)
+         VALUES (@id, @projectId, @parentId, @title, @agent, @model, @effort, @createdAt, @updatedAt)`,
       )
-      .run(s)
+      .run(sessionRow(s))
   }
 
   updateSession(s: Session): void {
     this.db
-      .prepare('UPDATE sessions SET title = @title, agent = @agent, model = @model, updated_at = @updatedAt WHERE id = @id')
-      .run(s)
+      .prepare(
+        'UPDATE sessions SET title = @title, agent = @agent, model = @model, effort = @effort, updated_at = @updatedAt WHERE id = @id',
+      )
+      .run(sessionRow(s))
   }
 
   session(id: string): Session | undefined {

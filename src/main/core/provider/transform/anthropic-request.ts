@@ -76,6 +76,15 @@ function assistantBlocks(message: Extract<ModelMessage, { role: 'assistant' }>, 
   return blocks
 }
 
+const isThinking = (block: ContentBlockParam): boolean => block.type === 'thinking' || block.type === 'redacted_thinking'
+
+/** The API refuses thinking anywhere but first in an assistant turn; such thinking (text came first) is left out. */
+function thinkingFirst(blocks: ContentBlockParam[]): ContentBlockParam[] {
+  const first = blocks[0]
+  if (!first || isThinking(first) || !blocks.some(isThinking)) return blocks
+  return blocks.filter((b) => !isThinking(b))
+}
+
 /** Neutral messages → Anthropic messages; tool results become user turns, merged with adjacent user turns. */
 export function toAnthropicMessages(messages: readonly ModelMessage[], model: ModelInfo): MessageParam[] {
   const out: Array<{ role: 'user' | 'assistant'; content: ContentBlockParam[] }> = []
@@ -92,7 +101,8 @@ export function toAnthropicMessages(messages: readonly ModelMessage[], model: Mo
     if (previous && previous.role === role) previous.content.push(...content)
     else out.push({ role, content })
   }
-  return out
+  // Adjacent assistant messages merge into one turn: check the merged turn.
+  return out.map((m) => (m.role === 'assistant' ? { role: m.role, content: thinkingFirst(m.content) } : m))
 }
 
 /** The beta that lets Claude 4 manual-budget models think between tool calls. */

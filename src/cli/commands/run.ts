@@ -3,6 +3,10 @@ import { resolve } from 'node:path'
 import { prefetchGitStatus } from '../../main/core/agent/git-status-run'
 import type { BusEvent } from '../../main/core/bus/bus'
 import type { Services } from '../../main/core/services'
+import { EFFORTS, type Effort, isEffort } from '@shared/schema/effort'
+import type { ProviderSettings } from '../../main/core/provider'
+import { clampEffort, deprecationNotice } from '../../main/core/provider'
+import type { Session } from '@shared/schema/session'
 import { parseCommandArgs, stringOption } from '../args'
 import { CliError } from '../errors'
 import { takeWorktreeFlag } from '../worktree-flag'
@@ -13,7 +17,10 @@ Runs one turn of the agent in a project and prints the answer.
 
 Options:
   --dir PATH            Project folder (default: the current directory)
-  --model PROVIDER/ID   Model, e.g. anthropic/claude-sonnet-4-5 or openai/gpt-4.1
+  --model PROVIDER/ID   Model, e.g. anthropic/claude-sonnet-5-5 or openai/gpt-6.2-sol
+  --effort LEVEL        Reasoning effort: off, low, medium, high or max (default: config, else the
+                        model's own default, with reasoning on wherever the model supports it);
+                        remembered by the session
   --agent NAME          Agent: build (default), plan, or one from config
   --session ID          Continue this session (id or unique prefix)
   --continue, -c        Continue the project's most recent session
@@ -33,7 +40,7 @@ and rejected otherwise (the model is told why).`
 type Format = 'text' | 'json'
 
 /** Options of `run` that take a value (so `--worktree` does not take one of them for its name). */
-const VALUED = new Set(['--dir', '--model', '--agent', '--session', '--format'])
+const VALUED = new Set(['--dir', '--model', '--effort', '--agent', '--session', '--format'])
 
 export async function runRun(rawArgv: string[]): Promise<number> {
   const { argv, worktree } = takeWorktreeFlag(rawArgv, VALUED)
@@ -42,6 +49,7 @@ export async function runRun(rawArgv: string[]): Promise<number> {
     {
       dir: { type: 'string' },
       model: { type: 'string' },
+      effort: { type: 'string' },
       agent: { type: 'string' },
       session: { type: 'string' },
       continue: { type: 'boolean', short: 'c' },
@@ -64,6 +72,11 @@ export async function runRun(rawArgv: string[]): Promise<number> {
   const model = stringOption(values, 'model')
   if (model !== undefined && !/^[^/\s]+\/\S+$/.test(model)) throw new CliError(`--model must look like provider/model, got "${model}"`)
   if (values.session && values.continue) throw new CliError('use either --session or --continue, not both')
+  const effortOption = stringOption(values, 'effort')
+  if (effortOption !== undefined && !isEffort(effortOption)) {
+    throw new CliError(`--effort must be one of ${EFFORTS.join(', ')}, got "${effortOption}"`)
+  }
+  const effort = effortOption
 
   // The system prompt's `git status` runs while the core loads (in a large repository it takes
   // about as long). A worktree's folder is known only once it is opened.
@@ -107,17 +120,18 @@ export async function runRun(rawArgv: string[]): Promise<number> {
     for (const warning of snapshot.warnings) process.stderr.write(`warning: ${warning}\n`)
     if (snapshot.withheld.length > 0) process.stderr.write(`${restrictedSummary(snapshot.withheld, project.root)}\n`)
     const told = new Set([...snapshot.warnings, restrictedSummary(snapshot.withheld, project.root)])
+    const tell = (notice: string): void => {
+      if (!told.has(notice)) process.stderr.write(`warning: ${notice}\n`)
+      told.add(notice)
+    }
     const session = await pickSession(services, project.id, {
       sessionId: stringOption(values, 'session'),
       continueLast: values.continue === true,
       agent: stringOption(values, 'agent') ?? snapshot.defaults.agent,
       model: model ?? snapshot.defaults.model,
     })
+    tellModelNotices(services, services.sessions.get(session.id), { model, effort, providerSettings: snapshot.providerSettings }, tell)
     const output = format === 'json' ? jsonOutput() : textOutput()
-    const tell = (notice: string): void => {
-      if (!told.has(notice)) process.stderr.write(`warning: ${notice}\n`)
-      told.add(notice)
-    }
     const unsubscribe = services.bus.subscribe((event) => {
       if (event.channel === 'project:notice' || event.channel === 'mcp:warning') tell(event.envelope.payload.message)
       else if (sessionOf(event) === session.id || event.channel.startsWith('permission:')) output(event)
@@ -137,6 +151,7 @@ export async function runRun(rawArgv: string[]): Promise<number> {
       text: services.reviews.withNote(session.id, message),
       agent: stringOption(values, 'agent'),
       model,
+      effort,
     })
     await services.agents.settleTitles(2000)
     stopAsking()
@@ -161,6 +176,28 @@ export async function runRun(rawArgv: string[]): Promise<number> {
     process.off('SIGTERM', onSignal)
     await services.dispose()
   }
+}
+
+/**
+ * One line each for what the user should know about the model before the turn: it is
+ * deprecated (with its successor), or the effort asked for is not one it takes.
+ */
+function tellModelNotices(
+  services: Services,
+  session: Session,
+  options: { model: string | undefined; effort: Effort | undefined; providerSettings: ProviderSettings },
+  tell: (notice: string) => void,
+): void {
+  const info = services.providers.model(options.model ?? session.model, options.providerSettings)
+  const deprecated = deprecationNotice(info)
+  if (deprecated) tell(deprecated)
+  if (options.effort === undefined) return
+  if (!info.capabilities.reasoning) {
+    if (options.effort !== 'off') tell(`${info.id} does not reason; --effort ${options.effort} changes nothing`)
+    return
+  }
+  const used = clampEffort(info.reasoning, options.effort)
+  if (used !== options.effort) tell(`${info.id} does not take --effort ${options.effort}; it runs at ${used}`)
 }
 
 /** `git status` for the project folder `dir` names, as the project will hold it (its real path). */

@@ -12,7 +12,7 @@ describe('session, agent and permission over IPC', () => {
     const root = writeTree(tempDir(), { 'a.txt': 'x' })
     const project = await call<{ id: string }>('project.open', { path: root })
     const session = await call<{ id: string; model: string }>('session.create', { projectId: project.id })
-    expect(session.model).toBe('anthropic/claude-sonnet-4-6')
+    expect(session.model).toBe('anthropic/claude-sonnet-5-5')
     fake.enqueue(
       { text: 'Running it.', toolCalls: [{ name: 'bash', args: { command: 'touch made.txt', description: 'make a file' } }] },
       { text: 'Made it.' },

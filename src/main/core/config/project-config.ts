@@ -9,7 +9,7 @@ import type { WithheldItem } from './restricted-layer'
 import type { Config } from './schema'
 
 /** The model new sessions use unless config, `HOTARU_MODEL` or the user picks another. */
-export const DEFAULT_MODEL_ID = 'anthropic/claude-sonnet-4-6'
+export const DEFAULT_MODEL_ID = 'anthropic/claude-sonnet-5-5'
 
 export interface ConfigLocations {
   projectRoot: string

@@ -6,7 +6,7 @@ import { useSettingsDialog } from '../../settings/settings-state'
 import { NoKeyActions } from './LocalModels'
 
 /** The model a new session would use when none is picked (the built-in default unless configured). */
-const BUILT_IN_DEFAULT = 'anthropic/claude-sonnet-4-6'
+const BUILT_IN_DEFAULT = 'anthropic/claude-sonnet-5-5'
 
 /**
  * Before the first message fails: which provider needs a key for the picked

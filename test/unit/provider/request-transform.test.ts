@@ -111,5 +111,9 @@ describe('OpenAI request transform', () => {
     expect(calls[1]).not.toHaveProperty('extra_content')
     const toOthers = toOpenAIParams({ model: 'deepseek/deepseek-chat', messages: signed }, model('deepseek/deepseek-chat'), PROVIDER_PRESETS.deepseek!)
     expect(JSON.stringify(toOthers.messages)).not.toContain('thought_signature')
+    // DeepSeek's chat model does not think: a call another model made goes without an empty reasoning field.
+    expect(toOthers.messages[1]).not.toHaveProperty('reasoning_content')
+    const toReasoner = toOpenAIParams({ model: 'deepseek/deepseek-reasoner', messages: signed }, model('deepseek/deepseek-reasoner'), PROVIDER_PRESETS.deepseek!)
+    expect(toReasoner.messages[1]).toMatchObject({ reasoning_content: '' })
   })
 })

@@ -48,7 +48,11 @@ function reasoningToSend(parts: ReasoningPart[], preset: ProviderPreset): string
   return text.length > 0 ? text : undefined
 }
 
-function assistantMessage(message: Extract<ModelMessage, { role: 'assistant' }>, preset: ProviderPreset): AssistantWithReasoning | undefined {
+function assistantMessage(
+  message: Extract<ModelMessage, { role: 'assistant' }>,
+  preset: ProviderPreset,
+  model: ModelInfo,
+): AssistantWithReasoning | undefined {
   const text = message.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('')
   const calls = message.content.flatMap((p) => (p.type === 'tool-call' ? [p] : []))
   const out: AssistantWithReasoning = { role: 'assistant', content: text.length > 0 ? text : null }
@@ -67,8 +71,10 @@ function assistantMessage(message: Extract<ModelMessage, { role: 'assistant' }>,
       message.content.filter((p): p is ReasoningPart => p.type === 'reasoning'),
       preset,
     )
-    // A tool-call message must carry the field even without reasoning of this provider (one another model wrote).
-    if (reasoning !== undefined || calls.length > 0) out[preset.reasoning.field] = reasoning ?? ''
+    // A thinking model wants the field on every tool-call message, even one another model wrote (empty then);
+    // a model known not to think gets only reasoning that exists.
+    const thinking = model.capabilities.reasoning || !model.known
+    if (reasoning !== undefined || (calls.length > 0 && thinking)) out[preset.reasoning.field] = reasoning ?? ''
   }
   if (out.content === null && out.tool_calls === undefined) return undefined
   return out
@@ -90,7 +96,7 @@ export function toOpenAIMessages(request: ChatRequest, model: ModelInfo, preset:
         })
       }
     } else {
-      const assistant = assistantMessage(message, preset)
+      const assistant = assistantMessage(message, preset, model)
       if (assistant) out.push(assistant)
     }
   }

@@ -175,11 +175,22 @@ export function createServices(options: ServicesOptions): Services {
     env,
     configOf: async (project) => (await configs.of(project).load()).config,
     trusted: (project) => trust.isTrusted(project.trustRoot),
-    // A one-shot CLI command waits for diagnostics: there servers keep normal priority.
-    ...(servesUi ? { niceness: BACKGROUND_NICENESS } : {}),
+    // Servers are background work everywhere: a turn never waits for them, and a tsserver loading a project takes both cores.
+    niceness: BACKGROUND_NICENESS,
     ...options.lsp,
   })
   const lspTool = createLspTool((projectId) => lsp.for(projects.get(projectId)))
+  // A trusted project's servers start as it opens (in `hotaru run`, while the first request is out).
+  projects.onOpened((project) => {
+    if (!trust.isTrusted(project.trustRoot)) return
+    configs
+      .of(project)
+      .load()
+      .then(({ config }) => {
+        if (config.lsp !== false && projects.find(project.id) === project) lsp.for(project, config).prestart()
+      })
+      .catch((error: unknown) => log.warn(`[lsp] servers of project ${project.id} not started: ${(error as Error).message}`))
+  })
   // Asks and questions of a project end with it (their turns are cancelled first; this catches the rest).
   projects.onOpened((project) => {
     const { id } = project

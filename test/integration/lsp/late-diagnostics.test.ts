@@ -85,3 +85,19 @@ describe('a turn does not end on errors its edits caused without the model heari
     expect(transcript.at(-1)?.parts.some((p) => p.type === 'text' && p.text === 'I see the error in b.q.')).toBe(true)
   }, 60_000)
 })
+
+describe('language servers start with a trusted project', () => {
+  it('a project whose root names its language starts that server as it opens; a restricted one starts nothing', async () => {
+    const services = testServices()
+    const trusted = writeTree(tempDir(), { 'go.mod': 'module x\n', 'hotaru.json': JSON.stringify({ lsp: { gopls: { command: [process.execPath, SERVER, 'silent'] } } }) })
+    services.trust.trust(trusted)
+    const project = services.projects.openFolder(trusted)
+    const lsp = services.lsp.for(project)
+    await waitFor(() => lsp.statuses().find((s) => s.id === 'gopls')?.state === 'ready')
+    const restricted = writeTree(tempDir(), { 'go.mod': 'module y\n', 'hotaru.json': JSON.stringify({ lsp: { gopls: { command: [process.execPath, SERVER, 'silent'] } } }) })
+    const other = services.lsp.for(services.projects.openFolder(restricted))
+    // Opening the trusted one started its server; the restricted one has none running, even after it.
+    await services.lsp.load(project)
+    expect(other.statuses().find((s) => s.id === 'gopls')?.state).toBe('idle')
+  }, 60_000)
+})

@@ -27,6 +27,11 @@ export interface ServerSpec {
    * skips "still no errors"), so a changed file is closed and re-opened to get a report every time.
    */
   reopenToRecheck?: boolean
+  /**
+   * Files at a project's root that say it is written in this server's language: a trusted project that has
+   * one starts the server as it opens, so it has loaded the project by the time the agent edits.
+   */
+  markers?: string[]
 }
 
 /** A server distributed on npm that speaks LSP over stdio. */
@@ -36,14 +41,14 @@ function npmServer(
   extensions: string[],
   bin: string,
   npm: NpmSource,
-  extra: Partial<Pick<ServerSpec, 'args' | 'initializationOptions' | 'reopenToRecheck'>> = {},
+  extra: Partial<Pick<ServerSpec, 'args' | 'initializationOptions' | 'reopenToRecheck' | 'markers'>> = {},
 ): ServerSpec {
   return { id, name, extensions, bin, args: ['--stdio'], npm, ...extra }
 }
 
 /** A server that ships with its language's toolchain: found on PATH only. */
-function toolchainServer(id: string, name: string, extensions: string[], bin: string): ServerSpec {
-  return { id, name, extensions, bin, args: [] }
+function toolchainServer(id: string, name: string, extensions: string[], bin: string, markers?: string[]): ServerSpec {
+  return { id, name, extensions, bin, args: [], ...(markers ? { markers } : {}) }
 }
 
 const JS_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs']
@@ -61,9 +66,11 @@ export const BUILTIN_SERVERS: readonly ServerSpec[] = [
     JS_EXTENSIONS,
     'typescript-language-server',
     { package: 'typescript-language-server', with: ['typescript'] },
-    { reopenToRecheck: true },
+    { reopenToRecheck: true, markers: ['tsconfig.json', 'jsconfig.json', 'package.json'] },
   ),
-  npmServer('pyright', 'Python (pyright)', ['.py', '.pyi'], 'pyright-langserver', { package: 'pyright' }),
+  npmServer('pyright', 'Python (pyright)', ['.py', '.pyi'], 'pyright-langserver', { package: 'pyright' }, {
+    markers: ['pyproject.toml', 'pyrightconfig.json', 'setup.py', 'requirements.txt'],
+  }),
   npmServer('json', 'JSON', ['.json', '.jsonc'], 'vscode-json-language-server', LANGSERVERS_EXTRACTED, {
     initializationOptions: { provideFormatter: false },
   }),
@@ -73,8 +80,8 @@ export const BUILTIN_SERVERS: readonly ServerSpec[] = [
   npmServer('bash', 'Bash', ['.sh', '.bash'], 'bash-language-server', { package: 'bash-language-server' }, {
     args: ['start'],
   }),
-  toolchainServer('gopls', 'Go (gopls)', ['.go'], 'gopls'),
-  toolchainServer('rust-analyzer', 'Rust (rust-analyzer)', ['.rs'], 'rust-analyzer'),
+  toolchainServer('gopls', 'Go (gopls)', ['.go'], 'gopls', ['go.mod']),
+  toolchainServer('rust-analyzer', 'Rust (rust-analyzer)', ['.rs'], 'rust-analyzer', ['Cargo.toml']),
   toolchainServer('clangd', 'C/C++ (clangd)', ['.c', '.h', '.cc', '.cpp', '.cxx', '.hpp', '.hh', '.hxx'], 'clangd'),
 ]
 

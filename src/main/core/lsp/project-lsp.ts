@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { LspDiagnostic, LspFileDiagnostics, LspServerStatus } from '@shared/ipc/lsp'
@@ -302,6 +303,20 @@ export class ProjectLsp implements Disposable {
       const path = this.relPath(uriToPath(uri) ?? uri)
       const fresh = diagnostics.filter((d) => d.severity === 'error' && !before.has(errorKey(path, d)))
       if (fresh.length > 0) report.others.push({ path, errors: fresh })
+    }
+  }
+
+  /**
+   * Starts, in the background, the servers whose languages the project's root says it uses (`markers`), so
+   * they have loaded the project by the time the agent edits; a server that is not installed is not
+   * installed by this (its status says so, as on first use).
+   */
+  prestart(): void {
+    for (const server of this.servers) {
+      if (!server.spec.markers?.some((marker) => existsSync(join(this.deps.root, marker)))) continue
+      this.handle(server)
+        .ensure()
+        .catch((error: unknown) => log.warn(`[lsp] ${server.spec.id} did not start: ${String(error)}`))
     }
   }
 

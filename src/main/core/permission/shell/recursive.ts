@@ -70,13 +70,13 @@ export function recursiveRead(program: string, args: readonly string[], operands
     if (arg === '--') break
     if (arg.startsWith('--')) {
       const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : args[i + 1]
-      if (!rg && (isLong(arg, 'recursive') || isLong(arg, 'dereference-recursive'))) {
+      if (!rg && longName(arg) === 'exclude' && value !== undefined) base.excludeFiles.push(globRegex(value))
+      else if (!rg && longName(arg) === 'include' && value !== undefined) base.includeFiles.push(globRegex(value))
+      else if (!rg && (isLong(arg, 'recursive') || isLong(arg, 'dereference-recursive'))) {
         recursive = true
         if (isLong(arg, 'dereference-recursive')) base.follow = true
       } else if (!rg && isLong(arg, 'directories') && value === 'recurse') recursive = true
       else if (!rg && isLong(arg, 'exclude-dir') && value !== undefined) base.excludeDirs.push(globRegex(value))
-      else if (!rg && longName(arg) === 'exclude' && value !== undefined) base.excludeFiles.push(globRegex(value))
-      else if (!rg && longName(arg) === 'include' && value !== undefined) base.includeFiles.push(globRegex(value))
       else if (rg && arg === '--follow') base.follow = true
       else if (rg && arg === '--no-follow') base.follow = false
       else if (rg && arg === '--hidden') hidden = true

@@ -37,6 +37,8 @@ export const ErrorNames = {
   NotADirectory: 'NotADirectory',
   OutsideWorkspace: 'OutsideWorkspace',
   ProjectNotOpen: 'ProjectNotOpen',
+  /** The project folder was deleted, renamed or unmounted while open: nothing recreates it. */
+  ProjectMissing: 'ProjectMissing',
   Unsupported: 'Unsupported',
   Internal: 'Internal',
 } as const

@@ -163,6 +163,7 @@ async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager
   let usage: Usage = ZERO_USAGE
   let finish = 'stop'
   let stopTurn = false
+  let stopError: ErrorData | undefined
   const model = providers.model(input.model, input.providerSettings)
 
   const endText = (): void => {
@@ -212,6 +213,7 @@ async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager
             : { ...current.state, status: 'completed' as const, output: result.output, title: result.title, metadata: result.metadata, endedAt }
           toolParts.set(part.callId, store.updatePart({ ...current, state }))
           if (result.stopTurn) stopTurn = true
+          stopError ??= result.stopError
           if (result.changedPaths) changes.paths.push(...result.changedPaths)
           // A failed call may have written part of its work before failing.
           else if (mayMutate(part.tool)) changes.unlisted = true
@@ -380,18 +382,18 @@ async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager
   store.addPart<PartOf<'step-finish'>>({ sessionId, messageId: message.id, type: 'step-finish', usage, cost: cost ?? 0, finish })
   // Stopped while tools ran counts as stopped even though the stream itself had finished.
   const aborted = signal.aborted || (failure !== undefined && isAbort(failure, signal))
-  const error = aborted ? abortedData() : failure === undefined ? undefined : toErrorData(failure)
+  const error = aborted ? abortedData() : failure === undefined ? stopError : toErrorData(failure)
   message = store.updateMessage({
     ...message,
     completedAt: Date.now(),
-    finish: aborted ? 'aborted' : failure !== undefined ? 'error' : finish,
+    finish: aborted ? 'aborted' : error !== undefined ? 'error' : finish,
     usage,
     ...(cost !== undefined ? { cost } : {}),
     ...(error ? { error } : {}),
   })
   store.touch(sessionId)
   if (aborted) return { status: 'aborted', error, message, changes }
-  if (failure !== undefined) return { status: 'error', error, message, changes }
+  if (error !== undefined) return { status: 'error', error, message, changes }
   if (stopTurn) return { status: 'rejected', message, changes }
   return { status: toolParts.size > 0 ? 'continue' : 'completed', message, changes }
 }

@@ -1,3 +1,4 @@
+import { ErrorNames } from '@shared/errors'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Config } from '../config'
@@ -250,6 +251,7 @@ export class ProjectToolRuntime implements Disposable {
           isError: result.error !== undefined,
           ...(result.changedPaths ? { changedPaths: result.changedPaths } : {}),
           stopTurn: result.error?.name === 'PermissionRejected' && !result.error.feedback,
+          ...(result.error?.name === ErrorNames.ProjectMissing ? { stopError: { name: ErrorNames.ProjectMissing, data: { message: result.output.replace(/^Error: /, '') } } } : {}),
         }
       },
     }

@@ -1,3 +1,4 @@
+import type { ErrorData } from '@shared/errors'
 import type { ContextSection } from '../context/turn-context'
 import type { ToolDefinition } from '../provider'
 import type { AgentInfo } from './agents'
@@ -30,6 +31,8 @@ export interface ToolOutcome {
   isError: boolean
   /** The user rejected the call without feedback: the turn stops after this step. */
   stopTurn?: boolean
+  /** Ends the turn as failed with this error after the step (the project folder vanished, say). */
+  stopError?: ErrorData
   /** Files the call wrote, when the tool lists them (edit, write, multiedit, apply_patch). */
   changedPaths?: string[]
 }

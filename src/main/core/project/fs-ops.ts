@@ -1,5 +1,6 @@
 import { assertNotSpecial } from '../util/regular-file'
 import { writeFileAtomic } from '../util/atomic-write'
+import { assertRootExists, isProjectMissing, makeFoldersBelowSync } from '../util/project-anchor'
 import { lstatSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { ErrorNames, HotaruError } from '@shared/errors'
@@ -55,6 +56,7 @@ export async function writeTextFile(
   content: string,
   expectedMtimeMs?: number,
 ): Promise<{ path: string; size: number; mtimeMs: number }> {
+  assertRootExists(root)
   const abs = resolveInside(root, rel)
   let current: Stats | null = null
   try {
@@ -78,23 +80,26 @@ export async function writeTextFile(
   try {
     // Temp file + rename: a reader never sees half a file, and a hard link elsewhere keeps its old content
     // (the project's name for the file gets a new inode; the mode is kept).
-    await writeFileAtomic(abs, content)
+    await writeFileAtomic(abs, content, { root })
     const after = statSync(abs)
     return { path: rel, size: after.size, mtimeMs: after.mtimeMs }
   } catch (error) {
+    if (isProjectMissing(error)) throw error
     throw fsError(rel, error)
   }
 }
 
 export function createEntry(root: string, rel: string, kind: 'file' | 'dir', rules: IgnoreRules): DirEntry {
+  assertRootExists(root)
   const abs = resolveEntry(root, rel)
   if (lstatOrNull(abs)) throw exists(rel)
   try {
-    mkdirSync(dirname(abs), { recursive: true })
+    makeFoldersBelowSync(root, dirname(abs))
     if (kind === 'dir') mkdirSync(abs)
     // 'wx': fails if something appeared in the meantime instead of truncating it.
     else writeFileSync(abs, '', { flag: 'wx' })
   } catch (error) {
+    if (isProjectMissing(error)) throw error
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw exists(rel)
     throw fsError(rel, error)
   }
@@ -113,9 +118,10 @@ export function renameEntry(root: string, from: string, to: string, rules: Ignor
   const clash = lstatOrNull(target)
   if (clash && (clash.ino !== sourceStats.ino || clash.dev !== sourceStats.dev)) throw exists(to)
   try {
-    mkdirSync(dirname(target), { recursive: true })
+    makeFoldersBelowSync(root, dirname(target))
     renameSync(source, target)
   } catch (error) {
+    if (isProjectMissing(error)) throw error
     throw fsError(from, error)
   }
   return describeEntry(root, to, target, lstatSync(target), rules)

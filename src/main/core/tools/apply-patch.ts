@@ -1,6 +1,6 @@
 import { unlinkSync } from 'node:fs'
 import { z } from 'zod'
-import type { ResolvedPath } from '../permission/paths'
+import { canonicalRoot, type ResolvedPath } from '../permission/paths'
 import description from './apply-patch.txt?raw'
 import { parseEnvelope } from './apply-patch/envelope'
 import type { PatchOp } from './apply-patch/types'
@@ -76,7 +76,7 @@ async function commit(changes: PlannedChange[], ctx: ToolContext): Promise<void>
         ctx.fileTimes.forget(change.from.abs)
         continue
       }
-      await writeFileAtomic(change.to.abs, change.after ?? '')
+      await writeFileAtomic(change.to.abs, change.after ?? '', { root: canonicalRoot(ctx.root) })
       if (change.type === 'add' || change.type === 'move') undo.push(() => unlinkSync(change.to.abs))
       else undo.push(() => writeFileAtomic(change.to.abs, change.before ?? ''))
       ctx.fileTimes.recordRead(change.to.abs)

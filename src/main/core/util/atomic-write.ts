@@ -1,5 +1,6 @@
 import { chmod, mkdir, open, rename, stat, unlink } from 'node:fs/promises'
-import { dirname } from 'node:path'
+import { basename, dirname, join } from 'node:path'
+import { assertRootExists, makeFoldersBelow } from './project-anchor'
 import { assertNotSpecial } from './regular-file'
 
 let counter = 0
@@ -11,11 +12,43 @@ let counter = 0
  */
 export const ATOMIC_TEMP_PATTERN = '*.hotaru-*-*.tmp'
 
-/** The temp file a write of `abs` goes through (matches `ATOMIC_TEMP_PATTERN`). */
+/** Bytes a file name may have on every filesystem we run on (ext4, APFS, NTFS in UTF-16 units). */
+const NAME_MAX = 255
+
+/**
+ * The temp file a write of `abs` goes through (matches `ATOMIC_TEMP_PATTERN`): the target's
+ * name, cut so the whole temp name stays within 255 bytes (a file whose own name is 255 bytes
+ * long must still be writable), then `.hotaru-<pid>-<n>.tmp`.
+ */
 export function atomicTempPath(abs: string): string {
   counter = (counter + 1) % 1_000_000_000
-  return `${abs}.hotaru-${process.pid}-${counter}.tmp`
+  const suffix = `.hotaru-${process.pid}-${counter}.tmp`
+  return join(dirname(abs), cutToBytes(basename(abs), NAME_MAX - suffix.length) + suffix)
 }
+
+/** The longest start of `name` within `bytes` UTF-8 bytes, never splitting a character. */
+function cutToBytes(name: string, bytes: number): string {
+  if (Buffer.byteLength(name) <= bytes) return name
+  let out = ''
+  let used = 0
+  for (const char of name) {
+    const size = Buffer.byteLength(char)
+    if (used + size > bytes) break
+    out += char
+    used += size
+  }
+  return out
+}
+
+export interface AtomicWriteOptions {
+  /**
+   * The project folder the file lies in. Missing parent folders are created below it one at a
+   * time, never the folder itself or its ancestors: a project deleted or renamed while open is
+   * not recreated as a phantom holding one file (`ProjectMissing` instead).
+   */
+  root?: string
+}
+
 
 /**
  * Writes a file so readers see the old content or the whole new one, never a mix:
@@ -25,7 +58,7 @@ export function atomicTempPath(abs: string): string {
  * and flushing it can take tens to hundreds of milliseconds, which must not hold the event loop
  * that carries IPC, streams and ptys.
  */
-export async function writeFileAtomic(abs: string, data: string | Uint8Array): Promise<void> {
+export async function writeFileAtomic(abs: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
   let mode: number | undefined
   try {
     const current = await stat(abs)
@@ -34,7 +67,11 @@ export async function writeFileAtomic(abs: string, data: string | Uint8Array): P
     mode = current.mode & 0o7777
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-    await mkdir(dirname(abs), { recursive: true })
+    if (options.root === undefined) await mkdir(dirname(abs), { recursive: true })
+    else {
+      assertRootExists(options.root)
+      await makeFoldersBelow(options.root, dirname(abs))
+    }
   }
   const temp = atomicTempPath(abs)
   const file = await open(temp, 'wx', mode ?? 0o666)

@@ -4,6 +4,7 @@ import { externalPattern, realPathOf, resolveToolPath, type ResolvedPath } from 
 import { ToolError } from '../errors'
 import type { ToolContext } from '../tool'
 import { isDirectory } from '../../util/is-directory'
+import { assertRootExists } from '../../util/project-anchor'
 
 /**
  * Resolves a path a tool was given (absolute or project-relative) through symlinks.
@@ -13,6 +14,8 @@ import { isDirectory } from '../../util/is-directory'
 export async function resolveForTool(ctx: ToolContext, path: string, options: { readOutputs?: boolean } = {}): Promise<ResolvedPath> {
   if (path.trim() === '') throw new ToolError('The path is empty. Give a path relative to the project root, or an absolute path.')
   if (path.includes('\0')) throw new ToolError('The path contains a NUL byte.')
+  // A project folder deleted or renamed during the turn: the turn stops here (`ProjectMissing`), before any write could recreate it.
+  assertRootExists(ctx.root)
   const resolved = resolveToolPath(ctx.root, path)
   if (resolved.inside) return resolved
   if (options.readOutputs && isInside(realPathOf(ctx.outputDir), resolved.abs)) return resolved

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs'
 import { HotaruError } from '@shared/errors'
 import { NOT_A_REGULAR_FILE, readRegularFileSync } from '../../util/regular-file'
 import { Permission } from '../../permission/names'
-import type { ResolvedPath } from '../../permission/paths'
+import { canonicalRoot, type ResolvedPath } from '../../permission/paths'
 import { ToolError } from '../errors'
 import type { ToolContext } from '../tool'
 import { writeFileAtomic } from '../../util/atomic-write'
@@ -41,6 +41,6 @@ export async function commitWrite(ctx: ToolContext, resolved: ResolvedPath, befo
   if (current !== before) {
     throw new ToolError(`${resolved.rel} changed on disk while this call was waiting. Re-read it and make the change again.`)
   }
-  await writeFileAtomic(resolved.abs, after)
+  await writeFileAtomic(resolved.abs, after, { root: canonicalRoot(ctx.root) })
   ctx.fileTimes.recordRead(resolved.abs)
 }

@@ -47,10 +47,14 @@ export interface CliResult {
   stderr: string
 }
 
-/** Runs the real `hotaru` CLI without blocking this process (a fake server may live here). */
-export function runHotaru(args: string[], env: NodeJS.ProcessEnv, cwd?: string): Promise<CliResult> {
+/**
+ * Runs the real `hotaru` CLI without blocking this process (a fake server may live here).
+ * `prefix`: a command the CLI runs under (e.g. `setpriv …`).
+ */
+export function runHotaru(args: string[], env: NodeJS.ProcessEnv, cwd?: string, prefix: string[] = []): Promise<CliResult> {
   return new Promise((resolvePromise) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] })
+    const [file, ...rest] = [...prefix, process.execPath, BIN, ...args] as [string, ...string[]]
+    const child = spawn(file, rest, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))

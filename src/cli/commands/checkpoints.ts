@@ -1,4 +1,4 @@
-import type { Checkpoint, RestoreMode, RestorePreview } from '@shared/schema/checkpoint'
+import type { Checkpoint, RestoreMode, RestorePreview, UntrackedFile } from '@shared/schema/checkpoint'
 import type { RestoreOutcome } from '../../main/core/checkpoint/service'
 import { HotaruError } from '@shared/errors'
 import type { Services } from '../../main/core/services'
@@ -55,10 +55,34 @@ async function loadProjectConfig(services: Services, dir: string | undefined): P
   }
 }
 
+/** `, 2 not kept (1 too large, 1 unreadable), 1 unreadable folder` */
+function notKept(untracked: UntrackedFile[], folders: string[]): string {
+  const parts: string[] = []
+  if (untracked.length > 0) {
+    const byReason = new Map<string, number>()
+    for (const u of untracked) byReason.set(reasonText(u.reason), (byReason.get(reasonText(u.reason)) ?? 0) + 1)
+    parts.push(`${untracked.length} not kept (${[...byReason].map(([reason, n]) => `${n} ${reason}`).join(', ')})`)
+  }
+  if (folders.length > 0) parts.push(`${folders.length} unreadable folder${folders.length === 1 ? '' : 's'}`)
+  return parts.map((p) => `, ${p}`).join('')
+}
+
+function reasonText(reason: UntrackedFile['reason']): string {
+  return reason === 'unreadable' ? 'unreadable' : 'too large'
+}
+
+/** Per file, why it is not in the checkpoint; then the folders that could not be listed. */
+function notKeptLines(untracked: UntrackedFile[], folders: string[]): string[] {
+  return [
+    ...untracked.map((u) => `  not kept: ${u.path} (${u.reason === 'unreadable' ? 'unreadable: permission denied or an I/O error when the checkpoint was taken' : `${u.size} bytes, too large to keep`})`),
+    ...folders.map((f) => `  not kept: ${f}/ (folder could not be listed; nothing under it is in the checkpoint)`),
+  ]
+}
+
 function describe(c: Checkpoint): string {
   const s = c.summary
   const changes = s.added + s.modified + s.deleted === 0 ? 'no file changes' : `+${s.added} ~${s.modified} -${s.deleted} files (+${s.additions}/-${s.deletions} lines)`
-  const untracked = s.untracked.length > 0 ? `, ${s.untracked.length} too large to keep` : ''
+  const untracked = notKept(s.untracked, s.unreadableFolders ?? [])
   const scope = c.scope ? `, holds only ${c.scope.length === 1 ? '1 written file' : `${c.scope.length} written files`}` : ''
   return `${c.id}  ${formatTime(c.createdAt)}  ${c.trigger.padEnd(7)}  session ${c.sessionId ?? '-'}  message ${c.messageId ?? '-'}  ${changes}${untracked}${scope}`
 }
@@ -71,7 +95,12 @@ async function list(argv: string[]): Promise<number> {
     const checkpoints = services.checkpoints.list(project.id, sessionId ? findSession(services, sessionId).id : undefined)
     if (values.json) process.stdout.write(`${JSON.stringify(checkpoints, null, 2)}\n`)
     else if (checkpoints.length === 0) process.stdout.write('No checkpoints yet.\n')
-    else for (const c of checkpoints) process.stdout.write(`${describe(c)}\n`)
+    else {
+      for (const c of checkpoints) {
+        process.stdout.write(`${describe(c)}\n`)
+        for (const line of notKeptLines(c.summary.untracked, c.summary.unreadableFolders ?? [])) process.stdout.write(`${line}\n`)
+      }
+    }
     return 0
   })
 }
@@ -108,7 +137,8 @@ function printPreview(p: RestorePreview): void {
     for (const c of p.conflicts) out(`  conflict ${c.path} (${c.reason}): ${c.resolution === 'keep' ? 'kept as it is' : 'overwritten'}`)
     for (const u of p.userCreated) out(`  your file ${u.path}: ${u.resolution === 'keep' ? 'kept' : 'deleted'}`)
     for (const s of p.skipped) out(`  skipped ${s.path} (${s.reason})`)
-    for (const u of p.untracked) out(`  cannot restore ${u.path} (${u.size} bytes, too large to have been kept)`)
+    for (const u of p.untracked) out(`  cannot restore ${u.path} (${u.reason === 'unreadable' ? 'it was unreadable when the checkpoint was taken' : `${u.size} bytes, too large to have been kept`})`)
+    for (const f of p.unreadableFolders ?? []) out(`  cannot restore ${f}/ (the folder could not be listed when the checkpoint was taken)`)
     out(`  ${p.writes.length} to write, ${p.deletes.length} to delete, ${p.unchanged} unchanged`)
   }
   if (p.mode !== 'code') out(`  ${p.messagesRemoved} message(s) removed from the conversation`)

@@ -3,6 +3,13 @@ import { z } from 'zod'
 /** `merge`: the main tree before a worktree was merged into it (restoring it undoes the merge). */
 export const CheckpointTrigger = z.enum(['message', 'step', 'restore', 'fork', 'review', 'merge'])
 
+/** Why a file's content is not in a checkpoint; absent in checkpoints recorded before reasons were kept (then: too large). */
+export const UntrackedReason = z.enum(['too-large', 'unreadable'])
+export type UntrackedReason = z.infer<typeof UntrackedReason>
+
+export const UntrackedFile = z.object({ path: z.string(), size: z.number(), reason: UntrackedReason.optional() })
+export type UntrackedFile = z.infer<typeof UntrackedFile>
+
 export const ChangeSummary = z.object({
   added: z.number(),
   modified: z.number(),
@@ -10,8 +17,10 @@ export const ChangeSummary = z.object({
   additions: z.number(),
   deletions: z.number(),
   files: z.array(z.object({ path: z.string(), status: z.enum(['added', 'modified', 'deleted']) })),
-  /** Files too large to keep (listed so the UI can warn; never silently dropped). */
-  untracked: z.array(z.object({ path: z.string(), size: z.number() })),
+  /** Files whose content was not kept, and why (listed so the UI can warn; never silently dropped). */
+  untracked: z.array(UntrackedFile),
+  /** Folders that could not be listed: what they hold is not in the checkpoint (absent in older checkpoints). */
+  unreadableFolders: z.array(z.string()).optional(),
 })
 export type ChangeSummary = z.infer<typeof ChangeSummary>
 
@@ -78,8 +87,10 @@ export const RestorePreview = z.object({
   conflicts: z.array(z.object({ path: z.string(), reason: z.string(), resolution: z.enum(['keep', 'overwrite']) })),
   userCreated: z.array(z.object({ path: z.string(), resolution: z.enum(['keep', 'delete']) })),
   skipped: z.array(z.object({ path: z.string(), reason: z.string() })),
-  /** Files too large to have been kept at that checkpoint: they cannot be restored. */
-  untracked: z.array(z.object({ path: z.string(), size: z.number() })),
+  /** Files not kept at that checkpoint (too large, unreadable): they cannot be restored. */
+  untracked: z.array(UntrackedFile),
+  /** Folders that could not be listed when the checkpoint was taken: nothing under them can be restored. */
+  unreadableFolders: z.array(z.string()).optional(),
   /** Messages a conversation restore removes (that message and everything after it). */
   messagesRemoved: z.number(),
 })

@@ -338,6 +338,7 @@ export class AgentService {
       ? afterCheckpoints(env.tools, {
           idle: () => checkpoints.idle(projectId),
           beforeWrite: (paths) => checkpoints.beforeWrite(projectId, paths),
+          untold: () => checkpoints.takeUntold(session.id),
         })
       : env.tools
 
@@ -491,7 +492,14 @@ function reportHookFailures(failures: { command: string; error: string }[]): voi
  * Tool calls that may change files start only once the checkpoints before them are taken, or,
  * when they say which paths they will write, once those paths' pre-images are kept for them.
  */
-function afterCheckpoints(host: ToolHost, wait: { idle: () => Promise<void>; beforeWrite: (paths: string[]) => Promise<void> }): ToolHost {
+/**
+ * Tool calls that may change files wait for the checkpoint work before them; their result then
+ * carries a checkpoint failure not told yet, so the model knows its change has no restore point.
+ */
+function afterCheckpoints(
+  host: ToolHost,
+  wait: { idle: () => Promise<void>; beforeWrite: (paths: string[]) => Promise<void>; untold: () => string | undefined },
+): ToolHost {
   return {
     definitions: (agent, model) => host.definitions(agent, model),
     mutatesFiles: host.mutatesFiles ? (name, agent) => host.mutatesFiles?.(name, agent) ?? true : undefined,
@@ -500,11 +508,14 @@ function afterCheckpoints(host: ToolHost, wait: { idle: () => Promise<void>; bef
     beforeTurnEnd: host.beforeTurnEnd ? (signal) => host.beforeTurnEnd?.(signal) ?? Promise.resolve([]) : undefined,
     plannedWrites: host.plannedWrites ? (call, agent) => host.plannedWrites?.(call, agent) ?? Promise.resolve(undefined) : undefined,
     execute: async (call, ctx) => {
-      if (host.mutatesFiles?.(call.name, ctx.agent) ?? true) {
+      const mutates = host.mutatesFiles?.(call.name, ctx.agent) ?? true
+      if (mutates) {
         const writes = await host.plannedWrites?.(call, ctx.agent)
         await (writes ? wait.beforeWrite(writes) : wait.idle())
       }
-      return host.execute(call, ctx)
+      const result = await host.execute(call, ctx)
+      const untold = mutates ? wait.untold() : undefined
+      return untold ? { ...result, output: `${result.output}\n\n${untold}` } : result
     },
   }
 }

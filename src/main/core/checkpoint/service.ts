@@ -67,6 +67,8 @@ interface Taken {
   id: string
   changed: boolean
   untracked: SnapshotResult['untracked']
+  /** Folders the walk could not list. */
+  unreadableFolders?: string[]
   scope?: string[]
 }
 
@@ -110,6 +112,8 @@ export class CheckpointService {
     } = { changeFeed: true },
   ) {}
 
+  /** Per session: a checkpoint that could not be taken, not yet told to the model (see `takeUntold`). */
+  private readonly untold = new Map<string, string>()
   /** Checkpoint work queued per project (see `enqueue`). */
   private readonly queues = new Map<string, Promise<void>>()
   /** Captures queued or running per project, collecting pre-images of writes made meanwhile. */
@@ -446,6 +450,7 @@ export class CheckpointService {
       userCreated: preview.userCreated,
       skipped: preview.skipped,
       untracked: checkpoint.summary.untracked,
+      ...(checkpoint.summary.unreadableFolders ? { unreadableFolders: checkpoint.summary.unreadableFolders } : {}),
       messagesRemoved: request.mode === 'both' ? this.messagesAfter(checkpoint) : 0,
     }
   }
@@ -494,8 +499,8 @@ export class CheckpointService {
       engine = this.engine(project)
       taken = (await this.scopedStep(engine, project, changes, pending)) ?? (await this.takeWhole(engine, project.id, trigger, changes, pending))
     } catch (error) {
-      // A failed snapshot must not fail the user's turn; it is visible in the log and the timeline lacks this point.
-      log.warn(`[checkpoint] snapshot of ${project.root} failed: ${(error as Error).message}`)
+      // A failed snapshot must not fail the user's turn, but nobody may be left believing there is a restore point.
+      this.failed(session, project, trigger, error)
       return undefined
     }
     const previous = this.repo.latest(session.projectId, session.id) ?? this.repo.latest(session.projectId, null)
@@ -513,9 +518,28 @@ export class CheckpointService {
         ...(taken.scope ? { scope: taken.scope } : {}),
       })
     } catch (error) {
-      log.warn(`[checkpoint] checkpoint of ${project.root} not recorded: ${(error as Error).message}`)
+      this.failed(session, project, trigger, error)
       return undefined
     }
+  }
+
+  /**
+   * A checkpoint that could not be taken is said where each reader looks: the project's notices
+   * (the UI's notices area, `hotaru run`'s stderr) and, through `takeUntold`, the next result of a
+   * tool that changes files in that session, so the model does not promise an undo that is not there.
+   */
+  private failed(session: CheckpointOwner, project: ProjectInstance, trigger: Checkpoint['trigger'], error: unknown): void {
+    const message = noRestorePoint(trigger, error, this.dataDir)
+    log.warn(`[checkpoint] ${project.root}: ${message}`)
+    this.bus.publish('project:notice', { projectId: project.id, level: 'warning', message }, project.id)
+    if (session.id !== null) this.untold.set(session.id, message)
+  }
+
+  /** The last checkpoint failure of the session not told to the model yet (then forgotten). */
+  takeUntold(sessionId: string): string | undefined {
+    const message = this.untold.get(sessionId)
+    this.untold.delete(sessionId)
+    return message
   }
 
   /**
@@ -541,11 +565,13 @@ export class CheckpointService {
       if (!(error instanceof HotaruError && error.name === SnapshotErrorNames.WalkStopped)) throw error
       return this.takeScoped(engine, projectId, pending?.close() ?? [])
     }
+    // The walk's findings; a snapshot with pre-images put back below has no walk of its own.
+    const unreadableFolders = snapshot.stats.errors.filter((e) => e.folder).map((e) => e.path)
     // Paths tools wrote while the walk ran are put back as they were before (see `beforeWrite`).
     const preImages = pending?.close() ?? []
     if (preImages.length > 0) snapshot = await engine.withPreImages(preImages)
     this.scoped.delete(projectId)
-    return { id: snapshot.id, changed: snapshot.changed, untracked: snapshot.untracked }
+    return { id: snapshot.id, changed: snapshot.changed, untracked: snapshot.untracked, ...(unreadableFolders.length > 0 ? { unreadableFolders } : {}) }
   }
 
   /**
@@ -579,7 +605,7 @@ export class CheckpointService {
   }
 
   /** Changes from `from` to `to`; where either holds only some paths, changes of those paths only. */
-  private async summarize(engine: SnapshotClient, from: Pick<Checkpoint, 'snapshotId' | 'scope'> | undefined, to: Pick<Taken, 'id' | 'untracked' | 'scope'>): Promise<ChangeSummary> {
+  private async summarize(engine: SnapshotClient, from: Pick<Checkpoint, 'snapshotId' | 'scope'> | undefined, to: Pick<Taken, 'id' | 'untracked' | 'scope' | 'unreadableFolders'>): Promise<ChangeSummary> {
     const fromId = from?.snapshotId
     const scope = scopeOf(from, to)
     const all = fromId && fromId !== to.id && (await engine.exists(fromId)) ? await engine.diff(fromId, to.id) : []
@@ -591,7 +617,8 @@ export class CheckpointService {
       additions: entries.reduce((n, e) => n + (e.additions ?? 0), 0),
       deletions: entries.reduce((n, e) => n + (e.deletions ?? 0), 0),
       files: entries.slice(0, 200).map((e) => ({ path: e.path, status: e.status })),
-      untracked: to.untracked.map((u) => ({ path: u.path, size: u.size })),
+      untracked: to.untracked.map((u) => ({ path: u.path, size: u.size, reason: u.reason })),
+      ...(to.unreadableFolders ? { unreadableFolders: to.unreadableFolders } : {}),
     }
   }
 
@@ -648,4 +675,16 @@ function emptyPreview(checkpoint: Checkpoint, mode: RestoreMode): RestorePreview
     untracked: [],
     messagesRemoved: 0,
   }
+}
+
+/** What a failed checkpoint means for the user and what to do, with the failure (ENOSPC names its file). */
+export function noRestorePoint(trigger: Checkpoint['trigger'], error: unknown, dataDir: string): string {
+  const which = trigger === 'message' ? 'before this message' : trigger === 'step' ? 'after this step' : `for this ${trigger}`
+  const code = (error as NodeJS.ErrnoException).code
+  const reason = (error as Error).message
+  const full = code === 'ENOSPC' || code === 'EDQUOT' || /no space left|disk is full|ENOSPC/i.test(reason)
+  const next = full
+    ? ` The disk holding the data folder ${dataDir} is full: free space there, or move the data folder with HOTARU_DATA_DIR.`
+    : ` Check that the data folder ${dataDir} is writable.`
+  return `No restore point ${which}: the checkpoint could not be taken (${reason}). Changes made now cannot be undone from the checkpoint timeline.${next}`
 }

@@ -198,7 +198,7 @@ export class Scanner {
       const code = errnoCode(error)
       if (code === 'ENOENT' || code === 'ENOTDIR') return
       // Unlistable: keep what we knew below it rather than report those files deleted.
-      this.stats.errors.push({ path: dir, message: (error as Error).message })
+      this.stats.errors.push({ path: dir, message: (error as Error).message, folder: true })
       for (const known of state.pathsUnder(dir)) {
         const record = state.get(known)
         if (record) record.walk = walk

@@ -31,9 +31,14 @@ export function acquireStoreLock(storeDir: string): () => void {
       const fd = openSync(path, 'wx', 0o644)
       try {
         writeSync(fd, JSON.stringify({ pid: process.pid, host: hostname() } satisfies LockOwner))
-      } finally {
+      } catch (error) {
+        // A full disk creates the file but not its content: an empty lock left behind would read as
+        // "being written" by someone else for every later operation, hiding the real failure.
         closeSync(fd)
+        unlinkSync(path)
+        throw error
       }
+      closeSync(fd)
       held.set(path, 1)
       return once(() => release(path))
     } catch (error) {

@@ -64,6 +64,8 @@ export interface SnapshotEngineOptions {
 export interface ScanError {
   path: string
   message: string
+  /** A folder that could not be listed (nothing under it is in the snapshot as it is now). */
+  folder?: boolean
 }
 
 /** What one snapshot cost; exposed so callers and tests can see incremental work stay small. */

@@ -58,8 +58,10 @@ function Row({ sessionId, checkpoint, active, here, onFocus }: RowProps) {
           holds only {checkpoint.scope.length === 1 ? 'the 1 file' : `the ${checkpoint.scope.length} files`} written during it
         </div>
       )}
-      {checkpoint.summary.untracked.length > 0 && (
-        <div className="warn-text checkpoint-untracked">{checkpoint.summary.untracked.length} large file(s) not kept</div>
+      {(checkpoint.summary.untracked.length > 0 || (checkpoint.summary.unreadableFolders?.length ?? 0) > 0) && (
+        <div className="warn-text checkpoint-untracked" title={notKeptTitle(checkpoint)}>
+          {notKeptText(checkpoint)}
+        </div>
       )}
       {active && (
         <div className="checkpoint-actions">
@@ -117,4 +119,23 @@ export function Timeline({ sessionId }: { sessionId: string }) {
       )}
     </div>
   )
+}
+
+/** "2 file(s) not kept (1 too large, 1 unreadable), 1 unreadable folder(s)" */
+function notKeptText(checkpoint: Checkpoint): string {
+  const { untracked, unreadableFolders = [] } = checkpoint.summary
+  const unreadable = untracked.filter((u) => u.reason === 'unreadable').length
+  const large = untracked.length - unreadable
+  const reasons = [large > 0 ? `${large} too large` : '', unreadable > 0 ? `${unreadable} unreadable` : ''].filter(Boolean).join(', ')
+  const files = untracked.length > 0 ? `${untracked.length} file(s) not kept (${reasons})` : ''
+  const folders = unreadableFolders.length > 0 ? `${unreadableFolders.length} unreadable folder(s)` : ''
+  return [files, folders].filter(Boolean).join(', ')
+}
+
+function notKeptTitle(checkpoint: Checkpoint): string {
+  const { untracked, unreadableFolders = [] } = checkpoint.summary
+  return [
+    ...untracked.map((u) => `${u.path}: ${u.reason === 'unreadable' ? 'unreadable' : 'too large'}`),
+    ...unreadableFolders.map((f) => `${f}/: folder could not be listed`),
+  ].join('\n')
 }

@@ -1,0 +1,94 @@
+import { chmodSync, existsSync, readFileSync, readdirSync, realpathSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { startFakeLlm, type FakeLlm, type FakeTurn } from '../fixtures/fake-llm'
+import { fakeProviderEnv, runHotaru } from '../support/cli'
+import { fillDisk, mountSmallDisk, smallDiskUnavailable } from '../support/small-disk'
+import { tempDir, writeTree } from '../support/temp'
+import { withoutPermissionBypass } from '../support/unprivileged'
+
+const servers: FakeLlm[] = []
+const unmounts: Array<() => void> = []
+afterEach(async () => {
+  for (const s of servers.splice(0)) await s.close()
+  for (const unmount of unmounts.splice(0)) unmount()
+})
+
+async function fake(turns: FakeTurn[]): Promise<FakeLlm> {
+  const server = await startFakeLlm({ turns })
+  servers.push(server)
+  return server
+}
+
+const MODEL = 'anthropic/claude-sonnet-4-6'
+
+describe('a project folder that vanishes during a turn', () => {
+  it('is not recreated by the next write: the turn stops with the reason, exit 1', async () => {
+    const parent = realpathSync(tempDir())
+    const project = writeTree(join(parent, 'app'), { 'a.txt': 'one\n' })
+    const server = await fake([
+      { toolCalls: [{ name: 'bash', args: { command: 'cd .. && mv app app-moved', description: 'move the project away' } }] },
+      { toolCalls: [{ name: 'write', args: { filePath: 'src/new.txt', content: 'hello\n' } }] },
+      { text: 'Wrote it.' },
+    ])
+    const result = await runHotaru(['run', '--dir', project, '--model', MODEL, '--yes', 'go'], fakeProviderEnv(server, tempDir()))
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain(`The project folder ${project} no longer exists`)
+    expect(existsSync(project)).toBe(false)
+    expect(readdirSync(join(parent, 'app-moved'))).toEqual(['a.txt'])
+    // The turn ended at the failed write: the model was not asked to go on as if it had worked.
+    expect(server.requests.filter((r) => r.api !== 'control')).toHaveLength(2)
+  })
+})
+
+describe.skipIf(smallDiskUnavailable() !== null)('checkpoints on a full disk (a real size-limited tmpfs)', () => {
+  it('a checkpoint that cannot be taken is said on stderr and told to the model', async () => {
+    const dataDir = realpathSync(tempDir())
+    const snapshots = join(dataDir, 'snapshots')
+    unmounts.push(mountSmallDisk(snapshots, '1m'))
+    fillDisk(snapshots)
+    const project = writeTree(tempDir(), { 'a.txt': 'one\n' })
+    const server = await fake([
+      { toolCalls: [{ name: 'read', args: { filePath: 'a.txt' } }] },
+      // A command may change any file: it waits for the message's checkpoint, so its result has the outcome.
+      { toolCalls: [{ name: 'bash', args: { command: 'echo two > a.txt', description: 'change a' } }] },
+      { text: 'Changed it.' },
+    ])
+    const result = await runHotaru(['run', '--dir', project, '--model', MODEL, '--yes', 'change a'], fakeProviderEnv(server, dataDir))
+    expect(result.code).toBe(0)
+    expect(result.stderr).toMatch(/warning: No restore point before this message: the checkpoint could not be taken \(.*(ENOSPC|no space left).*\)/i)
+    expect(result.stderr).toContain(`The disk holding the data folder ${dataDir} is full`)
+    expect(readFileSync(join(project, 'a.txt'), 'utf8')).toBe('two\n')
+    // The command's result, which the model read next, says the change has no restore point; the read's did not.
+    const requests = server.requests.filter((r) => r.api !== 'control')
+    expect(JSON.stringify(requests[1]?.body)).not.toContain('No restore point')
+    expect(JSON.stringify(requests[2]?.body)).toContain('No restore point before this message')
+    const list = await runHotaru(['checkpoints', 'list', '--dir', project], fakeProviderEnv(server, dataDir))
+    expect(list.stdout).not.toMatch(/message\s+msg_/)
+  })
+})
+
+describe('checkpoints name the files and folders they could not keep', () => {
+  it('an unreadable file is "unreadable", not "too large"; an unreadable folder is listed', async () => {
+    const dataDir = tempDir()
+    const project = writeTree(tempDir(), { 'a.txt': 'one\n', 'secret.txt': 'x\n', 'locked/inside.txt': 'y\n' })
+    const server = await fake([
+      { toolCalls: [{ name: 'bash', args: { command: 'chmod 000 secret.txt locked', description: 'lock two paths' } }] },
+      { toolCalls: [{ name: 'write', args: { filePath: 'new.txt', content: 'two\n' } }] },
+      { text: 'Done.' },
+    ])
+    const env = fakeProviderEnv(server, dataDir)
+    try {
+      // Without root's permission bypass: the run meets chmod 000 as a user's own process does.
+      const run = await runHotaru(['run', '--dir', project, '--model', MODEL, '--yes', 'go'], env, undefined, withoutPermissionBypass())
+      expect(run.code).toBe(0)
+      const list = await runHotaru(['checkpoints', 'list', '--dir', project], env)
+      expect(list.stdout, list.stdout + run.stderr).toContain('  not kept: secret.txt (unreadable')
+      expect(list.stdout, list.stdout + run.stderr).toContain('  not kept: locked/ (folder could not be listed')
+      expect(list.stdout).not.toContain('too large')
+    } finally {
+      chmodSync(join(project, 'locked'), 0o755)
+      chmodSync(join(project, 'secret.txt'), 0o644)
+    }
+  })
+})

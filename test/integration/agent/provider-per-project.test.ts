@@ -4,12 +4,13 @@ import { tempDir, writeTree } from '../../support/temp'
 
 afterEach(closeIpcHarnesses)
 
-/** The text of the last user message a request carried. */
+/** The user's own words in the last user message a request carried (the app's turn context ahead of them left out). */
 function promptOf(body: unknown): string {
   const messages = (body as { messages: { role: string; content: string | { type: string; text?: string }[] }[] }).messages
   const last = messages.filter((m) => m.role === 'user').at(-1)
   if (!last) return ''
-  return typeof last.content === 'string' ? last.content : last.content.map((c) => c.text ?? '').join('')
+  if (typeof last.content === 'string') return last.content
+  return last.content.map((c) => c.text ?? '').filter((text) => !text.startsWith('<system-reminder>')).join('')
 }
 
 describe('provider settings belong to the project whose turn runs', () => {

@@ -54,6 +54,9 @@ describe('the table of read-only commands', () => {
     ['ls', ['--frobnicate']],
     ['cat', ['-X']],
     ['date', ['-s', 'now']],
+    ['date', ['-f', '.env']],
+    ['diff', ['-r', 'a', 'b']],
+    ['diff', ['--recu', 'a', 'b']],
     ['sha256sum', ['-c', 'sums']],
     ['awk', ['{print}']],
   ])('%s %j does not', (program, args) => {

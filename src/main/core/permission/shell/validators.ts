@@ -364,24 +364,26 @@ const COMMANDS = new Map<string, CommandSpec>([
   // ripgrep takes no abbreviations; --pre, --hostname-bin and -z/--search-zip run other programs.
   ['rg', { flags: 'abcFHhiILlNnopqsSUuvVwx0', valued: 'ABCdEefgjmMrtT', long: RG_LONG, unsafe: ['pre', 'pre-glob', 'hostname-bin', 'search-zip'] }],
   ['find', { check: findReadsOnly }],
+  // -r compares whole trees (a recursive read no path check sees): it asks.
   ['diff', {
     ...GNU,
     numeric: true,
-    flags: 'abBcdeEfHilnNpPqrsStTuwyZ',
+    flags: 'abBcdeEfHilnNpPqsStTuwyZ',
     valued: 'CDFILSUWxX',
     long: {
       ...HELP,
       ...longs('flag', `brief report-identical-files ed normal rcs side-by-side left-column suppress-common-lines
         show-c-function expand-tabs initial-tab suppress-blank-empty paginate new-file unidirectional-new-file
         ignore-case ignore-tab-expansion ignore-trailing-space ignore-space-change ignore-all-space ignore-blank-lines
-        text strip-trailing-cr recursive no-dereference ignore-file-name-case no-ignore-file-name-case minimal
+        text strip-trailing-cr no-dereference ignore-file-name-case no-ignore-file-name-case minimal
         speed-large-files`),
       ...longs('value', `width label show-function-line tabsize ignore-matching-lines exclude exclude-from
-        starting-file from-file to-file palette horizon-lines ifdef old-line-format new-line-format
+        from-file to-file palette horizon-lines ifdef old-line-format new-line-format
         unchanged-line-format line-format old-group-format new-group-format unchanged-group-format
         changed-group-format`),
       ...longs('optional', 'context unified color'),
     },
+    unsafe: ['recursive', 'starting-file'],
   }],
   ['cmp', { ...GNU, flags: 'bls', valued: 'in', long: { ...HELP, ...longs('flag', 'print-bytes verbose quiet silent'), ...longs('value', 'ignore-initial bytes') } }],
   ['sort', {
@@ -416,7 +418,8 @@ const COMMANDS = new Map<string, CommandSpec>([
   ['realpath', { ...GNU, flags: 'eEmLPqsz', long: { ...HELP, ...longs('flag', 'canonicalize-existing canonicalize-missing logical physical quiet strip no-symlinks zero'), ...longs('value', 'relative-to relative-base') } }],
   ['readlink', { ...GNU, flags: 'femnqsvz', long: { ...HELP, ...longs('flag', 'canonicalize canonicalize-existing canonicalize-missing no-newline quiet silent verbose zero') } }],
   ['md5sum', SUMS], ['sha1sum', SUMS], ['sha224sum', SUMS], ['sha256sum', SUMS], ['sha384sum', SUMS], ['sha512sum', SUMS], ['b2sum', SUMS],
-  ['date', { ...GNU, flags: 'Ru', valued: 'dfr', long: { ...HELP, ...longs('flag', 'rfc-email utc universal debug'), ...longs('value', 'date file reference rfc-3339'), ...longs('optional', 'iso-8601') }, unsafe: ['set'] }],
+  // -f reads dates from a file (and prints what it cannot parse): a read no path check sees.
+  ['date', { ...GNU, flags: 'Ru', valued: 'dr', long: { ...HELP, ...longs('flag', 'rfc-email utc universal debug'), ...longs('value', 'date reference rfc-3339'), ...longs('optional', 'iso-8601') }, unsafe: ['set', 'file'] }],
   ['uname', { ...GNU, flags: 'asnrvmpio', long: { ...HELP, ...longs('flag', 'all kernel-name nodename kernel-release kernel-version machine processor hardware-platform operating-system') } }],
   ['whoami', { ...GNU, long: HELP }],
   ['id', { ...GNU, flags: 'agGnruzZ', long: { ...HELP, ...longs('flag', 'context group groups name real user zero') } }],

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { EffortSchema } from '../schema/effort'
 import { ProjectId } from '../schema/project'
 import { MessageId, SessionId } from '../schema/session'
 import type { DomainContract } from './define'
@@ -19,6 +20,14 @@ export const ModelSummary = z.object({
   output: z.number(),
   reasoning: z.boolean(),
   images: z.boolean(),
+  /** Effort levels the composer offers for this model, in order; empty: nothing to pick (no reasoning, or always on). */
+  efforts: z.array(EffortSchema),
+  /** The level used when nobody picked one (reasoning on wherever the model supports it). */
+  defaultEffort: EffortSchema,
+  /** Reasoning is only on or off (no graded effort). */
+  effortToggle: z.boolean(),
+  /** The provider deprecated the model; `retired` once its end-of-life date has passed. */
+  deprecation: z.object({ retiresOn: z.string(), successor: z.string(), retired: z.boolean() }).optional(),
 })
 export type ModelSummary = z.infer<typeof ModelSummary>
 
@@ -37,6 +46,8 @@ export const agentContract = {
           text: z.string().min(1).max(1_000_000),
           agent: z.string().min(1).max(64).optional(),
           model: z.string().regex(/^[^/\s]+\/\S+$/, 'provider/model').optional(),
+          /** Switches the session's reasoning effort from this message on (remembered with the session). */
+          effort: EffortSchema.optional(),
         })
         .strict(),
       output: z.object({ queued: z.boolean(), messageId: MessageId }),

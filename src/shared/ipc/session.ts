@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { EffortSchema } from '../schema/effort'
 import { ProjectId } from '../schema/project'
 import { Message, MessageId, MessageWithParts, Part, PartId, Session, SessionId, SessionStatus } from '../schema/session'
 import type { DomainContract } from './define'
@@ -9,7 +10,14 @@ const sessionEvent = <T extends z.ZodRawShape>(shape: T) => z.object({ sessionId
 export const sessionContract = {
   methods: {
     create: {
-      input: z.object({ projectId: ProjectId, agent: z.string().min(1).max(64).optional(), model: z.string().max(200).optional() }).strict(),
+      input: z
+        .object({
+          projectId: ProjectId,
+          agent: z.string().min(1).max(64).optional(),
+          model: z.string().max(200).optional(),
+          effort: EffortSchema.optional(),
+        })
+        .strict(),
       output: Session,
     },
     /** Newest first; subagent runs are left out unless `includeChildren`. */

@@ -1,13 +1,13 @@
 import { resolveAgents } from '../../core/agent/agents'
-import { MODEL_CATALOG } from '../../core/provider'
+import { MODEL_CATALOG, isToggleOnly } from '../../core/provider'
 import type { DomainHandlers } from '../router'
 import { detached } from '../../core/util/detached'
 
 export const agentHandlers: DomainHandlers<'agent'> = {
-  prompt: async ({ sessionId, text, agent, model }, { services }) => {
+  prompt: async ({ sessionId, text, agent, model, effort }, { services }) => {
     const session = services.sessions.get(sessionId)
     services.projects.get(session.projectId)
-    const submitted = services.agents.submit({ sessionId, text: services.reviews.withNote(sessionId, text), agent, model })
+    const submitted = services.agents.submit({ sessionId, text: services.reviews.withNote(sessionId, text), agent, model, effort })
     // Changes rejected in the review since the last message are told to the model ahead of this one.
     // The turn runs on; its progress and end arrive as session and agent events (`done` never rejects).
     detached('agent.prompt', submitted.done)
@@ -39,6 +39,10 @@ export const agentHandlers: DomainHandlers<'agent'> = {
           output: info.limit.output,
           reasoning: info.capabilities.reasoning,
           images: info.capabilities.images,
+          efforts: info.efforts,
+          defaultEffort: info.defaultEffort,
+          effortToggle: isToggleOnly(info.reasoning),
+          ...(info.deprecation ? { deprecation: info.deprecation } : {}),
         }
       }),
     ),

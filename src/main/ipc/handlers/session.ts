@@ -4,10 +4,10 @@ import { ErrorNames, HotaruError } from '@shared/errors'
 import type { DomainHandlers } from '../router'
 
 export const sessionHandlers: DomainHandlers<'session'> = {
-  create: async ({ projectId, agent, model }, { services }) => {
+  create: async ({ projectId, agent, model, effort }, { services }) => {
     const project = services.projects.get(projectId)
     const { defaults } = await services.configs.of(project).load()
-    return services.sessions.create({ projectId: project.id, agent: agent ?? defaults.agent, model: model ?? defaults.model })
+    return services.sessions.create({ projectId: project.id, agent: agent ?? defaults.agent, model: model ?? defaults.model, effort })
   },
   list: ({ projectId, search, limit, includeChildren }, { services }) =>
     services.sessions.list(projectId, { roots: !includeChildren, search, limit }),

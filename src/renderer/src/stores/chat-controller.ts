@@ -1,3 +1,4 @@
+import type { Effort } from '@shared/schema/effort'
 import { createStore } from 'zustand'
 import type { EventPayload, HotaruBridge, MethodInput } from '@shared/ipc'
 import { errorMessage, unwrap } from '../ipc'
@@ -231,6 +232,7 @@ export class ChatController {
           projectId: this.projectId,
           ...((choice.agent ?? prefs.defaultAgent) ? { agent: choice.agent ?? prefs.defaultAgent } : {}),
           ...((choice.model ?? prefs.defaultModel) ? { model: choice.model ?? prefs.defaultModel } : {}),
+          ...(choice.effort ? { effort: choice.effort } : {}),
         }),
       )
       this.queue.flush()
@@ -298,7 +300,7 @@ export class ChatController {
     }
   }
 
-  setChoice(sessionId: string | null, patch: { agent?: string; model?: string }): void {
+  setChoice(sessionId: string | null, patch: { agent?: string; model?: string; effort?: Effort }): void {
     const key = sessionId ?? ''
     this.set((s) => ({ choices: { ...s.choices, [key]: { ...s.choices[key], ...patch } } }))
   }
@@ -321,6 +323,7 @@ export class ChatController {
       text,
       ...(choice.agent ? { agent: choice.agent } : {}),
       ...(choice.model ? { model: choice.model } : {}),
+      ...(choice.effort ? { effort: choice.effort } : {}),
     })
     if (result.ok) {
       if (result.value.queued) this.updatePending(sessionId, (list) => list.map((p) => (p.id === pending.id ? { ...p, queued: true } : p)))

@@ -1,3 +1,4 @@
+import type { Effort } from '@shared/schema/effort'
 import type { StoreApi } from 'zustand'
 import type { EventPayload, HotaruBridge } from '@shared/ipc'
 import type { AgentSummary, ModelSummary } from '@shared/ipc/agent'
@@ -53,7 +54,8 @@ export interface ChatState {
   models: ModelSummary[]
   mcp: McpServerStatus[]
   /** Agent/model picked for a session (or '' before one exists); sent with the next prompt. */
-  choices: Record<string, { agent?: string; model?: string }>
+  /** What the composer picked per session ('' before there is one); sent with the next prompt. */
+  choices: Record<string, { agent?: string; model?: string; effort?: Effort }>
 }
 
 export type ChatStore = StoreApi<ChatState>

@@ -6,6 +6,15 @@ export function formatTokens(n: number): string {
   return `${(n / 1_000_000).toFixed(2)}M`
 }
 
+/**
+ * A reasoning block's size: the count the provider reported for the step, else an
+ * estimate from its text (about 4 characters a token), marked "≈".
+ */
+export function reasoningTokensLabel(text: string, reported: number | undefined): string {
+  if (reported !== undefined) return `${formatTokens(reported)} tokens`
+  return `≈${formatTokens(Math.ceil(text.length / 4))} tokens`
+}
+
 export function formatCost(usd: number): string {
   if (usd === 0) return '$0'
   if (usd < 0.01) return `$${usd.toFixed(4)}`

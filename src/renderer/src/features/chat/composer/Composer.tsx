@@ -8,7 +8,7 @@ import { fileSuggestions, slashSuggestions, triggerAt, type Trigger } from './co
 import { ContextMeter } from './ContextMeter'
 import { KeyNotice } from './KeyNotice'
 import { projectClient } from '../../../stores/project-client'
-import { AgentPicker, ModelPicker, usePicked } from './Pickers'
+import { AgentPicker, EffortPicker, ModelPicker, usePicked } from './Pickers'
 import { parseSlash, SLASH_COMMANDS } from './slash'
 import { pickedPrompt, pickedResource, promptSuggestions, resourceSuggestions, withAttachments } from './mcp-items'
 import { useMcpItems } from './use-mcp-items'
@@ -199,6 +199,7 @@ export function Composer({ sessionId }: { sessionId: string | null }) {
       <div className="composer-bar">
         <AgentPicker sessionId={sessionId} />
         <ModelPicker sessionId={sessionId} />
+        <EffortPicker sessionId={sessionId} />
         <span className="spacer" />
         {sessionId && <ContextMeter sessionId={sessionId} model={model} />}
         {busy && (

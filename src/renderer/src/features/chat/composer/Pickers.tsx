@@ -1,19 +1,80 @@
 import { useMemo } from 'react'
+import type { Effort } from '@shared/schema/effort'
+import type { ModelSummary } from '@shared/ipc/agent'
 import { useShallow } from 'zustand/react/shallow'
 import { useChat, useChatController } from '../../../stores/chat'
 import { usePreferences } from '../../../stores/preferences'
 import { useLocalModels } from '../../../stores/local-models'
 import { missingKey, useProviderKeys } from '../../../stores/provider-keys'
 
-/** Agent and model of the next prompt: the session's, unless the user picks others here. */
-export function usePicked(sessionId: string | null): { agent: string; model: string } {
+/**
+ * Agent, model and effort of the next prompt: the session's, unless the user picks others here.
+ * `effort` undefined: nobody chose one (the config's or the model's default applies).
+ */
+export function usePicked(sessionId: string | null): { agent: string; model: string; effort?: Effort } {
   const choice = useChat((s) => s.choices[sessionId ?? ''])
   const session = useChat((s) => (sessionId ? s.sessions[sessionId] : undefined))
   const prefs = usePreferences()
   return {
     agent: choice?.agent ?? session?.agent ?? prefs.defaultAgent ?? 'build',
     model: choice?.model ?? session?.model ?? prefs.defaultModel ?? '',
+    ...((choice?.effort ?? session?.effort) ? { effort: choice?.effort ?? session?.effort } : {}),
   }
+}
+
+const EFFORT_LABELS: Record<Effort, string> = { off: 'Thinking off', low: 'Low effort', medium: 'Medium effort', high: 'High effort', max: 'Max effort' }
+
+/** How one model entry reads in the picker: its name, and a warning when the provider deprecated it. */
+function modelLabel(m: ModelSummary | undefined, fallback: string): string {
+  const name = m?.name ?? fallback
+  const d = m?.deprecation
+  if (!d) return name
+  const successor = d.successor.slice(d.successor.indexOf('/') + 1)
+  return d.retired ? `${name} — retired, use ${successor}` : `${name} — deprecated (until ${d.retiresOn}), use ${successor}`
+}
+
+/**
+ * The reasoning effort beside the model picker: only the levels the current model takes;
+ * disabled (with the reason as a tooltip) for models without a choice. The pick is sent
+ * with the next message and remembered by the session.
+ */
+export function EffortPicker({ sessionId }: { sessionId: string | null }) {
+  const chat = useChatController()
+  const { model, effort } = usePicked(sessionId)
+  const info = useChat((s) => s.models.find((m) => m.id === model))
+  const efforts = info?.efforts ?? []
+  if (!info || efforts.length === 0) {
+    const reason = !info
+      ? 'Effort: the model is not in the catalog; it runs with its own default'
+      : info.reasoning
+        ? `${info.name} always reasons; there is no effort to pick`
+        : `${info.name} does not reason`
+    return (
+      <select className="picker picker-effort" disabled value="" aria-label="Reasoning effort" title={reason} data-testid="effort-picker">
+        <option value="">{info?.reasoning ? 'Thinking on' : 'No thinking'}</option>
+      </select>
+    )
+  }
+  const label = (level: Effort): string => (info.effortToggle && level !== 'off' ? 'Thinking on' : EFFORT_LABELS[level])
+  // A level picked for another model shows as the one this model will use.
+  const shown = effort && efforts.includes(effort) ? effort : ''
+  return (
+    <select
+      className="picker picker-effort"
+      value={shown}
+      onChange={(e) => chat.setChoice(sessionId, { effort: e.target.value === '' ? undefined : (e.target.value as Effort) })}
+      aria-label="Reasoning effort"
+      title="How hard the model reasons before it answers (remembered by this session)"
+      data-testid="effort-picker"
+    >
+      <option value="">Default ({label(info.defaultEffort)})</option>
+      {efforts.map((level) => (
+        <option key={level} value={level}>
+          {label(level)}
+        </option>
+      ))}
+    </select>
+  )
 }
 
 export function AgentPicker({ sessionId }: { sessionId: string | null }) {
@@ -47,7 +108,7 @@ export function ModelPicker({ sessionId }: { sessionId: string | null }) {
   const { model } = usePicked(sessionId)
   const groups = useMemo(() => {
     const byProvider = new Map<string, { id: string; name: string }[]>()
-    for (const m of models) byProvider.set(m.providerId, [...(byProvider.get(m.providerId) ?? []), { id: m.id, name: m.name }])
+    for (const m of models) byProvider.set(m.providerId, [...(byProvider.get(m.providerId) ?? []), { id: m.id, name: modelLabel(m, m.id) }])
     // Models a local runtime said it serves, beside the catalog's.
     for (const runtime of local) {
       const listed = byProvider.get(runtime.providerId) ?? []

@@ -12,7 +12,7 @@ import type { TurnSummary } from './turns'
 
 const EMPTY: Part[] = []
 
-function renderPart(part: Part, streaming: boolean, root: string, recent: boolean): ReactNode {
+function renderPart(part: Part, streaming: boolean, root: string, recent: boolean, reasoningTokens?: number): ReactNode {
   switch (part.type) {
     case 'text':
       if (!part.text) return null
@@ -26,7 +26,7 @@ function renderPart(part: Part, streaming: boolean, root: string, recent: boolea
     case 'reasoning':
       // Reasoning kept only encrypted (no summary) is for the model, not the reader.
       if (!part.text && !part.redactedData) return null
-      return <Reasoning key={part.id} part={part} streaming={streaming} />
+      return <Reasoning key={part.id} part={part} streaming={streaming} reportedTokens={reasoningTokens} />
     case 'tool':
       return <ToolCard key={part.id} part={part} root={root} recent={recent} />
     case 'compaction':
@@ -39,6 +39,13 @@ function renderPart(part: Part, streaming: boolean, root: string, recent: boolea
     case 'step-finish':
       return null
   }
+}
+
+/** The step's reported reasoning tokens, when they belong to its one reasoning block (else each block is estimated). */
+function reportedReasoning(info: Message, parts: readonly Part[]): number | undefined {
+  const reported = info.usage?.reasoning
+  if (reported === undefined || reported === 0) return undefined
+  return parts.filter((p) => p.type === 'reasoning').length === 1 ? reported : undefined
 }
 
 function MessageError({ error, sessionId }: { error: NonNullable<Message['error']>; sessionId: string }) {
@@ -136,7 +143,7 @@ export const MessageRow = memo(function MessageRow({ sessionId, messageId, root,
   const streaming = info.completedAt === undefined
   return (
     <div className="msg msg-assistant" data-testid="assistant-message" data-message-id={messageId} data-complete={!streaming}>
-      {parts.map((p) => renderPart(p, streaming, root, recent))}
+      {parts.map((p) => renderPart(p, streaming, root, recent, reportedReasoning(info, parts)))}
       {info.error && <MessageError error={info.error} sessionId={sessionId} />}
       {summary && <TurnFooter sessionId={sessionId} summary={summary} />}
     </div>

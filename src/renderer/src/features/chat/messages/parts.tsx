@@ -2,10 +2,20 @@ import { memo } from 'react'
 import type { HookEventName, HookFailure, PartOf } from '@shared/schema/session'
 import { Twisty } from '../../../components/Twisty'
 import { useChat, useChatController } from '../../../stores/chat'
+import { reasoningTokensLabel } from '../format'
 import { Markdown } from '../markdown/Markdown'
 
 /** The model's thinking: one line until opened (it is long and rarely read). */
-export const Reasoning = memo(function Reasoning({ part, streaming }: { part: PartOf<'reasoning'>; streaming: boolean }) {
+export const Reasoning = memo(function Reasoning({
+  part,
+  streaming,
+  reportedTokens,
+}: {
+  part: PartOf<'reasoning'>
+  streaming: boolean
+  /** The provider's count for this block; without one the size is estimated from the text. */
+  reportedTokens?: number
+}) {
   const chat = useChatController()
   const open = useChat((s) => s.expanded[part.id] ?? false)
   const redacted = !part.text && part.redactedData
@@ -14,6 +24,11 @@ export const Reasoning = memo(function Reasoning({ part, streaming }: { part: Pa
       <button type="button" className="reasoning-head" aria-expanded={open} onClick={() => chat.toggleExpanded(part.id, false)}>
         <Twisty open={open} />
         <span>{streaming ? 'Thinking…' : 'Thought'}</span>
+        {!redacted && (
+          <span className="reasoning-tokens muted" data-testid="reasoning-tokens">
+            {reasoningTokensLabel(part.text, streaming ? undefined : reportedTokens)}
+          </span>
+        )}
         {!open && <span className="reasoning-preview muted">{redacted ? '(redacted)' : part.text.slice(-120)}</span>}
       </button>
       {open && <div className="reasoning-body">{redacted ? <p className="muted">The provider redacted this reasoning.</p> : <Markdown text={part.text} streaming={streaming} />}</div>}

@@ -1,14 +1,11 @@
 import { useEffect, useState, type ReactNode } from 'react'
 import { ChatPanel, installChatCommands } from './features/chat'
-import { ActivityButton, ActivityView, AskNotices, installActivityCommands } from './features/activity'
+import { ActivityView, AskNotices, installActivityCommands } from './features/activity'
 import { SettingsDialog } from './features/settings'
 import { ProjectTabs } from './features/tabs'
 import { TrustPrompt } from './features/trust'
 import { Workspace } from './features/workspace'
-import { ProblemCounts, problemsFor } from './features/problems'
-import { NoticesButton } from './features/notices'
-import { ProcessesButton } from './features/processes'
-import { projectStoreFor } from './stores/project'
+import { StatusBar } from './StatusBar'
 import { useWorkspace, workspace } from './stores/workspace'
 import { existingProjectStore } from './stores/project'
 import { useChatScope } from './stores/chat-scope'
@@ -23,57 +20,6 @@ import { windowTitle } from './features/workspace/title'
  */
 function renderRightPanel(projectId: string): ReactNode {
   return <ChatPanel key={projectId} />
-}
-
-/** The visible way to show or hide the active project's terminal panel (also Ctrl+`). */
-function TerminalToggle() {
-  const activeId = useWorkspace((s) => s.activeId)
-  const store = activeId ? existingProjectStore(activeId) : undefined
-  const [, rerender] = useState(0)
-  useEffect(() => store?.subscribe((s, prev) => s.view.terminal !== prev.view.terminal && rerender((n) => n + 1)), [store])
-  if (!store) return null
-  const shown = store.getState().view.terminal
-  return (
-    <button
-      type="button"
-      className="ghost small statusbar-button"
-      aria-pressed={shown}
-      title="Toggle the terminal panel (Ctrl+`)"
-      onClick={() => store.getState().setView({ terminal: !store.getState().view.terminal })}
-    >
-      Terminal
-    </button>
-  )
-}
-
-function StatusBar() {
-  const connection = useWorkspace((s) => s.connection)
-  const detail = useWorkspace((s) => s.connectionDetail)
-  const info = useWorkspace((s) => s.info)
-  const activeId = useWorkspace((s) => s.activeId)
-  const bridge = useWorkspace((s) => s.bridge)
-  const root = useWorkspace((s) => s.projects.find((p) => p.id === s.activeId)?.root)
-  const showProblems = (projectId: string): void => {
-    if (!bridge) return
-    problemsFor(bridge, projectId).setState({ shown: true })
-    projectStoreFor(bridge, projectId).getState().setView({ terminal: true })
-  }
-  return (
-    <footer className="statusbar" data-testid="statusbar">
-      <span className={`dot ${connection}`} aria-hidden />
-      <span data-testid="connection-state">{connection === 'open' ? 'Connected' : (detail ?? connection)}</span>
-      {activeId && bridge && <ProblemCounts key={activeId} bridge={bridge} projectId={activeId} onShow={() => showProblems(activeId)} />}
-      <TerminalToggle />
-      {activeId && bridge && <ProcessesButton key={`processes-${activeId}`} bridge={bridge} projectId={activeId} />}
-      {activeId && bridge && root !== undefined && <NoticesButton key={activeId} bridge={bridge} projectId={activeId} root={root} />}
-      <ActivityButton />
-      {info && (
-        <span className="muted right">
-          {info.name} {info.version}
-        </span>
-      )}
-    </footer>
-  )
 }
 
 /**

@@ -54,6 +54,12 @@ export interface ModelCapabilities {
   tools: boolean
   reasoning: boolean
   images: boolean
+  /**
+   * Whether the provider's server-side web search works with this model. Unset: it follows
+   * the API (the Anthropic Messages API has it for every current model; Chat Completions
+   * has none); `false` turns it off for a model that lacks it.
+   */
+  webSearch?: boolean
 }
 
 /** A model the provider has deprecated: it stops working on `retiresOn` (ISO date). */

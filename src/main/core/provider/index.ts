@@ -1,6 +1,9 @@
 export type {
   AssistantMessage,
   ChatRequest,
+  Citation,
+  ProviderBlockPart,
+  ServerTool,
   Completion,
   FinishReason,
   ImagePart,
@@ -38,3 +41,13 @@ export { type ProviderSettings, type ProviderSettingsEntry, type SecretStore, se
 export { type Env, type ResolvedProvider, resolveProvider } from './credentials'
 export { type RetryOptions, type Sleep, defaultRetryOptions } from './retry'
 export { toolCallIdFor } from './transform/tool-call-id'
+export { AssistantAssembler } from './assemble'
+export {
+  runWebSearch,
+  searchesFromBlocks,
+  WEB_SEARCH_DEFAULT_MAX_USES,
+  type WebSearchHit,
+  type WebSearchOutcome,
+  type WebSearchRequest,
+  type WebSearchRun,
+} from './web-search'

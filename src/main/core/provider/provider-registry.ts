@@ -1,6 +1,6 @@
 import { ClientCache } from './adapters/clients'
 import { type ModelInfo, modelInfo } from './catalog'
-import { type Env, type ResolvedProvider, resolveProvider } from './credentials'
+import { type Env, type ResolvedProvider, providerDefinition, resolveProvider } from './credentials'
 import type { FailureContext } from './error-mapping'
 import { abortedError } from './errors'
 import { parseModelId } from './model-id'
@@ -11,6 +11,7 @@ import { anthropicHeaders, toAnthropicParams } from './transform/anthropic-reque
 import { toOpenAIParams } from './transform/openai-request'
 import { toResponsesParams } from './transform/responses-request'
 import type { ChatRequest, Completion, StreamEvent } from './types'
+import { providerError, ProviderErrorNames } from './errors'
 import { nextTask } from '../util/next-task'
 
 export interface ProviderRegistryOptions {
@@ -74,6 +75,17 @@ export class ProviderRegistry {
     return Object.values(PROVIDER_PRESETS)
   }
 
+  /**
+   * The server-side web search a model's API offers, if any: the Messages API's
+   * `web_search` tool. Chat Completions endpoints have none. An unknown provider has none.
+   */
+  webSearchApi(id: string, settings: ProviderSettings = this.settings): 'anthropic' | undefined {
+    const model = this.model(id, settings)
+    if (model.capabilities.webSearch === false) return undefined
+    if (!PROVIDER_PRESETS[model.providerId] && !settings.providers?.[model.providerId]?.baseURL) return undefined
+    return providerDefinition(model.providerId, settings).kind === 'anthropic' ? 'anthropic' : undefined
+  }
+
   /** Credentials and endpoint for a provider; throws `ProviderAuth` when a needed key is missing. */
   resolve(providerId: string, settings: ProviderSettings = this.settings): Promise<ResolvedProvider> {
     return resolveProvider(providerId, { env: this.env, settings, secrets: this.secrets })
@@ -128,6 +140,13 @@ export class ProviderRegistry {
         ctx,
       )
       return
+    }
+    if (request.serverTools?.length) {
+      throw providerError(ProviderErrorNames.ProviderBadRequest, {
+        message: `${model.id} has no server-side web search (Chat Completions offers none)`,
+        providerId: model.providerId,
+        retryable: false,
+      })
     }
     const kit = await this.clients.openaiSdk()
     const client = this.clients.openaiFor(kit, provider)

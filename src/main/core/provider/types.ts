@@ -12,6 +12,32 @@ import type { Effort } from '@shared/schema/effort'
 export interface TextPart {
   type: 'text'
   text: string
+  /** Sources the provider cited for this text (web search results); sent back only to that provider. */
+  citations?: Citation[]
+}
+
+/**
+ * A source a provider cited for a span of its answer. `raw` is the provider's own
+ * citation object (Anthropic's carries an `encrypted_index`), sent back unchanged.
+ */
+export interface Citation {
+  url: string
+  title?: string
+  citedText?: string
+  providerId: string
+  raw: Record<string, unknown>
+}
+
+/**
+ * A content block only its provider understands: a server tool's call or result
+ * (`server_tool_use`, `web_search_tool_result`) or a block type this version does not
+ * know. It goes back to that provider exactly as received, in place (a paused turn is
+ * continued by sending them back as-is), and is dropped for any other provider.
+ */
+export interface ProviderBlockPart {
+  type: 'provider-block'
+  providerId: string
+  block: Record<string, unknown>
 }
 
 /** Base64 image data; dropped (with a note) for models that do not take images. */
@@ -71,7 +97,7 @@ export interface UserMessage {
 
 export interface AssistantMessage {
   role: 'assistant'
-  content: Array<TextPart | ReasoningPart | ToolCallPart>
+  content: Array<TextPart | ReasoningPart | ToolCallPart | ProviderBlockPart>
 }
 
 /** Results of the previous assistant message's tool calls, one part per call. */
@@ -89,6 +115,22 @@ export interface ToolDefinition {
   inputSchema: Record<string, unknown>
 }
 
+/**
+ * A tool that runs on the provider's servers, enabled for one request. Only web search
+ * exists; adapters whose API has none reject the request (see `webSearchApi`).
+ */
+export interface WebSearchServerTool {
+  type: 'web_search'
+  /** How many searches the model may run in this request. */
+  maxUses?: number
+  /** Only results from these domains (and their subdomains). */
+  allowedDomains?: string[]
+  /** Never results from these domains. */
+  blockedDomains?: string[]
+}
+
+export type ServerTool = WebSearchServerTool
+
 export type ReasoningEffort = Effort
 
 export interface ChatRequest {
@@ -98,6 +140,8 @@ export interface ChatRequest {
   system?: string | string[]
   messages: ModelMessage[]
   tools?: ToolDefinition[]
+  /** Tools the provider runs itself (web search); the model's use of them arrives as `provider-block` events. */
+  serverTools?: ServerTool[]
   /** Defaults to the model's output limit, capped at 32k. */
   maxTokens?: number
   /** Sent to providers that accept it; never to Anthropic, whose API version rejects it. */
@@ -136,6 +180,13 @@ export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' |
  *   `tool-call-end` with the parsed `input` or, when the model produced invalid JSON,
  *   `inputError` (the stream goes on: the loop answers the call with an error result).
  *   `tool-call-end` is emitted as soon as the call is complete, before later calls.
+ * - `provider-block` carries one complete block of the provider's own (a server tool's
+ *   call or result), in stream order; it ends a text or reasoning part. The consumer keeps
+ *   it in place as a `ProviderBlockPart` so it can be sent back unchanged.
+ * - A text block that cites sources streams its deltas with `cited: true` and ends with its
+ *   `citation` events (the API sends them whole only by the block's end). A text part
+ *   starts anew where `cited` changes and ends after citations, so each cited span stays
+ *   its own part and goes back with exactly its citations.
  * - A successful attempt ends with one `usage` then one `finish`.
  * - `retry` announces a retry before its delay. `attempt-reset` (emitted just before
  *   that `retry` only if the failed attempt had produced output) means: discard every
@@ -147,11 +198,13 @@ export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' |
  *   aborting the request's signal throws `Aborted` promptly and never retries.
  */
 export type StreamEvent =
-  | { type: 'text-delta'; text: string }
+  | { type: 'text-delta'; text: string; cited?: true }
   | ReasoningDeltaEvent
   | { type: 'tool-call-start'; id: string; name: string }
   | { type: 'tool-call-delta'; id: string; argsDelta: string }
   | ToolCallEndEvent
+  | { type: 'provider-block'; block: Record<string, unknown> }
+  | { type: 'citation'; citation: Citation }
   | { type: 'usage'; usage: Usage }
   | { type: 'finish'; reason: FinishReason; rawReason?: string }
   | { type: 'retry'; attempt: number; maxRetries: number; delayMs: number; error: ErrorData }

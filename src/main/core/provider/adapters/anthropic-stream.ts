@@ -2,7 +2,7 @@ import type { Message, RawMessageStreamEvent, StopReason } from '@anthropic-ai/s
 import type { FailureContext } from '../error-mapping'
 import { streamInterrupted } from '../error-mapping'
 import { abortedError } from '../errors'
-import type { Completion, FinishReason, StreamEvent, ToolCallEndEvent, Usage } from '../types'
+import type { Citation, Completion, FinishReason, StreamEvent, ToolCallEndEvent, Usage } from '../types'
 import { toolCallEnd } from './tool-input'
 
 export function anthropicFinishReason(reason: StopReason | null | undefined): FinishReason {
@@ -44,7 +44,39 @@ function applyUsage(usage: Usage, fields: UsageFields | null | undefined): void 
   if (typeof thinking === 'number') usage.reasoning = thinking
 }
 
-type Block = { kind: 'text' } | { kind: 'thinking' } | { kind: 'tool'; id: string; name: string; json: string } | { kind: 'other' }
+type Block =
+  | { kind: 'text'; cited: boolean; citations: Record<string, unknown>[] }
+  | { kind: 'thinking' }
+  | { kind: 'tool'; id: string; name: string; json: string }
+  | { kind: 'provider'; block: Record<string, unknown>; json: string }
+  | { kind: 'other' }
+
+/** A citation as the API sends it → the neutral shape (the raw object is kept for sending back). */
+export function anthropicCitation(raw: Record<string, unknown>, providerId: string): Citation | undefined {
+  // Only web search citations point at a URL; document citations (which we never request) do not.
+  if (typeof raw.url !== 'string') return undefined
+  return {
+    url: raw.url,
+    ...(typeof raw.title === 'string' ? { title: raw.title } : {}),
+    ...(typeof raw.cited_text === 'string' ? { citedText: raw.cited_text } : {}),
+    providerId,
+    raw,
+  }
+}
+
+/**
+ * A finished provider block. A server tool call's input streams as JSON deltas like a
+ * tool call's; the parsed input replaces the empty one of its start event. Input that
+ * does not parse (never seen from the API) keeps the start event's.
+ */
+function finishProviderBlock(block: Extract<Block, { kind: 'provider' }>): Record<string, unknown> {
+  if (block.json.trim() === '') return block.block
+  try {
+    return { ...block.block, input: JSON.parse(block.json) as unknown }
+  } catch {
+    return block.block
+  }
+}
 
 /** Anthropic Messages stream events → normalized events. */
 export async function* mapAnthropicStream(
@@ -63,8 +95,10 @@ export async function* mapAnthropicStream(
       case 'content_block_start': {
         const block = event.content_block
         if (block.type === 'text') {
-          blocks.set(event.index, { kind: 'text' })
-          if (block.text) yield { type: 'text-delta', text: block.text }
+          // A span that will cite sources starts with a `citations` list (empty until its deltas).
+          const cited = Array.isArray(block.citations)
+          blocks.set(event.index, { kind: 'text', cited, citations: [] })
+          if (block.text) yield cited ? { type: 'text-delta', text: block.text, cited } : { type: 'text-delta', text: block.text }
         } else if (block.type === 'thinking') {
           blocks.set(event.index, { kind: 'thinking' })
         } else if (block.type === 'redacted_thinking') {
@@ -74,8 +108,9 @@ export async function* mapAnthropicStream(
           blocks.set(event.index, { kind: 'tool', id: block.id, name: block.name, json: '' })
           yield { type: 'tool-call-start', id: block.id, name: block.name }
         } else {
-          // Server-side tool blocks (web search…) are not requested by us; ignore them.
-          blocks.set(event.index, { kind: 'other' })
+          // Server tool calls and results (web search), and block types this version does not know:
+          // kept whole so they can be sent back exactly (a paused turn is continued with them).
+          blocks.set(event.index, { kind: 'provider', block: { ...block } as Record<string, unknown>, json: '' })
         }
         break
       }
@@ -83,7 +118,7 @@ export async function* mapAnthropicStream(
         const delta = event.delta
         const block = blocks.get(event.index)
         if (delta.type === 'text_delta') {
-          if (delta.text) yield { type: 'text-delta', text: delta.text }
+          if (delta.text) yield block?.kind === 'text' && block.cited ? { type: 'text-delta', text: delta.text, cited: true } : { type: 'text-delta', text: delta.text }
         } else if (delta.type === 'thinking_delta') {
           if (delta.thinking) yield { type: 'reasoning-delta', text: delta.thinking }
         } else if (delta.type === 'signature_delta') {
@@ -91,12 +126,24 @@ export async function* mapAnthropicStream(
         } else if (delta.type === 'input_json_delta' && block?.kind === 'tool') {
           block.json += delta.partial_json
           if (delta.partial_json) yield { type: 'tool-call-delta', id: block.id, argsDelta: delta.partial_json }
+        } else if (delta.type === 'input_json_delta' && block?.kind === 'provider') {
+          block.json += delta.partial_json
+        } else if (delta.type === 'citations_delta' && block?.kind === 'text') {
+          block.cited = true
+          block.citations.push({ ...delta.citation } as Record<string, unknown>)
         }
         break
       }
       case 'content_block_stop': {
         const block = blocks.get(event.index)
         if (block?.kind === 'tool') yield toolCallEnd(block.id, block.name, block.json)
+        else if (block?.kind === 'provider') yield { type: 'provider-block', block: finishProviderBlock(block) }
+        else if (block?.kind === 'text') {
+          for (const raw of block.citations) {
+            const citation = anthropicCitation(raw, ctx.providerId)
+            if (citation) yield { type: 'citation', citation }
+          }
+        }
         break
       }
       case 'message_delta':

@@ -4,15 +4,17 @@ import type {
   MessageCreateParamsBase,
   MessageParam,
   TextBlockParam,
+  TextCitationParam,
   ThinkingConfigParam,
-  Tool,
   ToolResultBlockParam,
+  ToolUnion,
+  WebSearchTool20250305,
 } from '@anthropic-ai/sdk/resources/messages'
 import type { Effort } from '@shared/schema/effort'
 import type { ModelInfo } from '../catalog'
 import type { AnthropicEffortValue } from '../catalog-data'
 import { clampEffort } from '../reasoning'
-import type { ChatRequest, ImagePart, ModelMessage, TextPart, ToolResultPart } from '../types'
+import type { ChatRequest, ImagePart, ModelMessage, ServerTool, TextPart, ToolResultPart } from '../types'
 import { cleanMessages, isPlainObject, systemBlocks } from './clean-messages'
 import { imageOmittedText, resolveMaxTokens } from './request-limits'
 import { toolCallIdFor } from './tool-call-id'
@@ -56,7 +58,12 @@ function assistantBlocks(message: Extract<ModelMessage, { role: 'assistant' }>, 
   const blocks: ContentBlockParam[] = []
   for (const part of message.content) {
     if (part.type === 'text') {
-      blocks.push({ type: 'text', text: part.text })
+      // Citations are the provider's own (encrypted indexes into its search results): only back to it.
+      const citations = (part.citations ?? []).filter((c) => c.providerId === providerId).map((c) => c.raw as unknown as TextCitationParam)
+      blocks.push(citations.length > 0 ? { type: 'text', text: part.text, citations } : { type: 'text', text: part.text })
+    } else if (part.type === 'provider-block') {
+      // Server tool calls and results go back exactly as they came, to their own provider only.
+      if (part.providerId === providerId) blocks.push(part.block as unknown as ContentBlockParam)
     } else if (part.type === 'reasoning') {
       // Thinking is only valid back at Anthropic with its signature; reasoning from
       // another provider (no signature, or tagged with another provider) is dropped.
@@ -179,6 +186,20 @@ function thinkingMaxTokens(request: ChatRequest, model: ModelInfo): number {
   return request.maxTokens ?? model.limit.output
 }
 
+/**
+ * Web search as the Messages API's server tool. `web_search_20250305` is the version every
+ * current Claude model takes; the later versions filter results with code execution, which
+ * needs a container and is billed separately.
+ */
+export function anthropicServerTool(tool: ServerTool): WebSearchTool20250305 {
+  const out: WebSearchTool20250305 = { type: 'web_search_20250305', name: 'web_search' }
+  if (tool.maxUses !== undefined) out.max_uses = tool.maxUses
+  // The API takes one list or the other, never both.
+  if (tool.allowedDomains && tool.allowedDomains.length > 0) out.allowed_domains = tool.allowedDomains
+  else if (tool.blockedDomains && tool.blockedDomains.length > 0) out.blocked_domains = tool.blockedDomains
+  return out
+}
+
 /** Marks the last block of the last two user turns; returns how many marks it placed. */
 function markRecentUserTurns(messages: MessageParam[], available: number): number {
   let placed = 0
@@ -224,12 +245,15 @@ export function toAnthropicParams(request: ChatRequest, model: ModelInfo): Anthr
     }
     params.system = blocks
   }
-  if (request.tools && request.tools.length > 0) {
-    const tools: Tool[] = request.tools.map((tool) => ({
+  const tools: ToolUnion[] = [
+    ...(request.tools ?? []).map((tool) => ({
       name: tool.name,
       description: tool.description,
-      input_schema: { ...tool.inputSchema, type: 'object' },
-    }))
+      input_schema: { ...tool.inputSchema, type: 'object' as const },
+    })),
+    ...(request.serverTools ?? []).map(anthropicServerTool),
+  ]
+  if (tools.length > 0) {
     const last = tools[tools.length - 1]
     if (cache && last) {
       last.cache_control = EPHEMERAL

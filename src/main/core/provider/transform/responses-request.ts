@@ -71,6 +71,9 @@ function assistantItems(message: Extract<ModelMessage, { role: 'assistant' }>, p
       if (item) reasoning.push(item)
     } else if (part.type === 'text') {
       push({ type: 'message', role: 'assistant', content: part.text })
+    } else if (part.type === 'provider-block') {
+      // Server tool items (a web search call) go back as they came, to their own provider only.
+      if (part.providerId === preset.id) push(part.block as unknown as ResponseInputItem)
     } else {
       push({
         type: 'function_call',

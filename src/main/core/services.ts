@@ -222,6 +222,7 @@ export function createServices(options: ServicesOptions): Services {
     outputRoot: join(options.dataDir, 'tool-output'),
     extraTools: (projectId) => mcp.toolsOf(projectId),
     coreTools: [lspTool],
+    providers,
     postSteps: [
       // Language server diagnostics after edits (and a warm server after reads).
       ({ project, config, tool, metadata, failed, signal, sessionId }) =>

@@ -14,7 +14,7 @@ import { defineTool } from '../../../src/main/core/tools/tool'
 import { testContext } from './context'
 
 const ALL = ['read', 'write', 'edit', 'multiedit', 'apply_patch', 'list', 'glob', 'grep', 'bash', 'bash_output', 'bash_kill',
-  'todowrite', 'question', 'task', 'webfetch', 'plan_enter', 'plan_exit']
+  'todowrite', 'question', 'task', 'webfetch', 'websearch', 'plan_enter', 'plan_exit']
 
 describe('ToolRegistry', () => {
   const registry = new ToolRegistry(builtinTools())

@@ -140,7 +140,7 @@ async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager
   const { sessionId, signal } = input
   // The step's preparation and its request are separate tasks of the event loop (see `nextTask`).
   await nextTask()
-  const toolDefinitions = tools.definitions(input.agent, input.model)
+  const toolDefinitions = tools.definitions(input.agent, input.model, input.providerSettings)
   // Prunes or summarizes first if the request would not fit; the messages satisfy the transcript invariant (repairs are logged).
   const { messages } = await context.beforeRequest({
     sessionId,
@@ -192,6 +192,7 @@ async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager
           messageId: message.id,
           agent: input.agent,
           model: input.model,
+          providerSettings: input.providerSettings,
           signal,
           progress: (update) => {
             const current = toolParts.get(part.callId)

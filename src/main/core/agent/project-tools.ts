@@ -10,13 +10,16 @@ import { MEMORY_TOOL_ID, memoryFilePath, memoryToolDescription, memoryToolParame
 import { Permission } from '../permission/names'
 import { warmBashParser } from '../permission/shell/bash-parser'
 import { BackgroundProcesses, builtinTools, defineTool, editFamilyDefaults, FileTimes, mayMutateFiles, plannedWrites, ToolRegistry, type SubagentRequest, type Todo, type TodoStore, type Tool } from '../tools'
+import type { ToolContext } from '../tools/tool'
 import type { Disposable } from '../util/disposable'
 import { customToolRules, plannedHooks, runHooks } from '../extensions'
 import type { CommandSandbox } from '../sandbox/sandbox'
 import type { AgentInfo } from './agents'
 import type { QuestionService } from './questions'
-import type { ToolHost } from './tool-host'
 import type { ContextSection } from '../context/turn-context'
+import type { ToolHost } from './tool-host'
+import { runWebSearch, type ProviderRegistry, type ProviderSettings } from '../provider'
+import { wildcardMatch } from '../permission/rule'
 
 export interface TurnHooks {
   /** Runs a subagent in a child session of `parentSessionId`; resolves with its final text. */
@@ -69,6 +72,8 @@ export interface ToolRuntimeDeps {
   coreTools?: Tool[]
   postSteps?: ToolPostStep[]
   lateFacts?: LateFacts
+  /** Runs web searches on the session's provider; without it the websearch tool is not offered. */
+  providers?: ProviderRegistry
 }
 
 /** The todo list of a session, kept in the settings table so it survives restarts. */
@@ -144,20 +149,25 @@ export class ProjectToolRuntime implements Disposable {
     const { config, sessionId, hooks } = input
     // Built-ins, project memory and MCP tools, each filtered by the agent's defaults and its `tools` config.
     const memory = memoryTool(config)
+    // Web search is offered only where the model's provider runs it (a tool the model cannot use costs it a step).
+    const searchable = (model: string | undefined, settings: ProviderSettings | undefined): boolean =>
+      model !== undefined && this.deps.providers?.webSearchApi(model, settings) !== undefined
     // The model's own edit family, and no question where nobody can answer (see `editFamilyDefaults`).
-    const situation = (model: string | undefined): Record<string, boolean> => ({
+    const situation = (model: string | undefined, settings: ProviderSettings | undefined): Record<string, boolean> => ({
       ...(model ? editFamilyDefaults(model) : {}),
       ...(this.deps.questions.answerable ? {} : { question: false }),
+      // Without a model (which tools may write files) every tool counts.
+      ...(model === undefined || searchable(model, settings) ? {} : { websearch: false }),
     })
-    const tools = (agent: AgentInfo, model?: string): Tool[] => [
-      ...this.registry.forAgent(agent.name, agent.tools, situation(model)),
+    const tools = (agent: AgentInfo, model?: string, settings?: ProviderSettings): Tool[] => [
+      ...this.registry.forAgent(agent.name, agent.tools, situation(model, settings)),
       ...new ToolRegistry([memory, ...(this.deps.coreTools ?? []), ...(input.extraTools ?? []), ...(this.deps.extraTools?.(this.project.id) ?? [])]).forAgent(
         agent.name,
         agent.tools,
       ),
     ]
     return {
-      definitions: (agent, model) => this.registry.definitions(tools(agent, model)),
+      definitions: (agent, model, settings) => this.registry.definitions(tools(agent, model, settings)),
       mutatesFiles: (name, agent) => mayMutateFiles(tools(agent).find((t) => t.id === name)),
       // The shell checker's grammar (WebAssembly) loads while the model writes its first answer, not before the request.
       warm: warmBashParser,
@@ -170,7 +180,7 @@ export class ProjectToolRuntime implements Disposable {
         return tool && !hooked ? plannedWrites(tool, call.input, this.project.root) : Promise.resolve(undefined)
       },
       execute: async (call, ctx) => {
-        const available = tools(ctx.agent, ctx.model)
+        const available = tools(ctx.agent, ctx.model, ctx.providerSettings)
         const binding: AskBinding = {
           sessionId,
           projectId: this.project.id,
@@ -217,6 +227,13 @@ export class ProjectToolRuntime implements Disposable {
             ask,
             check: (request) => permissions.check({ ...binding, ...request }),
             ...(input.sandbox ? { sandbox: input.sandbox } : {}),
+            denyPatterns: (permission) =>
+              [...binding.ruleset, ...(binding.floors ?? []).flat()]
+                .filter((rule) => rule.action === 'deny' && wildcardMatch(permission, rule.permission))
+                .map((rule) => rule.pattern),
+            ...(this.deps.providers && ctx.model && searchable(ctx.model, ctx.providerSettings)
+              ? { webSearch: this.webSearcher(this.deps.providers, ctx.model, ctx.providerSettings) }
+              : {}),
             metadata: (progress) => ctx.progress(progress),
             fileTimes: this.fileTimesFor(sessionId),
             todos: new KvTodoStore(this.deps.kv, this.deps.bus, this.project.id, sessionId),
@@ -274,6 +291,11 @@ export class ProjectToolRuntime implements Disposable {
     }
     if (failures.length > 0) metadata.postStepFailures = failures
     return { output: outputs.join('\n\n'), metadata }
+  }
+
+  private webSearcher(providers: ProviderRegistry, model: string, settings: ProviderSettings | undefined): NonNullable<ToolContext['webSearch']> {
+    const providerId = providers.model(model, settings).providerId
+    return (request) => runWebSearch(providers, providerId, { ...request, model, ...(settings ? { settings } : {}) })
   }
 
   private fileTimesFor(sessionId: string): FileTimes {

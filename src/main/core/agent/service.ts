@@ -501,7 +501,7 @@ function afterCheckpoints(
   wait: { idle: () => Promise<void>; beforeWrite: (paths: string[]) => Promise<void>; untold: () => string | undefined },
 ): ToolHost {
   return {
-    definitions: (agent, model) => host.definitions(agent, model),
+    definitions: (agent, model, settings) => host.definitions(agent, model, settings),
     mutatesFiles: host.mutatesFiles ? (name, agent) => host.mutatesFiles?.(name, agent) ?? true : undefined,
     warm: host.warm ? () => host.warm?.() : undefined,
     lateContext: host.lateContext ? (options) => host.lateContext?.(options) ?? [] : undefined,

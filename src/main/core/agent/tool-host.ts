@@ -1,6 +1,6 @@
 import type { ErrorData } from '@shared/errors'
 import type { ContextSection } from '../context/turn-context'
-import type { ToolDefinition } from '../provider'
+import type { ProviderSettings, ToolDefinition } from '../provider'
 import type { AgentInfo } from './agents'
 
 export interface ToolCallRequest {
@@ -14,8 +14,9 @@ export interface ToolCallContext {
   sessionId: string
   messageId: string
   agent: AgentInfo
-  /** The turn's model: it decides which edit tools exist. */
+  /** The turn's model: it decides which edit tools exist, and a web search runs on it with these provider settings. */
   model?: string
+  providerSettings?: ProviderSettings
   signal: AbortSignal
   /** Live progress for the UI (e.g. shell output while it runs). */
   progress(update: { title?: string; metadata?: Record<string, unknown> }): void
@@ -39,8 +40,8 @@ export interface ToolOutcome {
 
 /** What the agent loop needs from the tool layer. */
 export interface ToolHost {
-  /** The tools offered to `model` (its edit family; all of them when no model is named). */
-  definitions(agent: AgentInfo, model?: string): ToolDefinition[]
+  /** The tools offered to `model` (its edit family, web search where its provider has it; all edit tools when no model is named). */
+  definitions(agent: AgentInfo, model?: string, settings?: ProviderSettings): ToolDefinition[]
   execute(call: ToolCallRequest, ctx: ToolCallContext): Promise<ToolOutcome>
   /** Whether a call of tool `name` may change files (see `mutatesFiles`); absent: every tool may. */
   mutatesFiles?(name: string, agent: AgentInfo): boolean

@@ -37,6 +37,7 @@ export const PermissionConfigSchema = z
     edit: PermissionRuleSchema.optional(),
     read: PermissionRuleSchema.optional(),
     webfetch: PermissionRuleSchema.optional(),
+    websearch: PermissionRuleSchema.optional(),
     external_directory: PermissionRuleSchema.optional(),
     doom_loop: PermissionRuleSchema.optional(),
   })

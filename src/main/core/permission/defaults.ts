@@ -32,6 +32,8 @@ function buildDefaults(): Rule[] {
     { permission: P.Edit, pattern: '*', action: 'ask' },
     { permission: P.ExternalDirectory, pattern: '*', action: 'ask' },
     { permission: P.DoomLoop, pattern: '*', action: 'ask' },
+    // A search sends the query to the provider's search engine: the user sees each one first.
+    { permission: P.WebSearch, pattern: '*', action: 'ask' },
     // What the OS sandbox would stop is the user's call, every time.
     { permission: P.SandboxNetwork, pattern: '*', action: 'ask' },
     { permission: P.BashUnsandboxed, pattern: '*', action: 'ask' },
@@ -43,7 +45,7 @@ function buildDefaults(): Rule[] {
  * The built-in rules an agent starts from, before global config, project config and
  * remembered approvals are layered on top:
  * - build (and general, and any custom agent): everything allowed except bash,
- *   edits, outside-project paths, `.env*` reads (not `.env.example`) and doom loops, which ask;
+ *   edits, outside-project paths, web searches, `.env*` reads (not `.env.example`) and doom loops, which ask;
  *   read-only bash commands (`@read-only`) run unasked, their paths still checked;
  * - plan: like build, but edits are denied except its plan file under `.hotaru/plans/`;
  * - explore: edits denied, writing commands denied.

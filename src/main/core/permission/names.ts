@@ -8,6 +8,11 @@ export const Permission = {
   Glob: 'glob',
   Grep: 'grep',
   WebFetch: 'webfetch',
+  /**
+   * A web search run by the model's provider. Pattern: each domain the search is limited to,
+   * or `*` for a search of the whole web; a result's host (and its parent domains) for deny rules.
+   */
+  WebSearch: 'websearch',
   Task: 'task',
   ExternalDirectory: 'external_directory',
   DoomLoop: 'doom_loop',

@@ -14,6 +14,7 @@ import { taskTool } from './task'
 import { todowriteTool } from './todo'
 import type { Tool } from './tool'
 import { webfetchTool } from './webfetch'
+import { websearchTool } from './websearch'
 import { writeTool } from './write'
 
 /** Every built-in tool. `rg: null` forces the JavaScript search (no ripgrep binary). */
@@ -34,6 +35,7 @@ export function builtinTools(options: { rg?: string | null } = {}): Tool[] {
     questionTool,
     taskTool,
     webfetchTool,
+    websearchTool,
     planEnterTool,
     planExitTool,
   ]

@@ -2,6 +2,7 @@ import type { z } from 'zod'
 import type { QuestionItem } from '@shared/ipc/question'
 import type { PermissionAction } from '../permission/rule'
 import type { PermissionAsk } from '../permission/service'
+import type { WebSearchOutcome, WebSearchRequest } from '../provider'
 import type { CommandSandbox } from '../sandbox/sandbox'
 import type { BackgroundProcesses } from './bash/background'
 import type { FileTimes } from './file-times'
@@ -63,6 +64,10 @@ export interface ToolContext {
   check?(request: PermissionAsk): Promise<PermissionAction>
   /** The OS sandbox commands run in, when `sandbox.enabled` is on. */
   sandbox?: CommandSandbox
+  /** Patterns of the rules in effect that deny `permission` (the websearch tool blocks those domains at the provider). */
+  denyPatterns?(permission: string): string[]
+  /** A web search by the session's model with its provider's server tool; absent when that provider has none. */
+  webSearch?(request: Omit<WebSearchRequest, 'model' | 'settings'>): Promise<WebSearchOutcome>
 }
 
 export interface ToolAttachment {

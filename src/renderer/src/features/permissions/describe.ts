@@ -7,6 +7,7 @@ const HEADINGS: Record<string, string> = {
   external_directory: 'Go outside the project?',
   task: 'Start a subagent?',
   webfetch: 'Fetch from the web?',
+  websearch: 'Search the web?',
   doom_loop: 'The agent repeats the same call. Continue?',
 }
 
@@ -18,6 +19,7 @@ export function headingOf(ask: PendingPermission): string {
 export function patternsLabel(ask: PendingPermission): string {
   if (ask.permission === 'bash') return ask.patterns.length === 1 ? 'Command' : `Commands (${ask.patterns.length}, each checked)`
   if (ask.permission === 'edit' || ask.permission === 'read' || ask.permission === 'external_directory') return ask.patterns.length === 1 ? 'Path' : 'Paths'
+  if (ask.permission === 'websearch') return ask.patterns.includes('*') ? 'Search' : ask.patterns.length === 1 ? 'Domain' : 'Domains'
   return 'For'
 }
 

@@ -127,7 +127,7 @@ export function Permissions({ bridge, projectId, sessionId }: { bridge: HotaruBr
           <option value="user">User (all projects)</option>
         </select>
         <input aria-label="Tool" value={draft.permission} onChange={(e) => setDraft({ ...draft, permission: e.target.value })} placeholder="tool (bash, edit, …)" />
-        <input aria-label="Pattern" value={draft.pattern} onChange={(e) => setDraft({ ...draft, pattern: e.target.value })} placeholder="pattern (git status*, src/**)" />
+        <input aria-label="Pattern" value={draft.pattern} onChange={(e) => setDraft({ ...draft, pattern: e.target.value })} placeholder="pattern (git status*, src/**, docs.python.org)" />
         <select aria-label="Action" value={draft.action} onChange={(e) => setDraft({ ...draft, action: e.target.value as Action })}>
           <option value="allow">allow</option>
           <option value="ask">ask</option>

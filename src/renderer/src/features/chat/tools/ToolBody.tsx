@@ -5,6 +5,7 @@ import { DiffView } from '../../editor'
 import { editDiffs, EDIT_TOOLS, num, record, str, toolHookFailures, type ToolPart } from './describe'
 import { HookFailures } from '../messages/parts'
 import { SubagentRun } from './SubagentRun'
+import { WebSearchResults } from './WebSearchResults'
 import { cardText, headTail } from './output-view'
 import { errorMessage, unwrap } from '../../../ipc'
 import { useChatController } from '../../../stores/chat'
@@ -223,6 +224,8 @@ export function ToolBody({ part, root }: { part: ToolPart; root: string }) {
       </>
     ) : part.tool === 'task' ? (
       <SubagentRun part={part} root={root} />
+    ) : part.tool === 'websearch' ? (
+      <WebSearchResults part={part} />
     ) : part.tool === 'todowrite' || part.tool === 'todoread' ? (
       <TodoBody part={part} />
     ) : null

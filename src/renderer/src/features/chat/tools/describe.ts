@@ -48,6 +48,11 @@ export function keyArgument(part: ToolPart, root: string): string {
       return first('path') ?? '.'
     case 'webfetch':
       return first('url') ?? ''
+    case 'websearch': {
+      const domains = input.allowed_domains
+      const where = Array.isArray(domains) && domains.length > 0 ? `  on ${domains.filter((d) => typeof d === 'string').join(', ')}` : ''
+      return `${first('query') ?? ''}${where}`
+    }
     case 'task':
       return `${first('description') ?? ''}${first('subagent_type') ? ` (${first('subagent_type')})` : ''}`
     case 'todowrite': {

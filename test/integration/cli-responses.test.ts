@@ -26,7 +26,7 @@ describe('hotaru run over openai/gpt-5-codex', () => {
     })
     const project = writeTree(tempDir(), { 'notes.txt': 'hello from the note\n' })
     const result = await runHotaru(
-      ['run', '--dir', project, '--model', 'openai/gpt-5-codex', '--format', 'json', '--yes', 'what does notes.txt say?'],
+      ['run', '--dir', project, '--model', 'openai/gpt-5-codex', '--effort', 'high', '--format', 'json', '--yes', 'what does notes.txt say?'],
       fakeProviderEnv(server, tempDir()),
     )
     expect(result.stderr).not.toMatch(/error/i)
@@ -43,7 +43,10 @@ describe('hotaru run over openai/gpt-5-codex', () => {
       ['/v1/responses', 200],
     ])
     const [first, second] = requests.map((r) => r.body as Body)
-    expect(first).toMatchObject({ model: 'gpt-5-codex', store: false, include: ['reasoning.encrypted_content'], reasoning: { summary: 'auto' } })
+    expect(first).toMatchObject({ model: 'gpt-5-codex', store: false, include: ['reasoning.encrypted_content'] })
+    // The chosen effort goes with every step, with summaries to show.
+    expect(first?.reasoning).toEqual({ effort: 'high', summary: 'auto' })
+    expect(second?.reasoning).toEqual({ effort: 'high', summary: 'auto' })
     expect(first?.tools?.some((t) => t.name === 'read')).toBe(true)
     // Both steps of the session share one prompt cache.
     expect(first?.prompt_cache_key).toBe(sessionId)
@@ -67,5 +70,20 @@ describe('hotaru run over openai/gpt-5-codex', () => {
     const deltas = events.filter((e) => e.type === 'session:delta').map((e) => e.delta).join('')
     expect(deltas).toContain('The note says hello.')
     expect(readFileSync(join(project, 'notes.txt'), 'utf8')).toBe('hello from the note\n')
+  })
+
+  it('--effort max asks codex-max for xhigh and a codex model without it for high', async () => {
+    server = await startFakeLlm({ turns: [{ api: 'responses', text: 'one' }, { api: 'responses', text: 'two' }] })
+    const env = fakeProviderEnv(server, tempDir())
+    const project = tempDir()
+    for (const model of ['openai/gpt-5.1-codex-max', 'openai/gpt-5-codex']) {
+      const result = await runHotaru(['run', '--dir', project, '--model', model, '--effort', 'max', 'hi'], env)
+      expect(result.code, result.stderr).toBe(0)
+    }
+    const efforts = server.requests.filter((r) => r.api === 'responses').map((r) => (r.body as Body).reasoning)
+    expect(efforts).toEqual([
+      { effort: 'xhigh', summary: 'auto' },
+      { effort: 'high', summary: 'auto' },
+    ])
   })
 })

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
+import { useLayoutEffect, useMemo } from 'react'
 import { useVirtualizer } from '@tanstack/react-virtual'
 import type { Message } from '@shared/schema/session'
 import { useChat } from '../../../stores/chat'
@@ -7,11 +7,10 @@ import { useShownFolderStore } from '../../../stores/shown-folder'
 import { ChatFooter } from './ChatFooter'
 import { MessageRow } from './MessageRow'
 import { layoutTurns } from './turns'
+import { useFollowBottom } from './follow-bottom'
 
 const NO_IDS: string[] = []
 const NO_INFOS: Record<string, Message> = {}
-/** Within this many pixels of the end counts as "at the bottom": new output keeps it in view. */
-const PIN_SLACK = 48
 
 /**
  * The transcript as a virtual list (only rows near the viewport exist in the
@@ -23,10 +22,10 @@ export function MessageList({ sessionId }: { sessionId: string }) {
   const order = useChat((s) => s.transcripts[sessionId]?.order) ?? NO_IDS
   const infos = useChat((s) => s.transcripts[sessionId]?.infos) ?? NO_INFOS
   const layout = useMemo(() => layoutTurns(order, infos), [order, infos])
-  const scroller = useRef<HTMLDivElement>(null)
-  const content = useRef<HTMLDivElement>(null)
-  const pinned = useRef(true)
-  const [atBottom, setAtBottom] = useState(true)
+  const { scroller, content, atBottom, follow, handlers } = useFollowBottom()
+  // What the user just sent: a new message of theirs on its way or in the transcript.
+  const sending = useChat((s) => s.pending[sessionId]?.length ?? 0)
+  const lastUser = useMemo(() => order.findLast((id) => infos[id]?.role === 'user'), [order, infos])
 
   // The React Compiler is not used here; useVirtualizer's unmemoizable functions are its intended API.
   // eslint-disable-next-line react-hooks/incompatible-library
@@ -38,38 +37,16 @@ export function MessageList({ sessionId }: { sessionId: string }) {
     overscan: 6,
   })
 
-  const toBottom = useCallback(() => {
-    const el = scroller.current
-    if (el) el.scrollTop = el.scrollHeight
-  }, [])
-
-  // Growth (streaming text, a new row, a measured row) keeps the end in view while pinned.
-  useEffect(() => {
-    const el = content.current
-    if (!el) return
-    const observer = new ResizeObserver(() => {
-      if (pinned.current) toBottom()
-    })
-    observer.observe(el)
-    return () => observer.disconnect()
-  }, [toBottom])
-
+  // Sending always shows the message and follows the answer, wherever the user had scrolled to.
   useLayoutEffect(() => {
-    if (pinned.current) toBottom()
-  }, [order.length, toBottom])
-
-  const onScroll = (): void => {
-    const el = scroller.current
-    if (!el) return
-    const bottom = el.scrollHeight - el.scrollTop - el.clientHeight < PIN_SLACK
-    pinned.current = bottom
-    if (bottom !== atBottom) setAtBottom(bottom)
-  }
+    if (sending > 0) follow()
+  }, [sending, follow])
+  useLayoutEffect(() => follow(), [lastUser, follow])
 
   const items = virtualizer.getVirtualItems()
   return (
     <div className="chat-list-wrap">
-      <div ref={scroller} className="chat-scroll" onScroll={onScroll} data-testid="message-list" tabIndex={-1}>
+      <div ref={scroller} className="chat-scroll" {...handlers} data-testid="message-list" tabIndex={-1}>
         <div ref={content} className="chat-content">
           <div className="chat-virtual" style={{ height: virtualizer.getTotalSize() }}>
             {items.map((item) => {
@@ -89,11 +66,7 @@ export function MessageList({ sessionId }: { sessionId: string }) {
           type="button"
           className="jump-bottom"
           aria-label="Scroll to the latest message"
-          onClick={() => {
-            pinned.current = true
-            setAtBottom(true)
-            toBottom()
-          }}
+          onClick={follow}
         >
           ↓
         </button>

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs'
+import { existsSync, readdirSync } from 'node:fs'
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { LspDiagnostic, LspFileDiagnostics, LspServerStatus } from '@shared/ipc/lsp'
@@ -314,8 +314,14 @@ export class ProjectLsp implements Disposable {
   prestart(): void {
     for (const server of this.servers) {
       if (!server.spec.markers?.some((marker) => existsSync(join(this.deps.root, marker)))) continue
-      this.handle(server)
+      const handle = this.handle(server)
+      // One source file opened at once makes the server load the project now (tsserver loads it on the first open).
+      const seed = seedFile(this.deps.root, server.spec.extensions)
+      handle
         .ensure()
+        .then(async (client) => {
+          if (client && seed && !handle.hasOpen(seed)) await handle.syncFile(seed)
+        })
         .catch((error: unknown) => log.warn(`[lsp] ${server.spec.id} did not start: ${String(error)}`))
     }
   }
@@ -397,4 +403,21 @@ export class ProjectLsp implements Disposable {
 /** The value when already settled, else undefined (no waiting). */
 async function raceNow<T>(promise: Promise<T>): Promise<T | undefined> {
   return Promise.race([promise, new Promise<undefined>((r) => setImmediate(() => r(undefined)))])
+}
+
+/** A file of the server's languages in the project's `src` or at its root, or undefined (two directory reads at most). */
+function seedFile(root: string, extensions: readonly string[]): string | undefined {
+  for (const dir of [join(root, 'src'), root]) {
+    let names: string[]
+    try {
+      names = readdirSync(dir).sort()
+    } catch (error) {
+      // No `src` folder (or an unreadable one): there is simply no seed there.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'EACCES') continue
+      throw error
+    }
+    const name = names.find((n) => extensions.some((ext) => n.endsWith(ext)) && !n.endsWith('.d.ts'))
+    if (name) return join(dir, name)
+  }
+  return undefined
 }

@@ -15,7 +15,7 @@ const STATUS_LABEL: Record<ProjectStatus, string> = {
   error: 'error',
 }
 
-/** Project tabs: click or Ctrl+Tab to switch, drag to reorder, middle-click or Mod+W to close. */
+/** Project tabs: click or Ctrl+Tab to switch, drag to reorder, middle-click to close (Mod+W once no editor tab is open, asking). */
 export function ProjectTabs() {
   const projects = useWorkspace(useShallow((s) => s.projects))
   const activeId = useWorkspace((s) => s.activeId)
@@ -79,7 +79,7 @@ export function ProjectTabs() {
               type="button"
               className="icon tab-close"
               aria-label={`Close ${project.name}`}
-              title={`Close (${formatShortcut('Mod+W')})`}
+              title={`Close ${project.name}`}
               onClick={(e) => {
                 e.stopPropagation()
                 background('closeProjectTab', closeProjectTab(project.id))

@@ -39,8 +39,11 @@ function withTab(run: (store: ProjectStore) => void | Promise<void>): () => void
   }
 }
 
-/** Closes a project tab, asking first when it has unsaved files. */
-export async function closeProjectTab(projectId: string): Promise<void> {
+/**
+ * Closes a project tab, asking first when it has unsaved files; with `confirm` (a keyboard shortcut, easy to
+ * press by mistake) it always asks, and says when a turn is running there.
+ */
+export async function closeProjectTab(projectId: string, options: { confirm?: boolean } = {}): Promise<void> {
   // The editors of its worktrees go with the tab too.
   const unsaved = projectsOfTab(projectId).flatMap((id) => {
     const store = existingProjectStore(id)
@@ -52,6 +55,17 @@ export async function closeProjectTab(projectId: string): Promise<void> {
       message: `${unsaved.length === 1 ? `${unsaved[0]} has` : `${unsaved.length} files have`} unsaved changes. Close the project and lose them?`,
       confirmLabel: 'Discard and close',
       danger: true,
+    })
+    if (!ok) return
+  } else if (options.confirm) {
+    const { projects, running } = useWorkspace.getState()
+    const name = projects.find((p) => p.id === projectId)?.name ?? 'this project'
+    const busy = (running[projectId] ?? 0) > 0
+    const ok = await confirmDialog({
+      title: 'Close project tab',
+      message: busy ? `The agent is working in ${name}. Close the tab and stop it?` : `Close the ${name} tab?`,
+      confirmLabel: busy ? 'Stop and close' : 'Close',
+      danger: busy,
     })
     if (!ok) return
   }
@@ -81,6 +95,18 @@ export function installWorkspaceCommands(): () => void {
       }),
     },
     { id: 'project.open', category: 'Project', title: 'Open Folder…', keys: 'Mod+O', run: () => workspace.pickFolder() },
+    // Mod+W closes the active editor tab; only with none open does it reach the project tab, which asks first.
+    {
+      id: 'file.close',
+      category: 'File',
+      title: 'Close Editor',
+      keys: 'Mod+W',
+      when: hasFile,
+      run: withProject((s) => {
+        const path = s.getState().activeFile
+        if (path) background('closeFile', closeFile(s, path))
+      }),
+    },
     {
       id: 'project.close',
       category: 'Project',
@@ -89,7 +115,7 @@ export function installWorkspaceCommands(): () => void {
       when: hasProject,
       run: () => {
         const id = useWorkspace.getState().activeId
-        return id ? closeProjectTab(id) : undefined
+        return id ? closeProjectTab(id, { confirm: true }) : undefined
       },
     },
     { id: 'project.next', category: 'Project', title: 'Next Project Tab', keys: 'Ctrl+Tab', run: () => workspace.cycleTab(1) },
@@ -97,17 +123,6 @@ export function installWorkspaceCommands(): () => void {
     { id: 'project.welcome', category: 'Project', title: 'Show Welcome and Recent Projects', run: () => workspace.activate(null) },
     { id: 'file.save', category: 'File', title: 'Save', keys: 'Mod+S', when: hasFile, run: withProject((s) => background('saveActive', saveActive(s))) },
     { id: 'file.saveAll', category: 'File', title: 'Save All', keys: 'Mod+Alt+S', when: hasProject, run: withProject((s) => saveAll(s)) },
-    {
-      id: 'file.close',
-      category: 'File',
-      title: 'Close Editor',
-      keys: 'Mod+Alt+W',
-      when: hasFile,
-      run: withProject((s) => {
-        const path = s.getState().activeFile
-        if (path) background('closeFile', closeFile(s, path))
-      }),
-    },
     {
       id: 'file.new',
       category: 'File',

@@ -1,2 +1,2 @@
 export { Workspace, type WorkspaceProps } from './Workspace'
-export { closeProjectTab } from './commands'
+export { closeProjectTab, installWorkspaceCommands } from './commands'

@@ -11,7 +11,13 @@ import { CliError } from './errors'
 
 /** Core services for one CLI command, on the shared data dir. */
 export async function cliServices(): Promise<Services> {
-  return createServices({ dataDir: defaultDataDir(), transport: 'cli', ownProcesses: true, checkEvent: await loadEventCheck(process.env) })
+  return createServices({
+    dataDir: defaultDataDir(),
+    transport: 'cli',
+    ownProcesses: true,
+    checkEvent: await loadEventCheck(process.env),
+    onStorageReadOnly: (reason) => process.stderr.write(`warning: ${reason}\n`),
+  })
 }
 
 /** The app's trust decisions alone (no project is opened, nothing starts), for as long as `use` runs. */

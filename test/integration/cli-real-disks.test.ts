@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, readFileSync, readdirSync, realpathSync } from 'node:fs'
+import { chmodSync, existsSync, readFileSync, readdirSync, realpathSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startFakeLlm, type FakeLlm, type FakeTurn } from '../fixtures/fake-llm'
@@ -90,5 +90,37 @@ describe('checkpoints name the files and folders they could not keep', () => {
       chmodSync(join(project, 'locked'), 0o755)
       chmodSync(join(project, 'secret.txt'), 0o644)
     }
+  })
+})
+
+describe('the session database on a full or damaged disk', () => {
+  it.skipIf(smallDiskUnavailable() !== null)('a full data disk still lists sessions, read-only, and says what to do', async () => {
+    const dataDir = realpathSync(tempDir())
+    unmounts.push(mountSmallDisk(dataDir, '4m'))
+    const project = writeTree(tempDir(), { 'a.txt': 'one\n' })
+    const server = await fake([{ text: 'Hello.' }])
+    const env = fakeProviderEnv(server, dataDir)
+    const first = await runHotaru(['run', '--dir', project, '--model', MODEL, 'hi'], env)
+    expect(first.code).toBe(0)
+    const session = /session (ses_\w+)/.exec(first.stderr)?.[1] as string
+    fillDisk(dataDir)
+    const list = await runHotaru(['sessions', 'list', '--dir', project], env)
+    expect(list.code).toBe(0)
+    expect(list.stdout).toContain(session)
+    expect(list.stderr).toContain(`warning: Cannot use the data folder ${dataDir}`)
+    expect(list.stderr).toContain('Free space on that disk, or move the data folder to another disk with HOTARU_DATA_DIR')
+    expect(list.stderr).toContain('sessions open read-only')
+  })
+
+  it('a damaged database is named with the way out and left as it is', async () => {
+    const dataDir = realpathSync(tempDir())
+    const file = join(dataDir, 'hotaru.db')
+    const garbage = Buffer.alloc(8192, 'not a database at all ')
+    writeFileSync(file, garbage)
+    const list = await runHotaru(['sessions', 'list', '--dir', realpathSync(tempDir())], fakeProviderEnv({ anthropicBaseURL: 'http://127.0.0.1:9', openaiBaseURL: 'http://127.0.0.1:9' }, dataDir))
+    expect(list.code).toBe(1)
+    expect(list.stderr).toContain(`The session database ${file} is damaged (file is not a database)`)
+    expect(list.stderr).toContain(`move it aside (for example to ${file}.damaged-`)
+    expect(readFileSync(file).equals(garbage)).toBe(true)
   })
 })

@@ -39,6 +39,8 @@ export { DEFAULT_MODEL_ID }
 
 export interface ServicesOptions {
   dataDir: string
+  /** Told when the data folder's disk is full and the database opened read-only (default: the log). */
+  onStorageReadOnly?: (reason: string) => void
   transport: AppInfo['transport']
   folderPicker?: FolderPicker
   /** Whether dropped files carry filesystem paths (Electron only). */
@@ -130,7 +132,7 @@ export function createServices(options: ServicesOptions): Services {
    * yields to it. A one-shot CLI command has nothing else to serve and ends after its turn.
    */
   const servesUi = options.transport !== 'cli'
-  const storage = Storage.open(options.dataDir)
+  const storage = Storage.open(options.dataDir, options.onStorageReadOnly ?? ((reason) => log.warn(`[storage] ${reason}`)))
   // Only UI hosts move SQLite's checkpoints off the loop.
   const walCheckpoints = servesUi ? new WalCheckpoints(storage.db, options.walCheckpoints) : undefined
   const bus = new EventBus({ check: options.checkEvent })

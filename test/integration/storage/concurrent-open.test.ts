@@ -6,10 +6,13 @@ import { openDatabase, schemaVersion } from '../../../src/main/core/storage/data
 import { tempDir } from '../../support/temp'
 
 const DATABASE = join(import.meta.dirname, '../../../src/main/core/storage/database.ts')
+/** The module hooks the benchmarks use: core modules import `@shared/…`. */
+const APP_MODULES = join(import.meta.dirname, '../../../bench/support/app-modules.ts')
 
 /** Opens `file` in a separate Node process, after waiting until `startAt` so all of them start together. */
 function openInProcess(file: string, startAt: number): Promise<{ code: number | null; stderr: string }> {
   const script = `
+    await import(${JSON.stringify(APP_MODULES)})
     const { openDatabase } = await import(${JSON.stringify(DATABASE)})
     while (Date.now() < ${startAt}) {}
     openDatabase(${JSON.stringify(file)}).close()

@@ -1,22 +1,77 @@
 import Database from 'better-sqlite3'
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs'
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { migrations } from './migrations'
 import { reusePreparedStatements } from './statement-cache'
+import { isDiskFull, storageError } from './storage-errors'
 
 export type Db = Database.Database
 
+const readOnlyDbs = new WeakSet<Db>()
+
+/** Opened read-only because the data folder's disk is full (see `openDatabase`). */
+export function isReadOnlyFallback(db: Db): boolean {
+  return readOnlyDbs.has(db)
+}
+
+/**
+ * Opens the session database. A failure names the file and the way out (`storage-errors.ts`);
+ * a damaged file is never replaced or recreated. When the disk is full and the database exists,
+ * a read-only copy is opened instead (`openReadOnly`), so sessions can still be listed and read;
+ * `onReadOnly` is told why.
+ */
 // better-sqlite3's N-API addon loads in Node and in Electron alike: one build, no per-runtime binding.
-export function openDatabase(file: string): Db {
+export function openDatabase(file: string, onReadOnly?: (reason: string) => void): Db {
+  try {
+    return openWritable(file)
+  } catch (error) {
+    const failure = storageError(file, error, 'opening it')
+    if (file === ':memory:' || !existsSync(file) || !(isDiskFull(error) || String((error as { code?: unknown }).code ?? '').startsWith('SQLITE_IOERR'))) throw failure
+    const db = openReadOnly(file, failure)
+    onReadOnly?.(`${failure.message} Until then sessions open read-only: they can be listed and read, not continued.`)
+    return db
+  }
+}
+
+function openWritable(file: string): Db {
   if (file !== ':memory:') prepareFiles(file)
   const db = new Database(file)
-  setWalMode(db)
-  // SQLite creates -wal/-shm with the database file's mode; tighten ones an older build left behind.
-  if (file !== ':memory:') restrictSidecars(file)
-  db.pragma('synchronous = NORMAL')
-  db.pragma('foreign_keys = ON')
-  db.pragma('busy_timeout = 5000')
-  migrate(db)
+  try {
+    setWalMode(db)
+    // SQLite creates -wal/-shm with the database file's mode; tighten ones an older build left behind.
+    if (file !== ':memory:') restrictSidecars(file)
+    db.pragma('synchronous = NORMAL')
+    db.pragma('foreign_keys = ON')
+    db.pragma('busy_timeout = 5000')
+    migrate(db)
+  } catch (error) {
+    db.close()
+    throw error
+  }
+  reusePreparedStatements(db)
+  return db
+}
+
+/**
+ * A read-only copy in memory of a database whose disk is full. SQLite cannot open it in place:
+ * a WAL database needs its `-shm` file even to read, and a full disk cannot hold one. The copy is
+ * complete when the write-ahead log is empty or gone (every clean close leaves it so); with
+ * changes still in the log it is refused rather than showing sessions without them.
+ */
+function openReadOnly(file: string, failure: Error): Db {
+  const wal = `${file}-wal`
+  if (existsSync(wal) && statSync(wal).size > 0) throw failure
+  const image = readFileSync(file)
+  // Bytes 18–19 of the header say WAL (2); SQLite opens an in-memory image only in rollback mode (1).
+  if (image.length >= 100) image.fill(1, 18, 20)
+  let db: Db
+  try {
+    db = new Database(image, { readonly: true })
+    if (schemaVersion(db) !== migrations.length) throw failure
+  } catch (error) {
+    throw error === failure ? failure : storageError(file, error, 'reading it read-only')
+  }
+  readOnlyDbs.add(db)
   reusePreparedStatements(db)
   return db
 }

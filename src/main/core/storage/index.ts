@@ -28,8 +28,9 @@ export class Storage {
     this.worktrees = new WorktreesRepo(db)
   }
 
-  static open(dataDir: string): Storage {
-    return new Storage(openDatabase(join(dataDir, 'hotaru.db')))
+  /** `onReadOnly`: the disk is full and the database opened read-only (see `openDatabase`), with what to do. */
+  static open(dataDir: string, onReadOnly?: (reason: string) => void): Storage {
+    return new Storage(openDatabase(join(dataDir, 'hotaru.db'), onReadOnly))
   }
 
   close(): void {
@@ -37,7 +38,8 @@ export class Storage {
   }
 }
 
-export { openDatabase, schemaVersion } from './database'
+export { isReadOnlyFallback, openDatabase, schemaVersion } from './database'
+export { StorageErrorNames, storageError } from './storage-errors'
 export { WalCheckpoints, type WalCheckpointsOptions } from './wal-checkpoints'
 export type { Db } from './database'
 export type { ProjectRow } from './projects-repo'

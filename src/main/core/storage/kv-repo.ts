@@ -1,4 +1,4 @@
-import type { Db } from './database'
+import { isReadOnlyFallback, type Db } from './database'
 
 /** Small JSON settings and UI state (open tabs, window bounds) by key. */
 export class KvRepo {
@@ -17,6 +17,8 @@ export class KvRepo {
   }
 
   set(key: string, value: unknown): void {
+    // Read-only on a full disk (the user was told): layout and preferences are not kept until there is space.
+    if (isReadOnlyFallback(this.db)) return
     this.db
       .prepare(
         `INSERT INTO kv (key, value, updated_at) VALUES (?, ?, ?)

@@ -1,4 +1,4 @@
-import type { Db } from './database'
+import { isReadOnlyFallback, type Db } from './database'
 
 export interface ProjectRow {
   id: string
@@ -39,6 +39,8 @@ export class ProjectsRepo {
 
   /** Inserts the project or, when its root is known, marks it opened now. */
   touch(candidate: { id: string; root: string; name: string }, now = Date.now()): ProjectRow {
+    // Read-only on a full disk: a known project opens as it was recorded, a new one for this process only.
+    if (isReadOnlyFallback(this.db)) return this.byRoot(candidate.root) ?? { ...candidate, createdAt: now, lastOpenedAt: now }
     this.db
       .prepare(
         `INSERT INTO projects (id, root, name, created_at, last_opened_at) VALUES (@id, @root, @name, @now, @now)

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { EffortSchema } from './effort'
 import { HookEventName } from './hook-event'
+import { StoredImage } from './image'
 import { ProjectId } from './project'
 
 export const SessionId = z.string().regex(/^ses_[A-Za-z0-9]{10,40}$/, 'session id')
@@ -133,6 +134,11 @@ export const Part = z.discriminatedUnion('type', [
     type: z.literal('context'),
     sections: z.array(z.object({ name: z.string(), text: z.string() })),
   }),
+  /**
+   * An image the user attached to a message. The bytes live in the `images` table (see docs/ARCHITECTURE.md);
+   * `scaled` is the smaller copy sent to the model when the original is larger than the providers want.
+   */
+  z.object({ ...partBase, type: z.literal('image'), name: z.string(), ...StoredImage.shape, scaled: StoredImage.optional() }),
   /** Hooks of a turn that failed (UserPromptSubmit/SessionStart on the user's message, Stop on the turn's last one). */
   z.object({ ...partBase, type: z.literal('hook'), event: HookEventName, failures: z.array(HookFailure).min(1) }),
 ])

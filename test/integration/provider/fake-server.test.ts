@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { type FakeLlm, startFakeLlm, startFakeLlmProcess } from '../../fixtures/fake-llm'
+import { JPEG_40x30, pngImage } from '../../support/images'
 
 const KEY = 'sk-fake'
 let server: FakeLlm
@@ -173,6 +174,50 @@ describe('fake LLM server wire format', () => {
     expect(((await tooMany.json()) as { error: { message: string } }).error.message).toBe(
       'A maximum of 4 blocks with cache_control may be provided. Found 5.',
     )
+  })
+
+  it('checks image blocks like the real APIs: media type, base64, size, where images may go', async () => {
+    const jpeg = JPEG_40x30.toString('base64')
+    // The valid requests below are answered.
+    server.enqueue({ text: 'ok' }, { text: 'ok' })
+    const anthropicError = async (source: unknown, inToolResult = false): Promise<string> => {
+      const image = { type: 'image', source }
+      const messages = inToolResult
+        ? [
+            { role: 'user', content: 'go' },
+            { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'shot', input: {} }] },
+            { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'text', text: 'x' }, image] }] },
+          ]
+        : [{ role: 'user', content: [{ type: 'text', text: 'see' }, image] }]
+      const res = await anthropicPost({ model: 'm', max_tokens: 1, messages })
+      return res.status === 400 ? ((await res.json()) as { error: { message: string } }).error.message : `HTTP ${res.status}`
+    }
+    expect(await anthropicError({ type: 'base64', media_type: 'image/png', data: jpeg })).toBe(
+      'messages.0.content.1.image.source.base64: The image was specified using the image/png media type, but the image appears to be a image/jpeg image',
+    )
+    expect(await anthropicError({ type: 'base64', media_type: 'image/bmp', data: jpeg })).toContain("media_type: Input should be 'image/jpeg'")
+    expect(await anthropicError({ type: 'base64', media_type: 'image/jpeg', data: `data:image/jpeg;base64,${jpeg}` })).toContain('Invalid base64 data')
+    const tall = pngImage(10, 8001).toString('base64')
+    expect(await anthropicError({ type: 'base64', media_type: 'image/png', data: tall }, true)).toBe(
+      'messages.2.content.0.tool_result.content.1.image.source.base64.data: At least one of the image dimensions exceed max allowed size: 8000 pixels',
+    )
+    const huge = pngImage(1400, 1000, { noise: true }).toString('base64')
+    expect(await anthropicError({ type: 'base64', media_type: 'image/png', data: huge })).toMatch(/image exceeds 5 MB maximum: \d+ bytes > 5242880 bytes/)
+    expect(await anthropicError({ type: 'base64', media_type: 'image/jpeg', data: jpeg })).toBe('HTTP 200')
+
+    const openaiError = async (messages: unknown[]): Promise<{ status: number; error?: { message: string; code: string } }> => {
+      const res = await openaiPost({ model: 'm', messages })
+      return { status: res.status, ...(res.status === 400 ? ((await res.json()) as { error: { message: string; code: string } }) : {}) }
+    }
+    const part = (url: string) => ({ type: 'image_url', image_url: { url } })
+    expect(await openaiError([{ role: 'user', content: [part(jpeg)] }])).toMatchObject({ status: 400, error: { code: 'invalid_image_url', message: expect.stringContaining("without the 'data:' prefix") } })
+    expect(await openaiError([{ role: 'user', content: [part(`data:image/bmp;base64,${jpeg}`)] }])).toMatchObject({ error: { message: expect.stringContaining("unsupported MIME type 'image/bmp'") } })
+    expect(await openaiError([{ role: 'user', content: [part('data:image/png;base64,bm90IGFuIGltYWdl')] }])).toMatchObject({ error: { code: 'invalid_image_format' } })
+    const call = { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'shot', arguments: '{}' } }] }
+    expect(await openaiError([{ role: 'user', content: 'go' }, call, { role: 'tool', tool_call_id: 'c1', content: [part(`data:image/jpeg;base64,${jpeg}`)] }])).toMatchObject({
+      error: { message: "Invalid 'messages[2]'. Image URLs are only allowed for messages with role 'user', but this message with role 'tool' contains an image URL." },
+    })
+    expect(await openaiError([{ role: 'user', content: [{ type: 'text', text: 'see' }, part(`data:image/jpeg;base64,${jpeg}`)] }])).toEqual({ status: 200 })
   })
 
   it('sends retry headers with scripted HTTP faults and says when the script is exhausted', async () => {

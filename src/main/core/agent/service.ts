@@ -6,6 +6,7 @@ import type { ProviderRegistry, ProviderSettings } from '../provider'
 import type { SessionStore } from '../session/store'
 import type { AgentInfo } from './agents'
 import { runTurn, type TurnResult } from './loop'
+import { checkPromptImages, storePromptImages, type PromptImage } from './prompt-images'
 import { generateTitle, titleFromMessage } from './title'
 import { ContextManager, type CompactionResult, type CompactionSettings } from '../context'
 import { log } from '../util/log'
@@ -27,6 +28,8 @@ export interface PromptInput {
   model?: string
   /** Switch the session to this reasoning effort from this turn on (remembered with the session). */
   effort?: Effort
+  /** Images attached to the message (checked against the model before the turn starts). */
+  images?: PromptImage[]
 }
 
 /** Everything a turn needs that depends on the project (config, tools, prompt). */
@@ -302,6 +305,9 @@ export class AgentService {
     if (agentName !== session.agent || model !== session.model || effortChanged) {
       session = this.store.update(session.id, { agent: agentName, model, ...(input.effort ? { effort: input.effort } : {}) })
     }
+    // Before anything is stored or sent: a model without vision refuses the message, which the caller keeps.
+    const modelInfo = this.providers.model(model, env.providerSettings)
+    checkPromptImages(input.images ?? [], modelInfo, this.providers.kind(modelInfo.providerId, env.providerSettings))
     // A turn cut short by a crash or kill is closed first, so the transcript is whole.
     this.store.recoverInterrupted(session.id)
     const history = this.store.messages(session.id)
@@ -321,7 +327,8 @@ export class AgentService {
     const user = this.store.addMessage({ sessionId: session.id, role: 'user', agent: agentName, model, completedAt: Date.now() })
     turn.id = user.id
     if (sections.length > 0) this.store.addPart<PartOf<'context'>>({ sessionId: session.id, messageId: user.id, type: 'context', sections })
-    this.store.addPart<PartOf<'text'>>({ sessionId: session.id, messageId: user.id, type: 'text', text: input.text })
+    storePromptImages(this.store, session.id, user.id, input.images ?? [])
+    if (input.text.length > 0) this.store.addPart<PartOf<'text'>>({ sessionId: session.id, messageId: user.id, type: 'text', text: input.text })
     this.recordHookFailures(session.id, user.id, 'UserPromptSubmit', submitted.failures)
     this.recordHookFailures(session.id, user.id, 'SessionStart', started)
     written(user.id)
@@ -344,7 +351,7 @@ export class AgentService {
 
     // A readable title at once; the model's title replaces it after the turn (requests made
     // during the turn would compete with it).
-    if (firstTurn) session = this.store.update(session.id, { title: titleFromMessage(input.text) })
+    if (firstTurn) session = this.store.update(session.id, { title: titleFromMessage(input.text || (input.images ?? []).map((i) => i.original.name).join(', ')) })
 
     this.compaction.set(session.id, env.compaction)
     this.providerSettings.set(session.id, env.providerSettings)

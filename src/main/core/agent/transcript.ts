@@ -27,9 +27,9 @@ function imagesOf(part: PartOf<'tool'>): Extract<Exclude<ToolResultPart['output'
   const attachments = part.state.metadata?.attachments
   if (!Array.isArray(attachments)) return []
   return attachments.flatMap((a: unknown) => {
-    const { mediaType, data } = (a ?? {}) as { mediaType?: unknown; data?: unknown }
+    const { mediaType, data, filename } = (a ?? {}) as { mediaType?: unknown; data?: unknown; filename?: unknown }
     if (typeof mediaType !== 'string' || typeof data !== 'string' || !IMAGE_TYPES.has(mediaType)) return []
-    return [{ type: 'image' as const, mediaType: mediaType as 'image/png', data }]
+    return [{ type: 'image' as const, mediaType: mediaType as 'image/png', data, ...(typeof filename === 'string' ? { name: filename } : {}) }]
   })
 }
 
@@ -48,16 +48,14 @@ export interface TranscriptRepair {
  * result appears without its call — calls that never finished are answered as
  * interrupted, so the next request is always valid.
  */
-export function toModelMessages(history: MessageWithParts[]): { messages: ModelMessage[]; repair: TranscriptRepair } {
+export function toModelMessages(history: MessageWithParts[], images: ImageLoader = () => undefined): { messages: ModelMessage[]; repair: TranscriptRepair } {
   const messages: ModelMessage[] = []
   const repair: Omit<TranscriptRepair, 'invariant'> = { interrupted: [], droppedEmpty: 0 }
   for (const { info, parts } of history) {
     // The app's context for the turn goes first, so the user's words end the message.
     const context = contextParts({ info, parts }).map((text) => ({ type: 'text' as const, text }))
     if (info.role === 'user') {
-      const content = parts
-        .filter((p): p is PartOf<'text'> => p.type === 'text' && p.text.length > 0)
-        .map((p) => ({ type: 'text' as const, text: p.text }))
+      const content = userContent(parts, images)
       if (content.length > 0) pushUser(messages, { role: 'user', content: [...context, ...content] })
       continue
     }
@@ -101,6 +99,24 @@ export function toModelMessages(history: MessageWithParts[]): { messages: ModelM
   // messages too (ids reused by the model, a transcript cut by a compaction boundary).
   const checked = enforceInvariant(messages)
   return { messages: checked.messages, repair: { ...repair, invariant: checked.repair } }
+}
+
+/** The bytes of a stored image (see `SessionStore.image`), base64; undefined when they are gone. */
+export type ImageLoader = (imageId: string) => { mediaType: string; data: string } | undefined
+
+/**
+ * A user message's text and images. Images go first, as Anthropic advises (a question about an image is
+ * answered better after it); each is sent as its scaled copy when it has one.
+ */
+function userContent(parts: Part[], load: ImageLoader): UserMessage['content'] {
+  const images = parts.filter((p): p is PartOf<'image'> => p.type === 'image').map((part): UserMessage['content'][number] => {
+    const copy = part.scaled ?? part
+    const stored = load(copy.imageId)
+    if (!stored) return { type: 'text', text: `[image ${part.name} is no longer stored]` }
+    return { type: 'image', mediaType: copy.mediaType, data: stored.data, width: copy.width, height: copy.height, name: part.name }
+  })
+  const texts = parts.filter((p): p is PartOf<'text'> => p.type === 'text' && p.text.length > 0).map((p) => ({ type: 'text' as const, text: p.text }))
+  return [...images, ...texts]
 }
 
 /** Consecutive user turns (e.g. after a stopped turn) are merged into one message. */

@@ -192,7 +192,7 @@ export class ContextManager {
         this.log(`[context] ${input.sessionId}: the request still takes ~${measured.tokens} of ${budget.usable} usable tokens`)
       }
     }
-    const { messages, repair } = toModelMessages(viewMessages(view))
+    const { messages, repair } = toModelMessages(viewMessages(view), (id) => this.store.image(id))
     if (repair.interrupted.length > 0 || repairCount(repair.invariant) > 0) {
       const notes = [
         repair.interrupted.length > 0 ? `answered ${repair.interrupted.length} unfinished tool call(s) as interrupted` : '',

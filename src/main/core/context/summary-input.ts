@@ -60,6 +60,9 @@ function renderPart(part: Part, options: RenderOptions): string | undefined {
       const output = toolOutputForModel(part)
       return output.length > 0 ? `${head}\n${clipMiddle(output, options.outputChars)}` : head
     }
+    case 'image':
+      // The summary is text: the model that writes it learns that an image was there, and its name.
+      return `[image ${part.name}, ${part.width}×${part.height}]`
     default:
       return undefined
   }

@@ -49,9 +49,20 @@ export function partChars(part: Part): number {
       return part.tool.length + part.callId.length + inputChars(part.state.input) + toolResultChars(part)
     case 'context':
       return part.sections.length === 0 ? 0 : contextText(part.sections).length
+    case 'image':
+      return imageTokens(part.scaled ?? part) * CHARS_PER_TOKEN
     default:
       return 0
   }
+}
+
+/**
+ * Anthropic's published estimate for an image, width × height / 750 tokens, for the size the API works at
+ * (the long edge brought to 1568 px at most). OpenAI's high-detail tiles come to a similar figure.
+ */
+export function imageTokens(image: { width: number; height: number }): number {
+  const scale = Math.min(1, 1568 / Math.max(image.width, image.height))
+  return Math.ceil((image.width * scale * image.height * scale) / 750)
 }
 
 export function messageChars(message: MessageWithParts): number {

@@ -4,7 +4,7 @@ import { type Env, type ResolvedProvider, providerDefinition, resolveProvider } 
 import type { FailureContext } from './error-mapping'
 import { abortedError } from './errors'
 import { parseModelId } from './model-id'
-import { PROVIDER_PRESETS, type ProviderPreset } from './presets'
+import { PROVIDER_PRESETS, type ProviderKind, type ProviderPreset } from './presets'
 import { type RetryOptions, callWithRetry, defaultRetryOptions, streamWithRetry } from './retry'
 import type { ProviderSettings, SecretStore } from './settings'
 import { anthropicHeaders, toAnthropicParams } from './transform/anthropic-request'
@@ -68,6 +68,11 @@ export class ProviderRegistry {
    */
   model(id: string, settings: ProviderSettings = this.settings): ModelInfo {
     return modelInfo(parseModelId(id), settings)
+  }
+
+  /** The wire protocol a provider speaks: its preset's, or a configured provider's `kind` (OpenAI-compatible by default). */
+  kind(providerId: string, settings: ProviderSettings = this.settings): ProviderKind {
+    return PROVIDER_PRESETS[providerId]?.kind ?? settings.providers?.[providerId]?.kind ?? 'openai-compatible'
   }
 
   /** The built-in providers (custom ones come from settings). */

@@ -45,6 +45,11 @@ export interface ImagePart {
   type: 'image'
   mediaType: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'
   data: string
+  /** Where known (images the user attached); otherwise read from the data's header when needed. */
+  width?: number
+  height?: number
+  /** The file's name, for notes that replace an image a model cannot take. */
+  name?: string
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Effort } from '@shared/schema/effort'
 import type { Message, MessageWithParts, Part, PartOf, Session } from '@shared/schema/session'
+import type { ImageMediaType } from '@shared/schema/image'
 import type { BusPayload, EventBus } from '../bus/bus'
 import type { SessionsRepo } from '../storage/sessions-repo'
 import { ascendingId } from '../util/id'
@@ -133,6 +134,22 @@ export class SessionStore {
     if (full.type === 'text' || full.type === 'reasoning') this.live.set(full.id, { part: full, dirty: false })
     this.emit(full.sessionId, 'session:part', { part: full })
     return full
+  }
+
+  /**
+   * Keeps an image's bytes for a message (the part that shows it is added with `addPart`). The bytes go in a
+   * table of their own: parts stay small, so transcripts load, stream to the UI and measure fast.
+   */
+  addImage(image: { sessionId: string; messageId: string; mediaType: ImageMediaType; bytes: Buffer }): string {
+    const id = ascendingId('img')
+    this.repo.insertImage({ id, sessionId: image.sessionId, messageId: image.messageId, mediaType: image.mediaType, data: image.bytes })
+    return id
+  }
+
+  /** A stored image's bytes as base64, or undefined when its message (or session) was deleted. */
+  image(imageId: string): { mediaType: string; data: string } | undefined {
+    const stored = this.repo.image(imageId)
+    return stored && { mediaType: stored.mediaType, data: stored.data.toString('base64') }
   }
 
   /** Replaces a part (status changes, tool output…) and writes it at once. */

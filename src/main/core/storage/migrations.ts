@@ -102,4 +102,14 @@ export const migrations: readonly string[] = [
   /* 8: the reasoning effort chosen for a session (NULL: config or the model's default) */ `
   ALTER TABLE sessions ADD COLUMN effort TEXT;
   `,
+  /* 9: images attached to messages, as raw bytes (parts hold only their metadata and id) */ `
+  CREATE TABLE images (
+    id          TEXT PRIMARY KEY,
+    session_id  TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    message_id  TEXT NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+    media_type  TEXT NOT NULL,
+    data        BLOB NOT NULL
+  );
+  CREATE INDEX images_message ON images(message_id);
+  `,
 ]

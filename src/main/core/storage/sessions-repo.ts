@@ -136,6 +136,18 @@ export class SessionsRepo {
     return rows.map((r) => JSON.parse(r.data) as Part)
   }
 
+  /** Keeps an image's bytes; they go with their message (or session) when it is deleted. */
+  insertImage(image: { id: string; sessionId: string; messageId: string; mediaType: string; data: Buffer }): void {
+    this.db
+      .prepare('INSERT INTO images (id, session_id, message_id, media_type, data) VALUES (@id, @sessionId, @messageId, @mediaType, @data)')
+      .run(image)
+  }
+
+  image(id: string): { mediaType: string; data: Buffer } | undefined {
+    const row = this.db.prepare('SELECT media_type, data FROM images WHERE id = ?').get(id) as { media_type: string; data: Buffer } | undefined
+    return row && { mediaType: row.media_type, data: row.data }
+  }
+
   /** Removes every message from `messageId` on (inclusive), e.g. for a conversation restore. */
   deleteMessagesFrom(sessionId: string, messageId: string): number {
     return this.db.prepare('DELETE FROM messages WHERE session_id = ? AND id >= ?').run(sessionId, messageId).changes

@@ -8,7 +8,7 @@ const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
  * `prefix_` + time + counter + randomness: ids sort in creation order (within a
  * process), so messages and parts can be ordered by id alone.
  */
-export function ascendingId(prefix: 'ses' | 'msg' | 'prt' | 'cp'): string {
+export function ascendingId(prefix: 'ses' | 'msg' | 'prt' | 'cp' | 'img'): string {
   const now = Date.now()
   if (now === lastMs) counter++
   else {

@@ -16,7 +16,8 @@ import type { AnthropicEffortValue } from '../catalog-data'
 import { clampEffort } from '../reasoning'
 import type { ChatRequest, ImagePart, ModelMessage, ServerTool, TextPart, ToolResultPart } from '../types'
 import { cleanMessages, isPlainObject, systemBlocks } from './clean-messages'
-import { imageOmittedText, resolveMaxTokens } from './request-limits'
+import { imageNotes } from './image-blocks'
+import { resolveMaxTokens } from './request-limits'
 import { toolCallIdFor } from './tool-call-id'
 
 /** Anthropic accepts at most 4 cache breakpoints per request. */
@@ -35,19 +36,23 @@ const MIN_THINKING_BUDGET = 1_024
  */
 export type AnthropicParams = Omit<MessageCreateParamsBase, 'stream'>
 
-function userBlock(part: TextPart | ImagePart, model: ModelInfo): TextBlockParam | ImageBlockParam {
+/** Images the model or the API cannot take, each with the note sent in its place (see `imageNotes`). */
+type ImageNotes = ReadonlyMap<ImagePart, string>
+
+function userBlock(part: TextPart | ImagePart, notes: ImageNotes): TextBlockParam | ImageBlockParam {
   if (part.type === 'text') return { type: 'text', text: part.text }
-  if (!model.capabilities.images) return { type: 'text', text: imageOmittedText(model) }
+  const note = notes.get(part)
+  if (note !== undefined) return { type: 'text', text: note }
   return { type: 'image', source: { type: 'base64', media_type: part.mediaType, data: part.data } }
 }
 
-function toolResultBlock(part: ToolResultPart, model: ModelInfo): ToolResultBlockParam {
+function toolResultBlock(part: ToolResultPart, notes: ImageNotes): ToolResultBlockParam {
   const block: ToolResultBlockParam = { type: 'tool_result', tool_use_id: toolCallIdFor(part.toolCallId, 'anthropic') }
   if (typeof part.output === 'string') {
     // An empty string is legal but an empty text block is not: leave content out instead.
     if (part.output.length > 0) block.content = part.output
   } else {
-    const blocks = part.output.filter((p) => p.type !== 'text' || p.text.trim().length > 0).map((p) => userBlock(p, model))
+    const blocks = part.output.filter((p) => p.type !== 'text' || p.text.trim().length > 0).map((p) => userBlock(p, notes))
     if (blocks.length > 0) block.content = blocks
   }
   if (part.isError) block.is_error = true
@@ -95,14 +100,16 @@ function thinkingFirst(blocks: ContentBlockParam[]): ContentBlockParam[] {
 /** Neutral messages → Anthropic messages; tool results become user turns, merged with adjacent user turns. */
 export function toAnthropicMessages(messages: readonly ModelMessage[], model: ModelInfo): MessageParam[] {
   const out: Array<{ role: 'user' | 'assistant'; content: ContentBlockParam[] }> = []
-  for (const message of cleanMessages(messages)) {
+  const cleaned = cleanMessages(messages)
+  const notes = imageNotes(cleaned, model, 'anthropic')
+  for (const message of cleaned) {
     const role = message.role === 'assistant' ? 'assistant' : 'user'
     const content: ContentBlockParam[] =
       message.role === 'assistant'
         ? assistantBlocks(message, model.providerId)
         : message.role === 'tool'
-          ? message.content.map((part) => toolResultBlock(part, model))
-          : message.content.map((part) => userBlock(part, model))
+          ? message.content.map((part) => toolResultBlock(part, notes))
+          : message.content.map((part) => userBlock(part, notes))
     if (content.length === 0) continue
     const previous = out[out.length - 1]
     if (previous && previous.role === role) previous.content.push(...content)

@@ -8,11 +8,12 @@ import type {
 } from 'openai/resources/chat/completions'
 import type { ModelInfo } from '../catalog'
 import type { ProviderPreset } from '../presets'
-import type { ChatRequest, ImagePart, ModelMessage, ReasoningPart, TextPart } from '../types'
+import type { ChatRequest, ImagePart, ModelMessage, ReasoningPart, TextPart, ToolResultPart } from '../types'
 import { clampEffort } from '../reasoning'
 import { cleanMessages, isPlainObject, systemBlocks } from './clean-messages'
+import { imageNotes } from './image-blocks'
 import { compatReasoningFields, openaiEffortValue } from './openai-reasoning'
-import { imageOmittedText, resolveMaxTokens } from './request-limits'
+import { resolveMaxTokens } from './request-limits'
 import { toolCallIdFor } from './tool-call-id'
 
 export type OpenAIParams = Omit<ChatCompletionCreateParamsBase, 'stream' | 'stream_options'>
@@ -23,20 +24,36 @@ type SignedToolCall = ChatCompletionMessageFunctionToolCall & { extra_content?: 
 /** An assistant message that may carry the provider's own reasoning field. */
 type AssistantWithReasoning = ChatCompletionAssistantMessageParam & { reasoning_content?: string; reasoning?: string }
 
-function userContent(parts: Array<TextPart | ImagePart>, model: ModelInfo): string | ChatCompletionContentPart[] {
-  const texts = parts.flatMap((p) => (p.type === 'text' ? [p.text] : []))
-  if (texts.length === parts.length) return texts.join('\n\n')
-  return parts.map((part): ChatCompletionContentPart => {
-    if (part.type === 'text') return { type: 'text', text: part.text }
-    if (!model.capabilities.images) return { type: 'text', text: imageOmittedText(model) }
-    return { type: 'image_url', image_url: { url: `data:${part.mediaType};base64,${part.data}` } }
-  })
+/** Images the model or the API cannot take, each with the note sent in its place (see `imageNotes`). */
+type ImageNotes = ReadonlyMap<ImagePart, string>
+
+function imageContent(part: ImagePart, notes: ImageNotes): ChatCompletionContentPart {
+  const note = notes.get(part)
+  if (note !== undefined) return { type: 'text', text: note }
+  return { type: 'image_url', image_url: { url: `data:${part.mediaType};base64,${part.data}` } }
 }
 
-function toolOutputText(output: string | Array<TextPart | ImagePart>): string {
-  if (typeof output === 'string') return output
-  // Tool messages carry text only in Chat Completions.
-  return output.map((p) => (p.type === 'text' ? p.text : `[image omitted: tool results carry text only]`)).join('\n')
+function userContent(parts: Array<TextPart | ImagePart>, notes: ImageNotes): string | ChatCompletionContentPart[] {
+  const texts = parts.flatMap((p) => (p.type === 'text' ? [p.text] : []))
+  if (texts.length === parts.length) return texts.join('\n\n')
+  return parts.map((part): ChatCompletionContentPart => (part.type === 'text' ? { type: 'text', text: part.text } : imageContent(part, notes)))
+}
+
+/**
+ * A tool result as Chat Completions takes it: tool messages carry text only, so the images a tool returned go
+ * in a user message right after the results (`images`), and the result's text says so.
+ */
+function toolOutput(output: ToolResultPart['output'], notes: ImageNotes): { text: string; images: ImagePart[] } {
+  if (typeof output === 'string') return { text: output, images: [] }
+  const images: ImagePart[] = []
+  const text = output.map((p) => {
+    if (p.type === 'text') return p.text
+    const note = notes.get(p)
+    if (note !== undefined) return note
+    images.push(p)
+    return `[image ${images.length} of this result is attached in the next user message]`
+  })
+  return { text: text.join('\n'), images }
 }
 
 function reasoningToSend(parts: ReasoningPart[], preset: ProviderPreset): string | undefined {
@@ -84,17 +101,22 @@ export function toOpenAIMessages(request: ChatRequest, model: ModelInfo, preset:
   const out: ChatCompletionMessageParam[] = []
   const system = systemBlocks(request.system)
   if (system.length > 0) out.push({ role: 'system', content: system.join('\n\n') })
-  for (const message of cleanMessages(request.messages)) {
+  const messages = cleanMessages(request.messages)
+  const notes = imageNotes(messages, model, preset.kind)
+  for (const message of messages) {
     if (message.role === 'user') {
-      out.push({ role: 'user', content: userContent(message.content, model) })
+      out.push({ role: 'user', content: userContent(message.content, notes) })
     } else if (message.role === 'tool') {
+      const attached: ChatCompletionContentPart[] = []
       for (const part of message.content) {
-        out.push({
-          role: 'tool',
-          tool_call_id: toolCallIdFor(part.toolCallId, preset.kind),
-          content: toolOutputText(part.output),
-        })
+        const id = toolCallIdFor(part.toolCallId, preset.kind)
+        const { text, images } = toolOutput(part.output, notes)
+        out.push({ role: 'tool', tool_call_id: id, content: text })
+        if (images.length === 0) continue
+        attached.push({ type: 'text', text: `Images returned by the ${part.toolName} call ${id}:` }, ...images.map((image) => imageContent(image, notes)))
       }
+      // All tool messages of a step come first: the API wants every call answered before anything else.
+      if (attached.length > 0) out.push({ role: 'user', content: attached })
     } else {
       const assistant = assistantMessage(message, preset, model)
       if (assistant) out.push(assistant)

@@ -6,6 +6,7 @@ import { multieditTool } from '../../../src/main/core/tools/multiedit'
 import { readTool } from '../../../src/main/core/tools/read'
 import { runTool } from '../../../src/main/core/tools/run-tool'
 import { writeTool } from '../../../src/main/core/tools/write'
+import { JPEG_40x30, pngImage } from '../../support/images'
 import { tempDir, writeTree } from '../../support/temp'
 import { testContext } from '../../unit/tools/context'
 
@@ -28,12 +29,17 @@ describe('read', () => {
     expect((await runTool(readTool, { filePath: 'src/index.tsx' }, ctx)).output).toMatch(/not found.*src\/index\.ts/s)
   })
 
-  it('returns images as attachments', async () => {
+  it('returns images as attachments, typed by their bytes', async () => {
     const ctx = testContext()
-    const png = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex')
-    writeTree(ctx.root, { 'img.png': png })
+    const png = pngImage(64, 48)
+    writeTree(ctx.root, { 'img.png': png, 'photo.png': JPEG_40x30, screenshot: png, 'fake.png': 'not a picture' })
     const result = await runTool(readTool, { filePath: 'img.png' }, ctx)
-    expect(result.attachments?.[0]).toMatchObject({ type: 'image', mediaType: 'image/png', data: png.toString('base64') })
+    expect(result.attachments?.[0]).toMatchObject({ type: 'image', mediaType: 'image/png', data: png.toString('base64'), filename: 'img.png' })
+    expect(result.output).toContain('64×48 px')
+    // A JPEG named .png is sent as the JPEG it is (the APIs refuse a mismatched media type).
+    expect((await runTool(readTool, { filePath: 'photo.png' }, ctx)).attachments?.[0]).toMatchObject({ mediaType: 'image/jpeg' })
+    expect((await runTool(readTool, { filePath: 'screenshot' }, ctx)).attachments?.[0]).toMatchObject({ mediaType: 'image/png' })
+    expect((await runTool(readTool, { filePath: 'fake.png' }, ctx)).output).toContain('named like an image but is not a PNG, JPEG, GIF or WebP file')
   })
 
   it('asks read permission with the path, and external_directory outside the project', async () => {

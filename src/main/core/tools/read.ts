@@ -7,6 +7,7 @@ import { Permission } from '../permission/names'
 import { ToolError } from './errors'
 import { resolveForTool } from './fs/access'
 import { looksBinary } from './fs/text'
+import { imageDimensions, sniffImageType } from '../images'
 import description from './read.txt?raw'
 import { defineTool, type ToolContext } from './tool'
 
@@ -90,19 +91,23 @@ export const readTool = defineTool({
     if (special) throw new ToolError(`${shown} is ${special}, not a regular file; it is not read.`)
     await askRead(ctx, shown)
     const ext = extname(resolved.abs).toLowerCase()
-    const mediaType = IMAGE_TYPES[ext]
+    const head = (await readRegularHead(resolved.abs, shown, 8000)).buffer
+    // The bytes say what a file is, not its name: a screenshot saved without an extension is still an image.
+    const mediaType = sniffImageType(head)
+    if (!mediaType && IMAGE_TYPES[ext]) throw new ToolError(`${shown} is named like an image but is not a PNG, JPEG, GIF or WebP file.`)
     if (mediaType) {
       if (stats.size > IMAGE_MAX_BYTES) throw new ToolError(`${shown} is an image of ${stats.size} bytes; images over ${IMAGE_MAX_BYTES} bytes are not read.`)
-      const data = (await readRegularHead(resolved.abs, shown, IMAGE_MAX_BYTES)).buffer.toString('base64')
+      const bytes = (await readRegularHead(resolved.abs, shown, IMAGE_MAX_BYTES)).buffer
+      const size = imageDimensions(bytes, mediaType)
       ctx.fileTimes.recordRead(resolved.abs)
       return {
         title: shown,
-        output: `Image ${shown} (${stats.size} bytes) is attached.`,
+        output: `Image ${shown} (${mediaType}${size ? `, ${size.width}×${size.height} px` : ''}, ${stats.size} bytes) is attached.`,
         metadata: { filePath: resolved.abs, image: true, size: stats.size },
-        attachments: [{ type: 'image' as const, mediaType, data, filename: basename(resolved.abs) }],
+        attachments: [{ type: 'image' as const, mediaType, data: bytes.toString('base64'), filename: basename(resolved.abs) }],
       }
     }
-    if (BINARY_EXTENSIONS.has(ext) || looksBinary((await readRegularHead(resolved.abs, shown, 8000)).buffer)) {
+    if (BINARY_EXTENSIONS.has(ext) || looksBinary(head)) {
       throw new ToolError(`${shown} is a binary file (${stats.size} bytes) and cannot be read as text.`)
     }
     if (stats.size > READ_MAX_FILE_BYTES) {

@@ -4,10 +4,12 @@ import { CliError } from './errors'
 export interface OptionSpec {
   type: 'string' | 'boolean'
   short?: string
+  /** The option may be given more than once; its value is then a list. */
+  multiple?: boolean
 }
 
 export interface ParsedArgs {
-  values: Record<string, string | boolean | undefined>
+  values: Record<string, string | boolean | string[] | undefined>
   positionals: string[]
 }
 
@@ -24,6 +26,12 @@ export function parseCommandArgs(
   } catch (error) {
     throw new CliError(`${(error as Error).message}\n\n${usage}`)
   }
+}
+
+/** Every value of a repeatable string option, in the order given. */
+export function stringsOption(values: ParsedArgs['values'], name: string): string[] {
+  const value = values[name]
+  return Array.isArray(value) ? value : typeof value === 'string' ? [value] : []
 }
 
 export function stringOption(values: ParsedArgs['values'], name: string): string | undefined {

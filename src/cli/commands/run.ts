@@ -7,11 +7,12 @@ import { EFFORTS, type Effort, isEffort } from '@shared/schema/effort'
 import type { ProviderSettings } from '../../main/core/provider'
 import { clampEffort, deprecationNotice } from '../../main/core/provider'
 import type { Session } from '@shared/schema/session'
-import { parseCommandArgs, stringOption } from '../args'
+import type { PromptImage } from '../../main/core/agent/prompt-images'
+import { parseCommandArgs, stringOption, stringsOption } from '../args'
 import { CliError } from '../errors'
 import { takeWorktreeFlag } from '../worktree-flag'
 
-const USAGE = `Usage: hotaru run [options] MESSAGE…
+const USAGE = `Usage: hotaru run [options] [--image FILE]… MESSAGE…
 
 Runs one turn of the agent in a project and prints the answer.
 
@@ -22,6 +23,8 @@ Options:
                         model's own default, with reasoning on wherever the model supports it);
                         remembered by the session
   --agent NAME          Agent: build (default), plan, or one from config
+  --image FILE          Attach an image (PNG, JPEG, GIF or WebP; repeatable). The model must take
+                        images; each must fit its API (Anthropic: 5 MB encoded, 8000 px a side)
   --session ID          Continue this session (id or unique prefix)
   --continue, -c        Continue the project's most recent session
   --worktree, -w [NAME] Run in worktree NAME of the project (created when new; a name is generated
@@ -40,7 +43,7 @@ and rejected otherwise (the model is told why).`
 type Format = 'text' | 'json'
 
 /** Options of `run` that take a value (so `--worktree` does not take one of them for its name). */
-const VALUED = new Set(['--dir', '--model', '--effort', '--agent', '--session', '--format'])
+const VALUED = new Set(['--dir', '--model', '--effort', '--agent', '--session', '--format', '--image'])
 
 export async function runRun(rawArgv: string[]): Promise<number> {
   const { argv, worktree } = takeWorktreeFlag(rawArgv, VALUED)
@@ -51,6 +54,7 @@ export async function runRun(rawArgv: string[]): Promise<number> {
       model: { type: 'string' },
       effort: { type: 'string' },
       agent: { type: 'string' },
+      image: { type: 'string', multiple: true },
       session: { type: 'string' },
       continue: { type: 'boolean', short: 'c' },
       format: { type: 'string' },
@@ -66,7 +70,8 @@ export async function runRun(rawArgv: string[]): Promise<number> {
     return 0
   }
   const message = positionals.join(' ').trim()
-  if (!message) throw new CliError(`a message is required\n\n${USAGE}`)
+  const imagePaths = stringsOption(values, 'image')
+  if (!message && imagePaths.length === 0) throw new CliError(`a message is required\n\n${USAGE}`)
   const format = (stringOption(values, 'format') ?? 'text') as Format
   if (format !== 'text' && format !== 'json') throw new CliError(`--format must be text or json, got "${format}"`)
   const model = stringOption(values, 'model')
@@ -78,6 +83,8 @@ export async function runRun(rawArgv: string[]): Promise<number> {
   }
   const effort = effortOption
 
+  // Images are read and checked (type by content, size) before anything starts: a bad file costs nothing.
+  const images = await readImages(imagePaths)
   // The system prompt's `git status` runs while the core loads (in a large repository it takes
   // about as long). A worktree's folder is known only once it is opened.
   if (worktree === undefined) prefetchGitStatusOf(stringOption(values, 'dir'))
@@ -152,6 +159,7 @@ export async function runRun(rawArgv: string[]): Promise<number> {
       agent: stringOption(values, 'agent'),
       model,
       effort,
+      images,
     })
     await services.agents.settleTitles(2000)
     stopAsking()
@@ -176,6 +184,21 @@ export async function runRun(rawArgv: string[]): Promise<number> {
     process.off('SIGTERM', onSignal)
     await services.dispose()
   }
+}
+
+async function readImages(paths: string[]): Promise<PromptImage[]> {
+  if (paths.length === 0) return []
+  const [{ HotaruError }, { readImageFile }] = await Promise.all([import('@shared/errors'), import('../../main/core/images')])
+  const images: PromptImage[] = []
+  for (const path of paths) {
+    try {
+      images.push({ original: await readImageFile(resolve(path)) })
+    } catch (error) {
+      if (error instanceof HotaruError) throw new CliError(error.message.replace(resolve(path), path), 1)
+      throw error
+    }
+  }
+  return images
 }
 
 /**

@@ -151,6 +151,24 @@ describe('images in tool results', () => {
     expect(imagesOf(messages.at(-1))).toEqual([{ type: 'image_url', image_url: { url: `data:image/png;base64,${SCREENSHOT.toString('base64')}` } }])
   })
 
+  it('reach a Responses API model as input_image, in the prompt and in the function call output', async () => {
+    const { fake, agents, session } = await setup('openai/gpt-5-codex')
+    fake.enqueue({ toolCalls: [{ name: 'screenshot', args: {} }] }, { text: 'I see both.' })
+    expect((await agents.prompt({ sessionId: session.id, text: 'compare with a screenshot', images: [photo()] })).status).toBe('completed')
+    expect(fake.requests.map((r) => [r.api, r.status])).toEqual([
+      ['responses', 200],
+      ['responses', 200],
+    ])
+    const input = (fake.requests[1]?.body as { input: Array<Record<string, unknown>> }).input
+    const user = input.find((item) => item.role === 'user')
+    expect(user?.content).toEqual(expect.arrayContaining([{ type: 'input_image', image_url: `data:image/jpeg;base64,${JPEG_40x30.toString('base64')}`, detail: 'auto' }]))
+    const output = input.find((item) => item.type === 'function_call_output')
+    expect(output?.output).toEqual([
+      { type: 'input_text', text: 'Screenshot taken.' },
+      { type: 'input_image', image_url: `data:image/png;base64,${SCREENSHOT.toString('base64')}`, detail: 'auto' },
+    ])
+  })
+
   it('become a text note for a model without vision', async () => {
     const { fake, agents, session } = await setup('deepseek/deepseek-chat')
     fake.enqueue({ toolCalls: [{ name: 'screenshot', args: {} }] }, { text: 'ok' })

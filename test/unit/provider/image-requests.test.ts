@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { type ModelMessage, PROVIDER_PRESETS, modelInfo, parseModelId } from '../../../src/main/core/provider'
 import { toAnthropicParams } from '../../../src/main/core/provider/transform/anthropic-request'
 import { toOpenAIParams } from '../../../src/main/core/provider/transform/openai-request'
+import { toResponsesParams } from '../../../src/main/core/provider/transform/responses-request'
 import { pngImage } from '../../support/images'
 
 const claude = modelInfo(parseModelId('anthropic/claude-sonnet-4-5'))
@@ -56,6 +57,20 @@ describe('images in requests', () => {
     // OpenAI has no such side limit: the same image goes through.
     const sent = toOpenAIParams({ model: gpt.id, messages: [{ role: 'user', content: [tall] }] }, gpt, openai)
     expect(JSON.stringify(sent.messages)).toContain('data:image/png;base64,')
+  })
+
+  it('sends images to the Responses API as input_image, in the prompt and in function call outputs', () => {
+    const messages: ModelMessage[] = [
+      { role: 'user', content: [small, { type: 'text', text: 'look' }] },
+      ...toolTurn([{ type: 'text', text: 'done' }, small]).slice(1),
+    ]
+    const params = toResponsesParams({ model: gpt.id, messages }, gpt, openai)
+    const url = `data:image/png;base64,${small.data}`
+    expect(params.input).toEqual([
+      { type: 'message', role: 'user', content: [{ type: 'input_image', image_url: url, detail: 'auto' }, { type: 'input_text', text: 'look' }] },
+      expect.objectContaining({ type: 'function_call', call_id: 'call_1' }),
+      { type: 'function_call_output', call_id: 'call_1', output: [{ type: 'input_text', text: 'done' }, { type: 'input_image', image_url: url, detail: 'auto' }] },
+    ])
   })
 
   it('keeps the newest images when a request holds more than the API takes', () => {

@@ -10,7 +10,8 @@ import type { ProviderPreset } from '../presets'
 import type { ChatRequest, ImagePart, ModelMessage, ReasoningPart, TextPart, ToolResultPart } from '../types'
 import { cleanMessages, isPlainObject, systemBlocks } from './clean-messages'
 import { openaiEffortValue } from './openai-reasoning'
-import { imageOmittedText, resolveMaxTokens } from './request-limits'
+import { imageNotes } from './image-blocks'
+import { resolveMaxTokens } from './request-limits'
 import { toolCallIdFor } from './tool-call-id'
 
 export type ResponsesParams = Omit<ResponseCreateParamsBase, 'stream'>
@@ -19,21 +20,26 @@ function imageUrl(part: ImagePart): string {
   return `data:${part.mediaType};base64,${part.data}`
 }
 
-function userContent(parts: Array<TextPart | ImagePart>, model: ModelInfo): ResponseInputContent[] {
+/** Images the model or the API cannot take, each with the note sent in its place (see `imageNotes`). */
+type ImageNotes = ReadonlyMap<ImagePart, string>
+
+function userContent(parts: Array<TextPart | ImagePart>, notes: ImageNotes): ResponseInputContent[] {
   return parts.map((part): ResponseInputContent => {
     if (part.type === 'text') return { type: 'input_text', text: part.text }
-    if (!model.capabilities.images) return { type: 'input_text', text: imageOmittedText(model) }
+    const note = notes.get(part)
+    if (note !== undefined) return { type: 'input_text', text: note }
     return { type: 'input_image', image_url: imageUrl(part), detail: 'auto' }
   })
 }
 
-/** A tool's output: plain text, or text and images as the Responses API takes them. */
-function toolOutput(output: ToolResultPart['output'], model: ModelInfo): string | ResponseFunctionCallOutputItemList {
+/** A tool's output: plain text, or text and images as the Responses API takes them (function outputs may hold images). */
+function toolOutput(output: ToolResultPart['output'], notes: ImageNotes): string | ResponseFunctionCallOutputItemList {
   if (typeof output === 'string') return output
   if (!output.some((p) => p.type === 'image')) return output.map((p) => (p.type === 'text' ? p.text : '')).join('\n')
   return output.map((part) => {
     if (part.type === 'text') return { type: 'input_text' as const, text: part.text }
-    if (!model.capabilities.images) return { type: 'input_text' as const, text: imageOmittedText(model) }
+    const note = notes.get(part)
+    if (note !== undefined) return { type: 'input_text' as const, text: note }
     return { type: 'input_image' as const, image_url: imageUrl(part), detail: 'auto' as const }
   })
 }
@@ -88,12 +94,14 @@ function assistantItems(message: Extract<ModelMessage, { role: 'assistant' }>, p
 
 export function toResponsesInput(request: ChatRequest, model: ModelInfo, preset: ProviderPreset): ResponseInputItem[] {
   const input: ResponseInputItem[] = []
-  for (const message of cleanMessages(request.messages)) {
+  const messages = cleanMessages(request.messages)
+  const notes = imageNotes(messages, model, preset.kind)
+  for (const message of messages) {
     if (message.role === 'user') {
-      input.push({ type: 'message', role: 'user', content: userContent(message.content, model) })
+      input.push({ type: 'message', role: 'user', content: userContent(message.content, notes) })
     } else if (message.role === 'tool') {
       for (const part of message.content) {
-        input.push({ type: 'function_call_output', call_id: toolCallIdFor(part.toolCallId, preset.kind), output: toolOutput(part.output, model) })
+        input.push({ type: 'function_call_output', call_id: toolCallIdFor(part.toolCallId, preset.kind), output: toolOutput(part.output, notes) })
       }
     } else {
       input.push(...assistantItems(message, preset))

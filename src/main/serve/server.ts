@@ -34,7 +34,8 @@ export interface RunningServer {
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost'])
-const MAX_MESSAGE_BYTES = 16 * 1024 * 1024
+/** A prompt carries its images as base64: the composer keeps a message under 64 MB of them. */
+const MAX_MESSAGE_BYTES = 96 * 1024 * 1024
 
 export function isLoopbackHost(host: string): boolean {
   return LOOPBACK.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host)

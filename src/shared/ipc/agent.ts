@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { EffortSchema } from '../schema/effort'
 import { ProjectId } from '../schema/project'
 import { MessageId, SessionId } from '../schema/session'
+import { ImageUpload, MAX_IMAGES_PER_MESSAGE } from '../schema/image'
 import type { DomainContract } from './define'
 
 export const AgentSummary = z.object({
@@ -43,13 +44,17 @@ export const agentContract = {
       input: z
         .object({
           sessionId: SessionId,
-          text: z.string().min(1).max(1_000_000),
+          /** May be empty when the message carries images. */
+          text: z.string().max(1_000_000),
           agent: z.string().min(1).max(64).optional(),
           model: z.string().regex(/^[^/\s]+\/\S+$/, 'provider/model').optional(),
           /** Switches the session's reasoning effort from this message on (remembered with the session). */
           effort: EffortSchema.optional(),
+          /** Images attached in the composer; the model must take images (`ModelWithoutVision` otherwise, before anything is stored). */
+          images: z.array(ImageUpload).max(MAX_IMAGES_PER_MESSAGE).optional(),
         })
-        .strict(),
+        .strict()
+        .refine((input) => input.text.length > 0 || (input.images?.length ?? 0) > 0, { message: 'a message needs text or an image', path: ['text'] }),
       output: z.object({ queued: z.boolean(), messageId: MessageId }),
     },
     abort: { input: z.object({ sessionId: SessionId }).strict(), output: z.object({ aborted: z.boolean() }) },

@@ -19,7 +19,7 @@ export const channels = {
   },
   layout: { methods: ['get', 'set', 'getTabs', 'setTabs'], events: [] },
   session: {
-    methods: ['create', 'list', 'get', 'messages', 'rename', 'delete', 'status', 'running', 'toolOutput'],
+    methods: ['create', 'list', 'get', 'messages', 'rename', 'delete', 'status', 'running', 'toolOutput', 'image'],
     events: ['updated', 'deleted', 'message', 'part', 'delta', 'partRemoved', 'truncated', 'status', 'todos'],
   },
   agent: { methods: ['prompt', 'abort', 'agents', 'models', 'compact'], events: ['turnEnded'] },

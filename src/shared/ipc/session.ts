@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { EffortSchema } from '../schema/effort'
 import { ProjectId } from '../schema/project'
 import { Message, MessageId, MessageWithParts, Part, PartId, Session, SessionId, SessionStatus } from '../schema/session'
+import { ImageId, ImageMediaType } from '../schema/image'
 import type { DomainContract } from './define'
 
 /** Every session event carries the session and its per-session `seq` (gap → reload that session). */
@@ -42,6 +43,11 @@ export const sessionContract = {
     running: {
       input: z.object({ projectId: ProjectId }).strict(),
       output: z.array(z.object({ sessionId: SessionId, status: SessionStatus })),
+    },
+    /** The bytes of an image attached to one of the session's messages (base64), to show it. */
+    image: {
+      input: z.object({ sessionId: SessionId, imageId: ImageId }).strict(),
+      output: z.object({ mediaType: ImageMediaType, data: z.string() }),
     },
     /** The whole output of a tool call whose result was cut for the model (saved under the data dir). */
     toolOutput: {

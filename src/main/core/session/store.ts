@@ -147,9 +147,10 @@ export class SessionStore {
   }
 
   /** A stored image's bytes as base64, or undefined when its message (or session) was deleted. */
-  image(imageId: string): { mediaType: string; data: string } | undefined {
+  image(imageId: string, sessionId?: string): { mediaType: ImageMediaType; data: string } | undefined {
     const stored = this.repo.image(imageId)
-    return stored && { mediaType: stored.mediaType, data: stored.data.toString('base64') }
+    if (!stored || (sessionId !== undefined && stored.sessionId !== sessionId)) return undefined
+    return { mediaType: stored.mediaType as ImageMediaType, data: stored.data.toString('base64') }
   }
 
   /** Replaces a part (status changes, tool output…) and writes it at once. */

@@ -143,9 +143,11 @@ export class SessionsRepo {
       .run(image)
   }
 
-  image(id: string): { mediaType: string; data: Buffer } | undefined {
-    const row = this.db.prepare('SELECT media_type, data FROM images WHERE id = ?').get(id) as { media_type: string; data: Buffer } | undefined
-    return row && { mediaType: row.media_type, data: row.data }
+  image(id: string): { sessionId: string; mediaType: string; data: Buffer } | undefined {
+    const row = this.db.prepare('SELECT session_id, media_type, data FROM images WHERE id = ?').get(id) as
+      | { session_id: string; media_type: string; data: Buffer }
+      | undefined
+    return row && { sessionId: row.session_id, mediaType: row.media_type, data: row.data }
   }
 
   /** Removes every message from `messageId` on (inclusive), e.g. for a conversation restore. */

@@ -1,13 +1,19 @@
 import { resolveAgents } from '../../core/agent/agents'
+import { inspectImage } from '../../core/images'
 import { MODEL_CATALOG, isToggleOnly } from '../../core/provider'
 import type { DomainHandlers } from '../router'
 import { detached } from '../../core/util/detached'
 
 export const agentHandlers: DomainHandlers<'agent'> = {
-  prompt: async ({ sessionId, text, agent, model, effort }, { services }) => {
+  prompt: async ({ sessionId, text, agent, model, effort, images }, { services }) => {
     const session = services.sessions.get(sessionId)
     services.projects.get(session.projectId)
-    const submitted = services.agents.submit({ sessionId, text: services.reviews.withNote(sessionId, text), agent, model, effort })
+    // Types and sizes are read from the bytes here, whatever the page said.
+    const attached = (images ?? []).map((image) => ({
+      original: inspectImage(image.name, Buffer.from(image.data, 'base64')),
+      ...(image.scaled ? { scaled: inspectImage(image.name, Buffer.from(image.scaled, 'base64')) } : {}),
+    }))
+    const submitted = services.agents.submit({ sessionId, text: services.reviews.withNote(sessionId, text), agent, model, effort, images: attached })
     // Changes rejected in the review since the last message are told to the model ahead of this one.
     // The turn runs on; its progress and end arrive as session and agent events (`done` never rejects).
     detached('agent.prompt', submitted.done)

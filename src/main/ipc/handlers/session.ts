@@ -29,6 +29,11 @@ export const sessionHandlers: DomainHandlers<'session'> = {
       .statusesOf((sessionId) => services.sessions.find(sessionId)?.projectId === project.id)
       .map(([sessionId, status]) => ({ sessionId, status }))
   },
+  image: ({ sessionId, imageId }, { services }) => {
+    const image = services.sessions.image(imageId, sessionId)
+    if (!image) throw new HotaruError(ErrorNames.NotFound, { message: `no image ${imageId} in this session`, imageId })
+    return image
+  },
   toolOutput: ({ sessionId, partId }, { services }) => {
     const part = services.sessions.messages(sessionId).flatMap((m) => m.parts).find((p) => p.id === partId)
     if (!part || part.type !== 'tool') throw new HotaruError(ErrorNames.NotFound, { message: `no tool call ${partId} in this session`, partId })

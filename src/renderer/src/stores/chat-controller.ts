@@ -1,5 +1,7 @@
 import type { Effort } from '@shared/schema/effort'
 import { createStore } from 'zustand'
+import type { ErrorData } from '@shared/errors'
+import type { ImageUpload } from '@shared/schema/image'
 import type { EventPayload, HotaruBridge, MethodInput } from '@shared/ipc'
 import { errorMessage, unwrap } from '../ipc'
 import { loadingTranscript, transcriptFrom, EMPTY_TRANSCRIPT } from './chat-model'
@@ -305,12 +307,17 @@ export class ChatController {
     this.set((s) => ({ choices: { ...s.choices, [key]: { ...s.choices[key], ...patch } } }))
   }
 
-  /** Sends a prompt to the active session (starting one if needed); shown as pending until it lands. */
-  async send(text: string): Promise<void> {
+  /**
+   * Sends a prompt to the active session (starting one if needed); shown as pending until it lands. Answers the
+   * error when the message did not reach the transcript: a message with images is then handed back to the
+   * composer whole (a model without vision refuses it before anything is stored), so the user can switch model
+   * and send it again.
+   */
+  async send(text: string, images: ImageUpload[] = []): Promise<ErrorData | undefined> {
     // Sent while the chat's first session is being created (a new worktree's): to that session, not another.
     const sessionId = this.state.activeSessionId ?? (await (this.creating ?? this.newSession()))
-    if (!sessionId) return
-    const pending: PendingPrompt = { id: `p${nextPromptId++}`, text, queued: this.isBusy(sessionId) }
+    if (!sessionId) return { name: 'NoSession', data: { message: 'no session to send to' } }
+    const pending: PendingPrompt = { id: `p${nextPromptId++}`, text, queued: this.isBusy(sessionId), ...(images.length ? { images: images.length } : {}) }
     this.set((s) => {
       const turnErrors = { ...s.turnErrors }
       delete turnErrors[sessionId]
@@ -324,24 +331,26 @@ export class ChatController {
       ...(choice.agent ? { agent: choice.agent } : {}),
       ...(choice.model ? { model: choice.model } : {}),
       ...(choice.effort ? { effort: choice.effort } : {}),
+      ...(images.length ? { images } : {}),
     })
     if (result.ok) {
       if (result.value.queued) this.updatePending(sessionId, (list) => list.map((p) => (p.id === pending.id ? { ...p, queued: true } : p)))
-      return
+      return undefined
     }
     this.updatePending(sessionId, (list) => list.filter((p) => p.id !== pending.id))
-    if (result.error.name === 'Disconnected') {
+    if (result.error.name === 'Disconnected' && images.length === 0) {
       this.set((s) => ({ unsent: { ...s.unsent, [sessionId]: [...(s.unsent[sessionId] ?? []), text] } }))
-      return
+      return result.error
     }
     this.set((s) => ({ turnErrors: { ...s.turnErrors, [sessionId]: result.error.data.message } }))
+    return result.error
   }
 
   /** Sends an unsent prompt again (the user's choice), or drops it. */
   async resend(sessionId: string, index: number, send: boolean): Promise<void> {
     const text = this.state.unsent[sessionId]?.[index]
     this.set((s) => ({ unsent: { ...s.unsent, [sessionId]: (s.unsent[sessionId] ?? []).filter((_, i) => i !== index) } }))
-    if (send && text !== undefined) await this.send(text)
+    if (send && text !== undefined) await this.send(text, [])
   }
 
   isBusy(sessionId: string): boolean {

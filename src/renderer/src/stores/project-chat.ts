@@ -19,6 +19,8 @@ export interface PendingPrompt {
   id: string
   text: string
   queued: boolean
+  /** How many images it carries. */
+  images?: number
 }
 
 export interface ChatState {

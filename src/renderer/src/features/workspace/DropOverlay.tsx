@@ -4,6 +4,7 @@ import { useWorkspace, workspace } from '../../stores/workspace'
 import { openFile } from '../editor'
 import { background } from '../../lib/background'
 import { dropPathRequest } from './drop-suggestion'
+import { hasImageFiles, IMAGE_DROP_EVENT, imageDropTarget } from '../../lib/image-drop'
 
 const hasFiles = (e: DragEvent): boolean => e.dataTransfer?.types.includes('Files') ?? false
 
@@ -20,7 +21,7 @@ async function openDroppedPaths(paths: string[]): Promise<void> {
  * Drop a folder anywhere on the window to open it as a project (a file opens in
  * the project that holds it). The desktop app gets real paths from the preload;
  * a browser never reveals where a dropped folder lives, so there we ask for it,
- * offering the recent project of the same name.
+ * offering the recent project of the same name. Images dropped on a composer are attached to the message instead.
  */
 export function DropOverlay() {
   const [dragging, setDragging] = useState(false)
@@ -37,6 +38,8 @@ export function DropOverlay() {
       if (!hasFiles(e)) return
       e.preventDefault()
       if (e.dataTransfer) e.dataTransfer.dropEffect = 'copy'
+      // Images over a composer are attached there: no "open a folder" overlay on top of it.
+      setDragging(!(hasImageFiles(e) && imageDropTarget(e)))
     }
     const leave = (e: DragEvent): void => {
       if (!hasFiles(e)) return
@@ -51,6 +54,11 @@ export function DropOverlay() {
       depth.current = 0
       setDragging(false)
       const files = [...(e.dataTransfer?.files ?? [])]
+      const composer = hasImageFiles(e) ? imageDropTarget(e) : undefined
+      if (composer) {
+        composer.dispatchEvent(new CustomEvent(IMAGE_DROP_EVENT, { detail: files.filter((f) => f.type.startsWith('image/')) }))
+        return
+      }
       const desktop = window.hotaruDesktop
       if (desktop) {
         background('openDroppedPaths', openDroppedPaths(files.map((f) => desktop.pathForFile(f)).filter(Boolean)))

@@ -1,4 +1,5 @@
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react'
+import { MAX_IMAGES_PER_MESSAGE } from '@shared/schema/image'
 import { SuggestList, type Suggestion } from '../../../components/SuggestList'
 import { useChat, useChatController } from '../../../stores/chat'
 import { useStore } from 'zustand'
@@ -15,13 +16,17 @@ import { useMcpItems } from './use-mcp-items'
 import { Attachments, PromptForm } from './McpParts'
 import { background } from '../../../lib/background'
 import { draftOf, setDraft } from '../../../stores/drafts'
+import { ImageStrip } from './ImageStrip'
+import { IMAGE_DROP_EVENT } from '../../../lib/image-drop'
+import { imageFiles, MAX_MESSAGE_IMAGE_BASE64, readComposerImage, toUploads, uploadSize, type ComposerImage } from './images'
 
 const MAX_HEIGHT = 260
 
 /**
  * The message input: Enter sends (queued while a turn runs), Shift+Enter adds
  * a line, `@` completes project files and MCP resources (attached to the message),
- * `/` completes commands and MCP prompts (rendered into the input), Esc stops.
+ * `/` completes commands and MCP prompts (rendered into the input), Esc stops. Images are attached by pasting,
+ * dropping them on the composer or the attach button.
  */
 export function Composer({ sessionId }: { sessionId: string | null }) {
   const chat = useChatController()
@@ -39,7 +44,13 @@ export function Composer({ sessionId }: { sessionId: string | null }) {
   const [active, setActive] = useState(0)
   const [files, setFiles] = useState<string[]>([])
   const input = useRef<HTMLTextAreaElement>(null)
+  const root = useRef<HTMLDivElement>(null)
+  const picker = useRef<HTMLInputElement>(null)
+  const [images, setImages] = useState<ComposerImage[]>([])
+  const [imageError, setImageError] = useState<string | null>(null)
   const { model } = usePicked(sessionId)
+  // Known from the catalog: a model without vision cannot be sent images (core refuses them too).
+  const noVision = useChat((s) => s.models.find((m) => m.id === model)?.images === false)
   const mcp = useMcpItems(bridge, projectId)
   const waiting = mcp.attachments.some((a) => a.state !== 'ready')
   const servers = useChat((s) => s.mcp)
@@ -53,6 +64,54 @@ export function Composer({ sessionId }: { sessionId: string | null }) {
   useEffect(() => {
     setDraft(chatId, sessionId, text)
   }, [chatId, sessionId, text])
+
+  const addImages = useCallback((files: File[]): void => {
+    setImageError(null)
+    const read = async (): Promise<void> => {
+      for (const file of files) {
+        try {
+          const image = await readComposerImage(file)
+          setImages((list) => {
+            if (list.length >= MAX_IMAGES_PER_MESSAGE || uploadSize([...list, image]) > MAX_MESSAGE_IMAGE_BASE64) {
+              URL.revokeObjectURL(image.url)
+              setImageError(`A message may carry at most ${MAX_IMAGES_PER_MESSAGE} images and ${MAX_MESSAGE_IMAGE_BASE64 / 1024 / 1024} MB of them`)
+              return list
+            }
+            return [...list, image]
+          })
+        } catch (error) {
+          setImageError(error instanceof Error ? error.message : String(error))
+        }
+      }
+    }
+    background('composer.images', read())
+  }, [])
+
+  // Images dropped on the composer arrive from the window's drop handler (see DropOverlay).
+  useEffect(() => {
+    const el = root.current
+    if (!el) return
+    const dropped = (e: Event): void => addImages((e as CustomEvent<File[]>).detail)
+    el.addEventListener(IMAGE_DROP_EVENT, dropped)
+    return () => el.removeEventListener(IMAGE_DROP_EVENT, dropped)
+  }, [addImages])
+
+  const removeImage = (key: number): void => {
+    setImages((list) => {
+      const gone = list.find((i) => i.key === key)
+      if (gone) URL.revokeObjectURL(gone.url)
+      return list.filter((i) => i.key !== key)
+    })
+    setImageError(null)
+  }
+
+  const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>): void => {
+    const files = imageFiles(e.clipboardData.files)
+    if (!files.length) return
+    // A pasted screenshot is attached, not inserted as text (its name, or nothing).
+    e.preventDefault()
+    addImages(files)
+  }
 
   useEffect(() => {
     const el = input.current
@@ -121,14 +180,29 @@ export function Composer({ sessionId }: { sessionId: string | null }) {
 
   const submit = (): void => {
     const value = text.trim()
-    if (!value || waiting) return
+    if ((!value && !images.length) || waiting || (images.length > 0 && noVision)) return
     setText('')
     setTrigger(null)
-    const slash = mcp.attachments.length ? null : parseSlash(value)
+    const slash = mcp.attachments.length || images.length ? null : parseSlash(value)
     if (slash) return background('slash.command.run', slash.command.run(chat, slash.args))
     const blocks = mcp.attachments.flatMap((a) => (a.block ? [a.block] : []))
     mcp.clearAttachments()
-    background('chat.send', chat.send(withAttachments(value, blocks)))
+    const sent = images
+    setImages([])
+    setImageError(null)
+    const written = text
+    background(
+      'chat.send',
+      chat.send(withAttachments(value, blocks), toUploads(sent)).then((error) => {
+        if (!error || !sent.length) {
+          for (const image of sent) URL.revokeObjectURL(image.url)
+          return
+        }
+        // Not stored (e.g. the model takes no images): the message comes back whole, to send again.
+        setText((current) => (current ? current : written))
+        setImages((list) => [...sent, ...list])
+      }),
+    )
   }
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>): void => {
@@ -153,7 +227,7 @@ export function Composer({ sessionId }: { sessionId: string | null }) {
   }
 
   return (
-    <div className="composer" data-testid="composer">
+    <div className="composer" data-testid="composer" data-image-drop ref={root}>
       {trigger && (
         <SuggestList
           items={suggestions}
@@ -179,6 +253,17 @@ export function Composer({ sessionId }: { sessionId: string | null }) {
         />
       )}
       <Attachments items={mcp.attachments} onRemove={mcp.detach} />
+      <ImageStrip images={images} onRemove={removeImage} />
+      {imageError && (
+        <div className="composer-image-error" role="alert" data-testid="composer-image-error">
+          {imageError}
+        </div>
+      )}
+      {images.length > 0 && noVision && (
+        <div className="composer-image-error" role="alert" data-testid="composer-no-vision">
+          {model} does not accept images: pick a model with vision to send them, or remove them.
+        </div>
+      )}
       <textarea
         ref={input}
         className="composer-input"
@@ -191,6 +276,7 @@ export function Composer({ sessionId }: { sessionId: string | null }) {
         }}
         onSelect={(e) => updateTrigger(e.currentTarget.value, e.currentTarget.selectionStart)}
         onKeyDown={onKeyDown}
+        onPaste={onPaste}
         onBlur={() => setTrigger(null)}
         spellCheck
         aria-label="Message to the agent"
@@ -200,6 +286,26 @@ export function Composer({ sessionId }: { sessionId: string | null }) {
         <AgentPicker sessionId={sessionId} />
         <ModelPicker sessionId={sessionId} />
         <EffortPicker sessionId={sessionId} />
+        <button type="button" className="icon attach-image" onClick={() => picker.current?.click()} title="Attach images (or paste / drop them here)" aria-label="Attach images" data-testid="attach-image">
+          <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.3">
+            <rect x="1.5" y="2.5" width="13" height="11" rx="1.5" />
+            <circle cx="5.5" cy="6" r="1.3" />
+            <path d="M2 12l4-4 3 3 2-2 3.5 3.5" />
+          </svg>
+        </button>
+        <input
+          ref={picker}
+          type="file"
+          accept="image/png,image/jpeg,image/gif,image/webp"
+          multiple
+          hidden
+          data-testid="image-file-input"
+          onChange={(e) => {
+            addImages([...(e.target.files ?? [])])
+            // The same file can be picked again after it was removed.
+            e.target.value = ''
+          }}
+        />
         <span className="spacer" />
         {sessionId && <ContextMeter sessionId={sessionId} model={model} />}
         {busy && (
@@ -207,7 +313,14 @@ export function Composer({ sessionId }: { sessionId: string | null }) {
             ■ Stop
           </button>
         )}
-        <button type="button" className="primary send" onClick={submit} disabled={!text.trim() || waiting} title={waiting ? 'Wait for the attached resources (remove one that failed)' : busy ? 'Queue (Enter)' : 'Send (Enter)'} data-testid="send-button">
+        <button
+          type="button"
+          className="primary send"
+          onClick={submit}
+          disabled={(!text.trim() && !images.length) || waiting || (images.length > 0 && noVision)}
+          title={waiting ? 'Wait for the attached resources (remove one that failed)' : busy ? 'Queue (Enter)' : 'Send (Enter)'}
+          data-testid="send-button"
+        >
           {busy ? 'Queue' : 'Send'}
         </button>
       </div>

@@ -8,6 +8,7 @@ import { Markdown } from '../markdown/Markdown'
 import { NoKeyActions } from '../composer/LocalModels'
 import { ToolCard } from '../tools/ToolCard'
 import { Compaction, HookFailures, Reasoning } from './parts'
+import { MessageImages } from './MessageImages'
 import type { TurnSummary } from './turns'
 
 const EMPTY: Part[] = []
@@ -31,6 +32,8 @@ function renderPart(part: Part, streaming: boolean, root: string, recent: boolea
       return <ToolCard key={part.id} part={part} root={root} recent={recent} />
     case 'compaction':
       return <Compaction key={part.id} part={part} />
+    case 'image':
+      return <MessageImages key={part.id} parts={[part]} />
     case 'hook':
       return <HookFailures key={part.id} event={part.event} failures={part.failures} />
     // The app's context for the model (date, git status, instructions, late diagnostics) is not the conversation.
@@ -133,9 +136,12 @@ export const MessageRow = memo(function MessageRow({ sessionId, messageId, root,
       .join('\n')
     return (
       <div className="msg msg-user" data-testid="user-message" data-message-id={messageId}>
-        <div className="msg-user-text">
-          <UserText text={text} />
-        </div>
+        <MessageImages parts={parts.filter((p): p is Extract<Part, { type: 'image' }> => p.type === 'image')} />
+        {text && (
+          <div className="msg-user-text">
+            <UserText text={text} />
+          </div>
+        )}
         {parts.map((p) => (p.type === 'hook' ? <HookFailures key={p.id} event={p.event} failures={p.failures} /> : null))}
       </div>
     )

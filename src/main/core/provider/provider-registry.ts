@@ -84,11 +84,14 @@ export class ProviderRegistry {
    * The server-side web search a model's API offers, if any: the Messages API's
    * `web_search` tool. Chat Completions endpoints have none. An unknown provider has none.
    */
-  webSearchApi(id: string, settings: ProviderSettings = this.settings): 'anthropic' | undefined {
+  webSearchApi(id: string, settings: ProviderSettings = this.settings): 'anthropic' | 'openai-responses' | undefined {
     const model = this.model(id, settings)
     if (model.capabilities.webSearch === false) return undefined
     if (!PROVIDER_PRESETS[model.providerId] && !settings.providers?.[model.providerId]?.baseURL) return undefined
-    return providerDefinition(model.providerId, settings).kind === 'anthropic' ? 'anthropic' : undefined
+    const kind = providerDefinition(model.providerId, settings).kind
+    if (kind === 'anthropic') return 'anthropic'
+    // OpenAI's own Responses API has `web_search`; compatible servers speaking it may not.
+    return kind === 'openai' && model.api === 'responses' ? 'openai-responses' : undefined
   }
 
   /** Credentials and endpoint for a provider; throws `ProviderAuth` when a needed key is missing. */
@@ -146,7 +149,7 @@ export class ProviderRegistry {
       )
       return
     }
-    if (request.serverTools?.length) {
+    if (request.serverTools?.length && model.api !== 'responses') {
       throw providerError(ProviderErrorNames.ProviderBadRequest, {
         message: `${model.id} has no server-side web search (Chat Completions offers none)`,
         providerId: model.providerId,

@@ -75,7 +75,9 @@ export function searchesFromBlocks(blocks: readonly Block[]): WebSearchRun[] {
       if (Array.isArray(block.content)) run.results.push(...block.content.filter(isObject).flatMap(anthropicHit))
       else if (isObject(block.content)) run.error = String(block.content.error_code ?? 'unknown_error')
     } else if (block.type === 'web_search_call') {
-      runs.push(responsesRun(block))
+      // Opening or searching within a page is part of reading, not a search of its own.
+      const action = isObject(block.action) ? block.action : {}
+      if (action.type === undefined || action.type === 'search') runs.push(responsesRun(block))
     }
   }
   return runs

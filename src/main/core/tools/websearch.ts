@@ -77,14 +77,19 @@ export interface WebSearchMetadata extends Record<string, unknown> {
   usage?: WebSearchOutcome['usage']
 }
 
-/** Drops results and citations of denied domains; returns the kept outcome and how many results went. */
-async function withoutDenied(outcome: WebSearchOutcome, ctx: ToolContext): Promise<{ searches: WebSearchRun[]; answer: TextPart[]; filtered: number }> {
+/**
+ * Drops results and citations of denied or blocked domains (a provider without a blocked-domains
+ * filter, OpenAI's, gets them here); returns the kept outcome and how many results went.
+ */
+async function withoutDenied(outcome: WebSearchOutcome, ctx: ToolContext, blocked: readonly string[]): Promise<{ searches: WebSearchRun[]; answer: TextPart[]; filtered: number }> {
+  const isBlocked = (url: string): boolean => hostAndParents(hostOf(url) ?? '').some((d) => blocked.includes(d))
+  const dropped = async (url: string): Promise<boolean> => isBlocked(url) || (await deniedUrl(url, ctx))
   let filtered = 0
   const searches: WebSearchRun[] = []
   for (const run of outcome.searches) {
     const results = []
     for (const result of run.results) {
-      if (await deniedUrl(result.url, ctx)) filtered++
+      if (await dropped(result.url)) filtered++
       else results.push(result)
     }
     searches.push({ ...run, results })
@@ -92,7 +97,7 @@ async function withoutDenied(outcome: WebSearchOutcome, ctx: ToolContext): Promi
   const answer: TextPart[] = []
   for (const part of outcome.answer) {
     const citations = []
-    for (const citation of part.citations ?? []) if (!(await deniedUrl(citation.url, ctx))) citations.push(citation)
+    for (const citation of part.citations ?? []) if (!(await dropped(citation.url))) citations.push(citation)
     answer.push(citations.length > 0 ? { ...part, citations } : { type: 'text', text: part.text })
   }
   return { searches, answer, filtered }
@@ -158,7 +163,7 @@ export const websearchTool = defineTool({
       signal: ctx.signal,
       onSearches: (runs) => ctx.metadata({ metadata: { searches: runs } }),
     })
-    const { searches, answer, filtered } = await withoutDenied(outcome, ctx)
+    const { searches, answer, filtered } = await withoutDenied(outcome, ctx, blockedDomains)
     const results = searches.reduce((n, s) => n + s.results.length, 0)
     const errors = searches.flatMap((s) => (s.error ? [s.error] : []))
     if (results === 0 && errors.length > 0) {

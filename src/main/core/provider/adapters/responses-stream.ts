@@ -2,7 +2,7 @@ import type { Response, ResponseOutputItem, ResponseStreamEvent, ResponseUsage }
 import type { FailureContext } from '../error-mapping'
 import { fromApiFailure, streamInterrupted } from '../error-mapping'
 import { abortedError } from '../errors'
-import type { Completion, FinishReason, ReasoningDeltaEvent, StreamEvent, ToolCallEndEvent, Usage } from '../types'
+import type { Citation, Completion, FinishReason, ReasoningDeltaEvent, StreamEvent, ToolCallEndEvent, Usage } from '../types'
 import { toolCallEnd } from './tool-input'
 
 const ZERO_USAGE: Usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }
@@ -72,6 +72,20 @@ function reasoningTexts(item: Extract<ResponseOutputItem, { type: 'reasoning' }>
   return (item.content ?? []).map((c) => c.text)
 }
 
+/** `url_citation` annotations of a message's text, as neutral citations. */
+function urlCitations(item: Extract<ResponseOutputItem, { type: 'message' }>, providerId: string): Citation[] {
+  const out: Citation[] = []
+  for (const content of item.content ?? []) {
+    if (content.type !== 'output_text') continue
+    for (const annotation of content.annotations ?? []) {
+      if (annotation.type !== 'url_citation') continue
+      const cited = content.text.slice(annotation.start_index, annotation.end_index)
+      out.push({ url: annotation.url, title: annotation.title, ...(cited ? { citedText: cited } : {}), providerId, raw: { ...annotation } })
+    }
+  }
+  return out
+}
+
 function messageText(item: Extract<ResponseOutputItem, { type: 'message' }>): string {
   return (item.content ?? []).map((c) => (c.type === 'output_text' ? c.text : c.type === 'refusal' ? c.refusal : '')).join('')
 }
@@ -126,9 +140,17 @@ export async function* mapResponsesStream(
       return
     }
     if (item.type === 'message') {
-      if (textItems.has(item.id)) return
-      const text = messageText(item)
-      if (text.length > 0) yield { type: 'text-delta', text }
+      if (!textItems.has(item.id)) {
+        const text = messageText(item)
+        if (text.length > 0) yield { type: 'text-delta', text }
+      }
+      // The sources a web-searching answer cites, after its text (they arrive whole with the item).
+      for (const citation of urlCitations(item, ctx.providerId)) yield { type: 'citation', citation }
+      return
+    }
+    if (item.type === 'web_search_call') {
+      // A search the provider ran: kept whole, and sent back as it came.
+      yield { type: 'provider-block', block: { ...item } as Record<string, unknown> }
       return
     }
     if (item.type !== 'reasoning') return

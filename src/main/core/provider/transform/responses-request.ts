@@ -4,6 +4,7 @@ import type {
   ResponseFunctionCallOutputItemList,
   ResponseInputContent,
   ResponseInputItem,
+  WebSearchTool,
 } from 'openai/resources/responses/responses'
 import type { ModelInfo } from '../catalog'
 import type { ProviderPreset } from '../presets'
@@ -136,8 +137,16 @@ export function toResponsesParams(request: ChatRequest, model: ModelInfo, preset
     params.temperature = request.temperature
   }
   if (request.cacheKey) params.prompt_cache_key = request.cacheKey
+  const serverTools = (request.serverTools ?? []).map(
+    (tool): WebSearchTool => (tool.allowedDomains?.length ? { type: 'web_search', filters: { allowed_domains: tool.allowedDomains } } : { type: 'web_search' }),
+  )
+  if (serverTools.length > 0) {
+    // The sources each search read, for the results list (the answer's citations name only what it cites).
+    params.include = [...(params.include ?? []), 'web_search_call.action.sources']
+    params.tools = serverTools
+  }
   if (request.tools && request.tools.length > 0) {
-    params.tools = request.tools.map(
+    params.tools = [...(params.tools ?? []), ...request.tools.map(
       (tool): FunctionTool => ({
         type: 'function',
         name: tool.name,
@@ -146,7 +155,7 @@ export function toResponsesParams(request: ChatRequest, model: ModelInfo, preset
         // Strict mode would require every property and forbid extras; our schemas do not promise that.
         strict: false,
       }),
-    )
+    )]
   }
   return params
 }

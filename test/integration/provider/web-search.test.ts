@@ -119,3 +119,37 @@ describe('Anthropic web search through the real SDK', () => {
     expect(server.requests).toHaveLength(0)
   })
 })
+
+describe('OpenAI Responses web search through the real SDK', () => {
+  const RESPONSES_MODEL = 'openai/gpt-5-codex'
+  const openaiRecording = (): unknown[] =>
+    (JSON.parse(readFileSync(join(__dirname, '../../fixtures/replay/openai/web-search.stream.json'), 'utf8')) as { events: unknown[] }).events
+
+  it('sends web_search with its domain filter and asks for the sources', async () => {
+    expect(registryFor(server).webSearchApi(RESPONSES_MODEL)).toBe('openai-responses')
+    expect(registryFor(server).webSearchApi('openai/gpt-4.1')).toBeUndefined()
+    server.enqueue({ text: 'ok' })
+    await collect(registryFor(server).stream({ model: RESPONSES_MODEL, messages: [user('search')], serverTools: [{ type: 'web_search', allowedDomains: ['docs.python.org'] }] }))
+    const body = server.requests[0]?.body as { tools?: unknown[]; include?: string[] }
+    expect(body.tools).toEqual([{ type: 'web_search', filters: { allowed_domains: ['docs.python.org'] } }])
+    expect(body.include).toContain('web_search_call.action.sources')
+  })
+
+  it('maps a recorded search: each web_search_call whole, the answer and its url_citation sources', async () => {
+    server.enqueue({ recorded: { responses: openaiRecording() } })
+    const outcome = await runWebSearch(registryFor(server), 'openai', { model: RESPONSES_MODEL, query: 'tech news today' })
+    // Two searches; opening and searching within pages are reading, not searches.
+    expect(outcome.searches.map((s) => s.query)).toEqual(['tech news today December 5 2025', 'site:theverge.com "December 5, 2025" "technology"'])
+    expect(outcome.searches[0]?.results[0]).toEqual({ url: 'https://www.wired.com/story/the-big-interview-2025-recap', title: 'https://www.wired.com/story/the-big-interview-2025-recap' })
+    const text = outcome.answer.map((p) => p.text).join('')
+    expect(text).toMatch(/^I checked today’s tech headlines/)
+    const citations = outcome.answer.flatMap((p) => p.citations ?? [])
+    expect(citations).toHaveLength(12)
+    expect(citations[0]).toMatchObject({
+      providerId: 'openai',
+      url: 'https://techcrunch.com/2025/12/05/petco-confirms-security-lapse-exposed-customers-personal-data/?utm_source=openai',
+      title: 'Petco confirms security lapse exposed customers’ personal data | TechCrunch',
+    })
+    expect(text.slice(277, 411)).toBe(citations[0]?.citedText)
+  })
+})

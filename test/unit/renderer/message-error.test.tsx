@@ -22,8 +22,9 @@ function showTurnError(error: NonNullable<Message['error']>): void {
     error,
   }
   // The row reads only its transcript from the chat it renders in.
-  const store = createStore(() => ({ transcripts: { ses_1: transcriptFrom([{ info: message, parts: [] }]) } }) as unknown as ChatState)
-  const chat = { store } as unknown as ChatController
+  const store = createStore(() => ({ transcripts: { ses_1: transcriptFrom([{ info: message, parts: [] }]) }, statuses: {} }) as unknown as ChatState)
+  // Nothing was sent from this window: no Retry to offer.
+  const chat = { store, lastPrompt: () => undefined } as unknown as ChatController
   const project = createStore(() => ({ projectId: 'prj_1', bridge: null })) as unknown as ProjectStore
   render(
     <ProjectStoreContext.Provider value={project}>
@@ -46,5 +47,6 @@ describe('the error that ended a turn', () => {
   it('names other provider errors', () => {
     showTurnError({ name: 'ProviderServer', data: { message: 'openai: 500 boom', retryable: true } })
     expect(screen.getByRole('alert').textContent).toBe('ProviderServer: openai: 500 boom')
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull()
   })
 })

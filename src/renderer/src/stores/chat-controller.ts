@@ -33,6 +33,8 @@ export class ChatController {
   private readonly unsubscribers: (() => void)[]
   /** Sessions whose user message arrived since their last turn ended (a turn that never started leaves none). */
   private readonly startedSinceTurnEnd = new Set<string>()
+  /** The last prompt sent to each session: Retry sends it again, ArrowUp in an empty input brings it back. */
+  private readonly lastSent = new Map<string, string>()
   /** The session being created for a chat that has none yet: a message sent meanwhile goes to it. */
   private creating: Promise<string | null> | null = null
 
@@ -317,6 +319,7 @@ export class ChatController {
     // Sent while the chat's first session is being created (a new worktree's): to that session, not another.
     const sessionId = this.state.activeSessionId ?? (await (this.creating ?? this.newSession()))
     if (!sessionId) return { name: 'NoSession', data: { message: 'no session to send to' } }
+    this.lastSent.set(sessionId, text)
     const pending: PendingPrompt = { id: `p${nextPromptId++}`, text, queued: this.isBusy(sessionId), ...(images.length ? { images: images.length } : {}) }
     this.set((s) => {
       const turnErrors = { ...s.turnErrors }
@@ -344,6 +347,20 @@ export class ChatController {
     }
     this.set((s) => ({ turnErrors: { ...s.turnErrors, [sessionId]: result.error.data.message } }))
     return result.error
+  }
+
+  /** The prompt last sent to a session from here, if any. */
+  lastPrompt(sessionId: string): string | undefined {
+    return this.lastSent.get(sessionId)
+  }
+
+  /** Sends a session's last prompt again, after its turn failed (a provider that was down, say). */
+  async retry(sessionId: string): Promise<void> {
+    const text = this.lastSent.get(sessionId)
+    if (text === undefined) return
+    if (this.state.activeSessionId !== sessionId) this.selectSession(sessionId)
+    // A failure shows in the chat as any send's does (the turn error, or the message offered to send again).
+    await this.send(text)
   }
 
   /** Sends an unsent prompt again (the user's choice), or drops it. */

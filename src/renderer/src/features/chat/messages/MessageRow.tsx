@@ -1,7 +1,8 @@
 import { memo, type ReactNode } from 'react'
 import type { Message, Part } from '@shared/schema/session'
 import { formatDuration } from '../../../components/Elapsed'
-import { REVIEW_NOTE_END, useChat } from '../../../stores/chat'
+import { REVIEW_NOTE_END, useChat, useChatController } from '../../../stores/chat'
+import { background } from '../../../lib/background'
 import { TurnChanges } from '../../checkpoints'
 import { formatCost, formatTokens } from '../format'
 import { Markdown } from '../markdown/Markdown'
@@ -73,7 +74,27 @@ function MessageError({ error, sessionId }: { error: NonNullable<Message['error'
   return (
     <div className="msg-error" role="alert" data-testid="message-error">
       {error.name}: {error.data.message}
+      <RetryTurn sessionId={sessionId} />
     </div>
+  )
+}
+
+/** Sends the prompt of a failed last turn again, as long as nothing came after it. */
+function RetryTurn({ sessionId }: { sessionId: string }) {
+  const chat = useChatController()
+  const idle = useChat((s) => (s.statuses[sessionId]?.type ?? 'idle') === 'idle')
+  const last = useChat((s) => {
+    const transcript = s.transcripts[sessionId]
+    const id = transcript?.order.at(-1)
+    return id !== undefined && transcript?.infos[id]?.error !== undefined
+  })
+  if (!idle || !last || chat.lastPrompt(sessionId) === undefined) return null
+  return (
+    <span className="msg-error-actions">
+      <button type="button" className="small" onClick={() => background('chat.retry', chat.retry(sessionId))}>
+        Retry
+      </button>
+    </span>
   )
 }
 

@@ -220,6 +220,12 @@ export function Composer({ sessionId }: { sessionId: string | null }) {
     if (e.key === 'Enter' && !e.shiftKey && !e.altKey) {
       e.preventDefault()
       submit()
+    } else if (e.key === 'ArrowUp' && text === '' && sessionId) {
+      // As in a shell: up in an empty input brings back the last message sent, to send again or change.
+      const last = chat.lastPrompt(sessionId)
+      if (last === undefined) return
+      e.preventDefault()
+      setText(last)
     } else if (e.key === 'Escape' && busy) {
       e.preventDefault()
       background('chat.abort', chat.abort(sessionId))

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { HotaruError } from '@shared/errors'
 import type { LspFileDiagnostics } from '@shared/ipc/lsp'
 import type { Config } from '../../main/core/config'
@@ -85,11 +87,16 @@ async function diagnostics(argv: string[]): Promise<number> {
     true,
   )
   if (positionals.length === 0) throw new CliError(`at least one FILE is required\n\n${USAGE}`)
-  return withProject(stringOption(values, 'dir'), values['install-lsp'] === true, async (services, projectId, config) => {
+  const dir = stringOption(values, 'dir')
+  // Relative FILEs are in the project: against --dir when given (as every other --dir command), else the current folder.
+  const base = resolve(dir ?? process.cwd())
+  const given = positionals.map((p) => resolve(base, p))
+  const missing = given.filter((file) => !existsSync(file))
+  if (missing.length > 0) throw new CliError(missing.map((file) => `${file} does not exist`).join('\n'), 1)
+  return withProject(dir, values['install-lsp'] === true, async (services, projectId, config) => {
     if (config.lsp === false) throw new CliError('language servers are turned off ("lsp": false)', 1)
     const lsp = services.lsp.for(services.projects.get(projectId), config)
-    // Paths are taken as the shell gave them: relative to the current folder.
-    const files = positionals.map((p) => lsp.absPath(p.startsWith('/') ? p : `${process.cwd()}/${p}`))
+    const files = given.map((file) => lsp.absPath(file))
     const uncovered = files.filter((f) => !lsp.handleFor(f))
     for (const file of uncovered) process.stderr.write(`warning: no language server covers ${lsp.relPath(file)}\n`)
     const report = await lsp.touch(files, { waitMs: CLI_WAIT_MS, quietMs: 500 })

@@ -11,7 +11,8 @@ describe('hotaru lsp', () => {
   it('diagnostics prints each error of the files as path:line:col and exits 1; --json gives the structure', async () => {
     const root = writeTree(tempDir(), { ...TS_FIXTURE, 'src/main.ts': "import { add } from './math.js'\nexport const total: number = add(1, '2')\n" })
     const data = tempDir()
-    const text = await runHotaru(['lsp', 'diagnostics', 'src/main.ts', 'src/math.ts', '--dir', root], env(data), root)
+    // Run from another folder: relative FILEs are in the --dir project, not the current folder.
+    const text = await runHotaru(['lsp', 'diagnostics', 'src/main.ts', 'src/math.ts', '--dir', root], env(data), tempDir())
     expect(text.stdout).toMatch(/^src\/main\.ts:2:\d+ error TS2345: Argument of type 'string' is not assignable/m)
     expect(text.stdout).not.toContain('src/math.ts')
     expect(text.code).toBe(1)
@@ -20,6 +21,13 @@ describe('hotaru lsp', () => {
       expect.objectContaining({ path: 'src/main.ts', server: 'typescript', diagnostics: [expect.objectContaining({ code: 'TS2345', line: 2, severity: 'error' })] }),
     ])
   }, 300_000)
+
+  it('diagnostics of a file that does not exist is an error naming it, exit 1', async () => {
+    const root = writeTree(tempDir(), { 'a.ts': 'export const a = 1\n' })
+    const result = await runHotaru(['lsp', 'diagnostics', 'src/missing.ts', '--dir', root], env(tempDir()), tempDir())
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain(`${root}/src/missing.ts does not exist`)
+  })
 
   it('status lists the catalog with where each server comes from, honouring lsp config', async () => {
     const root = writeTree(tempDir(), {

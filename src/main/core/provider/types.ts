@@ -173,7 +173,13 @@ export interface ChatRequest {
 /** Token counts (the wire type stored on messages). `input` excludes cached tokens: total prompt = input + cacheRead + cacheWrite. */
 export type { Usage }
 
-export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'refusal' | 'pause' | 'other'
+/**
+ * Why a response ended. `length`: the output limit (`max_tokens`) cut it; `context_window`: the
+ * context window filled up while the model wrote (Anthropic `model_context_window_exceeded`);
+ * `refusal`: the model (or a safety classifier) declined; `content_filter`: the provider's
+ * filter withheld the rest; `pause`: a long server-tool turn paused, to be sent back as-is.
+ */
+export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'context_window' | 'content_filter' | 'refusal' | 'pause' | 'other'
 
 /**
  * The one normalized stream the agent loop consumes.
@@ -192,7 +198,8 @@ export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' |
  *   `citation` events (the API sends them whole only by the block's end). A text part
  *   starts anew where `cited` changes and ends after citations, so each cited span stays
  *   its own part and goes back with exactly its citations.
- * - A successful attempt ends with one `usage` then one `finish`.
+ * - A successful attempt ends with one `usage` then one `finish`; `detail` is the provider's
+ *   own explanation of the stop when it gives one (Anthropic's refusal `stop_details`).
  * - `retry` announces a retry before its delay. `attempt-reset` (emitted just before
  *   that `retry` only if the failed attempt had produced output) means: discard every
  *   text/reasoning/tool-call event received since the last `attempt-reset` or the start
@@ -211,7 +218,7 @@ export type StreamEvent =
   | { type: 'provider-block'; block: Record<string, unknown> }
   | { type: 'citation'; citation: Citation }
   | { type: 'usage'; usage: Usage }
-  | { type: 'finish'; reason: FinishReason; rawReason?: string }
+  | { type: 'finish'; reason: FinishReason; rawReason?: string; detail?: string }
   | { type: 'retry'; attempt: number; maxRetries: number; delayMs: number; error: ErrorData }
   | { type: 'attempt-reset' }
 

@@ -1,4 +1,4 @@
-import type { Message, RawMessageStreamEvent, StopReason } from '@anthropic-ai/sdk/resources/messages'
+import type { Message, RawMessageStreamEvent, RefusalStopDetails, StopReason } from '@anthropic-ai/sdk/resources/messages'
 import type { FailureContext } from '../error-mapping'
 import { streamInterrupted } from '../error-mapping'
 import { abortedError } from '../errors'
@@ -13,8 +13,9 @@ export function anthropicFinishReason(reason: StopReason | null | undefined): Fi
     case 'tool_use':
       return 'tool_calls'
     case 'max_tokens':
-    case 'model_context_window_exceeded':
       return 'length'
+    case 'model_context_window_exceeded':
+      return 'context_window'
     case 'refusal':
       return 'refusal'
     case 'pause_turn':
@@ -42,6 +43,12 @@ function applyUsage(usage: Usage, fields: UsageFields | null | undefined): void 
   if (typeof fields.cache_creation_input_tokens === 'number') usage.cacheWrite = fields.cache_creation_input_tokens
   const thinking = fields.output_tokens_details?.thinking_tokens
   if (typeof thinking === 'number') usage.reasoning = thinking
+}
+
+/** What a refusal's `stop_details` say, for the user: the explanation, with its policy category. */
+export function refusalDetail(details: RefusalStopDetails | null | undefined): string | undefined {
+  if (!details?.explanation) return undefined
+  return details.category ? `${details.explanation} (${details.category})` : details.explanation
 }
 
 type Block =
@@ -87,6 +94,7 @@ export async function* mapAnthropicStream(
   const usage: Usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }
   const blocks = new Map<number, Block>()
   let stopReason: StopReason | null = null
+  let stopDetails: RefusalStopDetails | null = null
   for await (const event of events) {
     switch (event.type) {
       case 'message_start':
@@ -148,12 +156,15 @@ export async function* mapAnthropicStream(
       }
       case 'message_delta':
         stopReason = event.delta.stop_reason
+        stopDetails = event.delta.stop_details ?? null
         applyUsage(usage, event.usage)
         break
-      case 'message_stop':
+      case 'message_stop': {
         yield { type: 'usage', usage: { ...usage } }
-        yield { type: 'finish', reason: anthropicFinishReason(stopReason), rawReason: stopReason ?? undefined }
+        const detail = refusalDetail(stopDetails)
+        yield { type: 'finish', reason: anthropicFinishReason(stopReason), rawReason: stopReason ?? undefined, ...(detail ? { detail } : {}) }
         return
+      }
     }
   }
   // The SDK ends a stream quietly when it is aborted; anything else without

@@ -58,6 +58,8 @@ export async function* mapOpenAIStream(
   const calls = new ToolCallAssembler()
   let finish: string | null = null
   let usage: Usage | undefined
+  // A `refusal` delta is the model declining (structured outputs); the finish still says `stop`.
+  let refused = false
 
   for await (const chunk of chunks) {
     if (chunk.usage) usage = openaiUsage(chunk.usage)
@@ -70,7 +72,10 @@ export async function* mapOpenAIStream(
       const reasoning = typeof delta.reasoning_content === 'string' ? delta.reasoning_content : delta.reasoning
       if (typeof reasoning === 'string' && reasoning.length > 0) yield { type: 'reasoning-delta', text: reasoning }
       if (delta.content) yield { type: 'text-delta', text: delta.content }
-      if (delta.refusal) yield { type: 'text-delta', text: delta.refusal }
+      if (delta.refusal) {
+        refused = true
+        yield { type: 'text-delta', text: delta.refusal }
+      }
       for (const part of (delta.tool_calls ?? []) as LooseToolCallDelta[]) yield* calls.add(part)
     }
     if (choice.finish_reason) {
@@ -83,7 +88,7 @@ export async function* mapOpenAIStream(
     throw streamInterrupted(undefined, ctx, 'the stream ended before a finish_reason')
   }
   yield { type: 'usage', usage: usage ?? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } }
-  yield { type: 'finish', reason: finishWithCalls(finish, calls.count), rawReason: finish }
+  yield { type: 'finish', reason: refused && finish === 'stop' ? 'refusal' : finishWithCalls(finish, calls.count), rawReason: finish }
 }
 
 /** Some servers (Ollama, LiteLLM in front of it) end a tool-calling answer with `stop`: the calls still run. */

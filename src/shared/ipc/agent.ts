@@ -67,10 +67,10 @@ export const agentContract = {
     },
   },
   events: {
-    /** A turn ended (completed, stopped, failed, step limit). */
+    /** A turn ended (completed, stopped, failed, step limit, refused, answer cut off at the output limit). */
     turnEnded: z.object({
       sessionId: SessionId,
-      status: z.enum(['completed', 'aborted', 'error', 'max-turns', 'rejected']),
+      status: z.enum(['completed', 'aborted', 'error', 'max-turns', 'rejected', 'refused', 'truncated']),
       error: z.object({ name: z.string(), data: z.looseObject({ message: z.string() }) }).optional(),
     }),
   },

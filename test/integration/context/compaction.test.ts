@@ -80,19 +80,17 @@ describe('context management against the fake provider', () => {
     expect(fake.requests.every((r) => r.status === 200)).toBe(true)
   })
 
-  it('summarizes before the next request after the provider refused one as too long', async () => {
+  it('summarizes and retries the step once when the provider refuses a request as too long', async () => {
     const h = await harness({ model: 'openai/gpt-4.1', tools: readTool })
     const { fake, router, sessionId } = h
     router.plan.push({ text: 'One.' })
     await h.agents.prompt({ sessionId, text: 'first' })
-    router.plan.push({ fault: { type: 'http', status: 400, message: "This model's maximum context length is 1047576 tokens." } })
-    const refused = await h.agents.prompt({ sessionId, text: 'second' })
-    expect(refused.status).toBe('error')
-    expect(refused.error?.name).toBe('ContextOverflow')
-    router.plan.push({ text: 'Now it fits.' })
-    expect((await h.agents.prompt({ sessionId, text: 'third' })).status).toBe('completed')
+    router.plan.push({ fault: { type: 'http', status: 400, message: "This model's maximum context length is 1047576 tokens." } }, { text: 'Now it fits.' })
+    const retried = await h.agents.prompt({ sessionId, text: 'second' })
+    expect(retried.status).toBe('completed')
     expect(router.summaries).toBe(1)
     expect(bodyText(fake.requests.at(-1))).toContain('SUMMARY-MARK')
+    expect(bodyText(fake.requests.at(-1))).toContain('second')
     expect(fake.requests.filter((r) => r.status !== 200)).toHaveLength(1)
   })
 

@@ -1,12 +1,13 @@
 import { ErrorNames, HotaruError, toErrorData, type ErrorData } from '@shared/errors'
 import type { Effort } from '@shared/schema/effort'
 import type { Message, Part, PartOf, SessionStatus, Usage } from '@shared/schema/session'
-import type { ProviderRegistry, ProviderSettings, StreamEvent } from '../provider'
-import { computeCost } from '../provider'
+import type { FinishReason, ProviderRegistry, ProviderSettings, StreamEvent } from '../provider'
+import { computeCost, defaultMaxTokens } from '../provider'
 import type { SessionStore } from '../session/store'
 import { SessionErrorNames } from '../session/errors'
 import { ContextManager } from '../context/manager'
 import type { AgentInfo } from './agents'
+import { cutByWindowMessage, cutCallMessage, freshRecovery, judgeStep, type StepVerdict, type TurnRecovery } from './stop-reasons'
 import type { ToolHost, ToolOutcome } from './tool-host'
 import type { ContextSection } from '../context/turn-context'
 import { nextTask } from '../util/next-task'
@@ -47,10 +48,19 @@ export interface TurnInput {
 }
 
 export interface TurnResult {
-  status: 'completed' | 'aborted' | 'error' | 'max-turns' | 'rejected'
+  /**
+   * `refused`: the model declined (`refusal`) or the provider's filter withheld the answer
+   * (`content_filter`); `truncated`: the final answer was cut off at the output limit, even
+   * after one continuation.
+   */
+  status: 'completed' | 'aborted' | 'error' | 'max-turns' | 'rejected' | 'refused' | 'truncated'
   error?: ErrorData
   steps: number
   lastMessage?: Message
+  /** How the last step ended (`stop`, `length`, `refusal`, `content_filter`, …). */
+  finish?: string
+  /** The provider's explanation of that stop (a refusal's), when it gave one. */
+  detail?: string
 }
 
 const ZERO_USAGE: Usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }
@@ -72,13 +82,17 @@ export async function runTurn(deps: LoopDeps, input: TurnInput): Promise<TurnRes
   let lastMessage: Message | undefined
   const context = deps.context ?? new ContextManager({ store, providers: deps.providers })
   let settles = 0
+  const recovery = freshRecovery()
   for (let step = 1; step <= maxTurns; step++) {
     // Diagnostics that came in while the model wrote follow the previous step's tool results.
     if (lastMessage) addContext(store, lastMessage, deps.tools.lateContext?.() ?? [])
-    const outcome = await runStep(deps, input, context)
+    const outcome = await runStep(deps, input, context, recovery)
     lastMessage = outcome.message
     deps.onStepEnd?.(outcome.message, outcome.changes)
-    if (outcome.status === 'continue' || outcome.status === 'completed') {
+    // An overflow is retried once per step: the next request is compacted first (see `lastStepOverflowed`).
+    if (outcome.status === 'overflow') continue
+    recovery.overflowRetried = false
+    if (outcome.status !== 'aborted' && outcome.status !== 'error' && outcome.status !== 'rejected') {
       // The step's real usage: prune or summarize now if the context overflowed.
       await context.afterStep({
         sessionId: input.sessionId,
@@ -98,7 +112,8 @@ export async function runTurn(deps: LoopDeps, input: TurnInput): Promise<TurnRes
       }
     }
     if (outcome.status !== 'continue') {
-      return { status: outcome.status, error: outcome.error, steps: step, lastMessage }
+      const { finish, detail } = outcome
+      return { status: outcome.status, error: outcome.error, steps: step, lastMessage, finish, ...(detail ? { detail } : {}) }
     }
     if (input.signal.aborted) return { status: 'aborted', error: abortedData(), steps: step, lastMessage }
   }
@@ -129,13 +144,15 @@ function addContext(store: SessionStore, message: Message, sections: ContextSect
 }
 
 interface StepOutcome {
-  status: 'continue' | TurnResult['status']
+  status: 'continue' | 'overflow' | TurnResult['status']
   error?: ErrorData
   message: Message
   changes: StepChanges
+  finish: string
+  detail?: string
 }
 
-async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager): Promise<StepOutcome> {
+async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager, recovery: TurnRecovery): Promise<StepOutcome> {
   const { store, providers, tools } = deps
   const { sessionId, signal } = input
   // The step's preparation and its request are separate tasks of the event loop (see `nextTask`).
@@ -161,9 +178,15 @@ async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager
   const changes: StepChanges = { paths: [], unlisted: false }
   const mayMutate = (name: string): boolean => tools.mutatesFiles?.(name, input.agent) ?? true
   let usage: Usage = ZERO_USAGE
-  let finish = 'stop'
+  // Set by `handle` (TypeScript does not see assignments inside closures).
+  let finish = 'stop' as FinishReason
+  let detail: string | undefined
+  let wroteText = false
   let stopTurn = false
   let stopError: ErrorData | undefined
+  let startedCalls = 0
+  /** Calls whose arguments did not parse: cut off, when the output limit ended the step. */
+  const unparsed = new Set<string>()
   const model = providers.model(input.model, input.providerSettings)
 
   const endText = (): void => {
@@ -174,6 +197,18 @@ async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager
     if (reasoning) store.endPart(reasoning.id)
     reasoning = undefined
   }
+  const dropAttempt = (): void => {
+    endText()
+    endReasoning()
+    for (const part of attemptParts) store.removePart(part)
+    for (const part of attemptParts) {
+      if (part.type !== 'tool') continue
+      toolParts.delete(part.callId)
+      unparsed.delete(part.callId)
+    }
+    attemptParts = []
+    wroteText = false
+  }
   const add = <P extends Part>(part: Omit<P, 'id'>): P => {
     const created = store.addPart<P>(part)
     attemptParts.push(created)
@@ -181,6 +216,7 @@ async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager
   }
 
   const startTool = (part: PartOf<'tool'>, toolInput: unknown): void => {
+    startedCalls++
     const started = store.updatePart({ ...part, state: { ...part.state, status: 'running', input: toolInput, startedAt: Date.now() } })
     toolParts.set(part.callId, started)
     const execution = tools
@@ -243,6 +279,7 @@ async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager
         endReasoning()
         text ??= add<PartOf<'text'>>({ sessionId, messageId: message.id, type: 'text', text: '' })
         if (event.text) store.appendText(text.id, event.text)
+        if (event.text) wroteText = true
         return
       }
       case 'reasoning-delta': {
@@ -293,6 +330,7 @@ async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager
         // A signed call (Gemini) keeps its signature for the requests that send it back.
         const part = event.signature ? { ...started, signature: event.signature, providerId: model.providerId } : started
         if ('inputError' in event) {
+          unparsed.add(event.id)
           toolParts.set(
             event.id,
             store.updatePart({
@@ -318,6 +356,7 @@ async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager
         return
       case 'finish':
         finish = event.reason
+        detail = event.detail
         return
       case 'retry':
         deps.setStatus({
@@ -327,76 +366,125 @@ async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager
           nextAt: Date.now() + event.delayMs,
         })
         return
-      case 'attempt-reset': {
+      case 'attempt-reset':
         // The provider retries from scratch: drop what the failed attempt produced so nothing is duplicated.
-        endText()
-        endReasoning()
-        for (const part of attemptParts) store.removePart(part)
-        for (const part of attemptParts) if (part.type === 'tool') toolParts.delete(part.callId)
-        attemptParts = []
+        dropAttempt()
         return
-      }
     }
   }
 
   let failure: unknown
-  try {
-    await nextTask()
-    const stream = providers.stream({
-      model: input.model,
-      settings: input.providerSettings,
-      system: input.system,
-      messages,
-      tools: toolDefinitions,
-      // One session, one prompt cache: its requests share their prefix.
-      cacheKey: sessionId,
-      // Every step reasons at the turn's effort; the model's default keeps reasoning on where it can.
-      reasoning: { effort: input.effort ?? model.defaultEffort },
-      signal,
-    })
-    let busy = false
-    for await (const event of stream) {
-      if (!busy && event.type !== 'retry') {
-        deps.setStatus({ type: 'busy' })
-        deps.tools.warm?.()
-        busy = true
+  /**
+   * The output limit a cut answer hit: providers report it as the answer's output tokens
+   * (`max_tokens` and thinking included); the usual default when a server reports no usage.
+   */
+  const limitHit = (): number => (usage.output > 0 ? usage.output : defaultMaxTokens(model))
+  /** Cost of attempts this step threw away (a retry with a larger output limit). */
+  let spent = 0
+  const attempt = async (requestMaxTokens: number | undefined): Promise<void> => {
+    try {
+      await nextTask()
+      const stream = providers.stream({
+        model: input.model,
+        settings: input.providerSettings,
+        system: input.system,
+        messages,
+        tools: toolDefinitions,
+        // One session, one prompt cache: its requests share their prefix.
+        cacheKey: sessionId,
+        // Every step reasons at the turn's effort; the model's default keeps reasoning on where it can.
+        reasoning: { effort: input.effort ?? model.defaultEffort },
+        signal,
+        ...(requestMaxTokens !== undefined ? { maxTokens: requestMaxTokens } : {}),
+      })
+      let busy = false
+      for await (const event of stream) {
+        if (!busy && event.type !== 'retry') {
+          deps.setStatus({ type: 'busy' })
+          deps.tools.warm?.()
+          busy = true
+        }
+        if (event.type === 'retry') busy = false
+        handle(event)
       }
-      if (event.type === 'retry') busy = false
-      handle(event)
+    } catch (error) {
+      failure = error
     }
-  } catch (error) {
-    failure = error
+  }
+  await attempt(undefined)
+  // The output limit cut a tool call before any call ran: the same request once more with the
+  // model's whole output limit usually fits it, and costs the model no extra turn.
+  if (failure === undefined && !signal.aborted && finish === 'length' && unparsed.size > 0 && startedCalls === 0 && model.limit.output > limitHit()) {
+    const cut = [...unparsed].map((id) => toolParts.get(id)?.tool ?? 'a tool').join(', ')
+    deps.setStatus({
+      type: 'retry',
+      attempt: 1,
+      message: `the output limit of ${limitHit()} tokens cut off the call to ${cut}; asking again with ${model.limit.output}`,
+      nextAt: Date.now(),
+    })
+    spent += computeCost(usage, model.pricing) ?? 0
+    dropAttempt()
+    toolParts.clear()
+    usage = ZERO_USAGE
+    finish = 'stop' as FinishReason
+    detail = undefined
+    await attempt(model.limit.output)
   }
   endText()
   endReasoning()
   await Promise.allSettled(running)
 
-  // Calls that never started (stream cut, abort, bad JSON handled above) still need a result.
+  // Calls that never started (stream cut, abort, bad JSON handled above) still need a result; a
+  // call the output limit cut off says so, so the model splits it instead of repeating it.
   const now = Date.now()
+  const cutBy = failure !== undefined ? undefined : finish === 'length' ? cutCallMessage : finish === 'context_window' ? cutByWindowMessage : undefined
   for (const current of toolParts.values()) {
-    if (current.state.status === 'pending' || current.state.status === 'running') {
+    const unfinished = current.state.status === 'pending' || current.state.status === 'running'
+    if (cutBy && (unparsed.has(current.callId) || current.state.status === 'pending')) {
+      toolParts.set(current.callId, store.updatePart({ ...current, state: { ...current.state, status: 'error', error: cutBy(current.tool, limitHit()), endedAt: now } }))
+    } else if (unfinished) {
       store.updatePart({ ...current, state: { ...current.state, status: 'interrupted', error: 'interrupted before it ran', endedAt: now } })
     }
   }
 
-  const cost = computeCost(usage, model.pricing)
-  store.addPart<PartOf<'step-finish'>>({ sessionId, messageId: message.id, type: 'step-finish', usage, cost: cost ?? 0, finish })
   // Stopped while tools ran counts as stopped even though the stream itself had finished.
   const aborted = signal.aborted || (failure !== undefined && isAbort(failure, signal))
-  const error = aborted ? abortedData() : failure === undefined ? stopError : toErrorData(failure)
+  const verdict: StepVerdict | undefined = aborted
+    ? undefined
+    : judgeStep(
+        {
+          finish,
+          detail,
+          failure,
+          toolCalls: toolParts.size,
+          startedCalls,
+          stopTurn,
+          stopError,
+          hasText: wroteText,
+        },
+        recovery,
+      )
+  // An overflow is answered again after compaction: what this attempt wrote is written again then.
+  if (verdict?.status === 'overflow') dropAttempt()
+  if (verdict && 'note' in verdict && verdict.note) {
+    store.addPart<PartOf<'text'>>({ sessionId, messageId: message.id, type: 'text', text: verdict.note, synthetic: true })
+  }
+  const stepCost = computeCost(usage, model.pricing)
+  const cost = stepCost === undefined && spent === 0 ? undefined : (stepCost ?? 0) + spent
+  const storedFinish = aborted ? 'aborted' : (verdict?.finish ?? finish)
+  store.addPart<PartOf<'step-finish'>>({ sessionId, messageId: message.id, type: 'step-finish', usage, cost: cost ?? 0, finish: storedFinish })
+  const error = aborted ? abortedData() : verdict?.status === 'error' ? verdict.error : undefined
   message = store.updateMessage({
     ...message,
     completedAt: Date.now(),
-    finish: aborted ? 'aborted' : error !== undefined ? 'error' : finish,
+    finish: storedFinish,
     usage,
     ...(cost !== undefined ? { cost } : {}),
     ...(error ? { error } : {}),
   })
   store.touch(sessionId)
-  if (aborted) return { status: 'aborted', error, message, changes }
-  if (error !== undefined) return { status: 'error', error, message, changes }
-  if (stopTurn) return { status: 'rejected', message, changes }
-  return { status: toolParts.size > 0 ? 'continue' : 'completed', message, changes }
+  if (!verdict) return { status: 'aborted', error, message, changes, finish: storedFinish }
+  return { status: verdict.status, error, message, changes, finish: storedFinish, ...(detail ? { detail } : {}) }
 }
 
 function abortedData(): ErrorData {

@@ -3,6 +3,7 @@ import type { MessageWithParts, Part, PartOf } from '@shared/schema/session'
 import type { AssistantMessage, ModelMessage, ToolMessage, ToolResultPart, UserMessage } from '../provider'
 import { enforceInvariant, type InvariantRepair } from '../context/invariant'
 import { INTERRUPTED_OUTPUT, toolOutputForModel } from '../context/placeholder'
+import { CONTINUE_TRUNCATED_TEXT, continuedTruncated, withoutRefusedTurns } from '../context/stopped-turns'
 import { contextParts } from '../context/turn-context'
 
 export const INTERRUPTED_RESULT = INTERRUPTED_OUTPUT
@@ -46,12 +47,15 @@ export interface TranscriptRepair {
  * The stored transcript as provider messages. Enforces the invariant every
  * provider checks: each tool call is followed by exactly its result, and no
  * result appears without its call — calls that never finished are answered as
- * interrupted, so the next request is always valid.
+ * interrupted, so the next request is always valid. Refused turns are left out and a
+ * continued cut-off answer is followed by a note (see context/stopped-turns.ts).
  */
-export function toModelMessages(history: MessageWithParts[], images: ImageLoader = () => undefined): { messages: ModelMessage[]; repair: TranscriptRepair } {
+export function toModelMessages(stored: MessageWithParts[], images: ImageLoader = () => undefined): { messages: ModelMessage[]; repair: TranscriptRepair } {
   const messages: ModelMessage[] = []
   const repair: Omit<TranscriptRepair, 'invariant'> = { interrupted: [], droppedEmpty: 0 }
-  for (const { info, parts } of history) {
+  const history = withoutRefusedTurns(stored)
+  for (const [index, message] of history.entries()) {
+    const { info, parts } = message
     // The app's context for the turn goes first, so the user's words end the message.
     const context = contextParts({ info, parts }).map((text) => ({ type: 'text' as const, text }))
     if (info.role === 'user') {
@@ -94,6 +98,7 @@ export function toModelMessages(history: MessageWithParts[], images: ImageLoader
     if (results.length > 0) messages.push({ role: 'tool', content: results } satisfies ToolMessage)
     // Facts that arrived after this step's results were sent (late diagnostics) follow them.
     if (context.length > 0) pushUser(messages, { role: 'user', content: context })
+    if (continuedTruncated(message, history[index + 1])) pushUser(messages, { role: 'user', content: [{ type: 'text', text: CONTINUE_TRUNCATED_TEXT }] })
   }
   // The pass above pairs calls within each stored message; this one holds the rule across
   // messages too (ids reused by the model, a transcript cut by a compaction boundary).

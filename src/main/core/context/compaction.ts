@@ -6,6 +6,7 @@ import { ProviderErrorNames } from '../provider'
 import { ContextErrorNames } from './errors'
 import { contextBudget } from './overflow'
 import compactionPrompt from './prompts/compaction.txt?raw'
+import { withoutRefusedTurns } from './stopped-turns'
 import { type DegradeLevel, renderSummaryInput } from './summary-input'
 import { estimateTokens } from './tokens'
 
@@ -68,7 +69,8 @@ export async function summarize(providers: SummaryProvider, input: SummarizeInpu
   const maxTokens = Math.min(SUMMARY_MAX_TOKENS, info.limit.output)
   let budget = contextBudget(info.limit).usable - estimateTokens(compactionPrompt) - estimateTokens(ASK) - 64
   for (let attempt = 1; attempt <= MAX_SUMMARY_ATTEMPTS; attempt++) {
-    const rendered = renderSummaryInput(input.previousSummary, input.covered, budget)
+    // A refused exchange is not sent again, not even to be summarized (see stopped-turns.ts).
+    const rendered = renderSummaryInput(input.previousSummary, withoutRefusedTurns(input.covered), budget)
     try {
       const completion = await providers.complete({
         model: input.model,

@@ -63,11 +63,14 @@ export function measureView(view: ContextView, model: string, overheadChars: num
   return { tokens: tokensFromChars(chars), source: 'estimate' }
 }
 
-/** The newest step failed because the provider found the prompt too long: our count was low. */
+/**
+ * The newest step failed because the provider found the prompt too long, or stopped because
+ * the context window filled up while the model wrote: our count was low.
+ */
 export function lastStepOverflowed(view: ContextView): boolean {
   for (let i = view.tail.length - 1; i >= view.freshFrom; i--) {
     const { info } = view.tail[i] as MessageWithParts
-    if (info.role === 'assistant') return info.error?.name === ProviderErrorNames.ContextOverflow
+    if (info.role === 'assistant') return info.error?.name === ProviderErrorNames.ContextOverflow || info.finish === 'context_window'
   }
   return false
 }

@@ -51,3 +51,4 @@ export {
   type WebSearchRequest,
   type WebSearchRun,
 } from './web-search'
+export { defaultMaxTokens } from './transform/request-limits'

@@ -38,7 +38,12 @@ Options:
   -h, --help            Show this help
 
 Without --yes, permission asks are answered at the terminal when stdin is a TTY
-and rejected otherwise (the model is told why).`
+and rejected otherwise (the model is told why).
+
+Exit codes: 0 the turn finished (also at the step limit, or stopped by a rejected
+permission), 1 it failed, 2 bad arguments, 3 the model refused or the provider's
+content filter withheld the answer, 4 the answer was cut off at the output limit
+(after one automatic continuation), 130 stopped (Ctrl+C).`
 
 type Format = 'text' | 'json'
 
@@ -164,8 +169,30 @@ export async function runRun(rawArgv: string[]): Promise<number> {
     await services.agents.settleTitles(2000)
     stopAsking()
     unsubscribe()
-    if (format === 'json') writeJson({ type: 'done', sessionId: session.id, status: result.status, steps: result.steps, error: result.error })
-    else process.stdout.write('\n')
+    if (format === 'json') {
+      writeJson({
+        type: 'done',
+        sessionId: session.id,
+        status: result.status,
+        steps: result.steps,
+        finish: result.finish,
+        truncated: result.status === 'truncated',
+        refused: result.status === 'refused',
+        ...(result.detail ? { detail: result.detail } : {}),
+        error: result.error,
+      })
+    } else process.stdout.write('\n')
+    if (result.status === 'refused') {
+      const why = result.finish === 'content_filter' ? "the provider's content filter withheld the answer" : 'the model declined to answer'
+      process.stderr.write(`hotaru run: ${why}${result.detail ? `: ${result.detail}` : ''}\n`)
+      process.stderr.write(`session ${session.id}\n`)
+      return 3
+    }
+    if (result.status === 'truncated') {
+      process.stderr.write('hotaru run: the answer was cut off at the output limit, also after one continuation\n')
+      process.stderr.write(`session ${session.id}\n`)
+      return 4
+    }
     if (result.status === 'error') {
       process.stderr.write(`hotaru run: ${result.error?.data.message ?? 'the turn failed'}\n`)
       return 1
@@ -280,6 +307,8 @@ function jsonOutput(): (event: BusEvent) => void {
 function textOutput(): (event: BusEvent) => void {
   const textParts = new Set<string>()
   const announced = new Map<string, string>()
+  /** Messages whose unusual stop was already told. */
+  const stopped = new Set<string>()
   let wroteText = false
   let endsWithNewline = true
   const write = (text: string): void => {
@@ -314,8 +343,14 @@ function textOutput(): (event: BusEvent) => void {
       }
     } else if (event.channel === 'session:delta' && textParts.has(event.envelope.payload.partId)) {
       write(event.envelope.payload.delta)
+    } else if (event.channel === 'session:message') {
+      const notice = stopNotice(event.envelope.payload.message.finish)
+      if (notice && event.envelope.payload.message.completedAt !== undefined && !stopped.has(event.envelope.payload.message.id)) {
+        stopped.add(event.envelope.payload.message.id)
+        process.stderr.write(`${endsWithNewline ? '' : '\n'}… ${notice}\n`)
+      }
     } else if (event.channel === 'session:partRemoved' && textParts.has(event.envelope.payload.partId)) {
-      process.stderr.write('\n… the provider failed mid-answer; retrying (the text above is replaced)\n')
+      process.stderr.write('\n… the answer is asked for again (the text above is replaced)\n')
     } else if (event.channel === 'session:status') {
       const status = event.envelope.payload.status
       if (status.type === 'retry') {
@@ -323,6 +358,20 @@ function textOutput(): (event: BusEvent) => void {
         process.stderr.write(`… ${status.message}; retry ${status.attempt} in ${seconds}s\n`)
       }
     }
+  }
+}
+
+/** What the user is told on stderr when a step ends other than normally (the final outcome is told at the end). */
+function stopNotice(finish: string | undefined): string | undefined {
+  switch (finish) {
+    case 'length':
+      return 'response cut off at the output limit'
+    case 'context_window':
+      return 'the context window filled up; compacting the conversation and asking again'
+    case 'interrupted':
+      return 'the response broke off after a tool call; going on with a new request'
+    default:
+      return undefined
   }
 }
 

@@ -10,6 +10,7 @@ import { NoKeyActions } from '../composer/LocalModels'
 import { ToolCard } from '../tools/ToolCard'
 import { Compaction, HookFailures, Reasoning } from './parts'
 import { MessageImages } from './MessageImages'
+import { StopNotice } from './StopNotice'
 import type { TurnSummary } from './turns'
 
 const EMPTY: Part[] = []
@@ -171,6 +172,7 @@ export const MessageRow = memo(function MessageRow({ sessionId, messageId, root,
   return (
     <div className="msg msg-assistant" data-testid="assistant-message" data-message-id={messageId} data-complete={!streaming}>
       {parts.map((p) => renderPart(p, streaming, root, recent, reportedReasoning(info, parts)))}
+      {!streaming && <StopNotice finish={info.finish} />}
       {info.error && <MessageError error={info.error} sessionId={sessionId} />}
       {summary && <TurnFooter sessionId={sessionId} summary={summary} />}
     </div>

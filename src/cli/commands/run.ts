@@ -350,7 +350,7 @@ function textOutput(): (event: BusEvent) => void {
         process.stderr.write(`${endsWithNewline ? '' : '\n'}… ${notice}\n`)
       }
     } else if (event.channel === 'session:partRemoved' && textParts.has(event.envelope.payload.partId)) {
-      process.stderr.write('\n… the answer is asked for again (the text above is replaced)\n')
+      process.stderr.write('\n… the provider failed mid-answer; retrying (the text above is replaced)\n')
     } else if (event.channel === 'session:status') {
       const status = event.envelope.payload.status
       if (status.type === 'retry') {

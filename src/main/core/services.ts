@@ -233,10 +233,16 @@ export function createServices(options: ServicesOptions): Services {
           : diagnosticsAfterTool(lsp.for(project, config), { tool, sessionId, metadata, failed, signal, waitMs: lsp.waitMs, quietMs: lsp.quietMs }),
     ],
     // …and what a server that was starting or slow reports later, with the next request or before the turn ends.
+    // A project whose servers never started owes nothing: its turns do not load the language-server code.
     lateFacts: {
-      take: (project, config, sessionId, options) => (config.lsp === false ? [] : lateDiagnostics(lsp.for(project, config), sessionId, options)),
-      settle: (project, config, sessionId, signal) =>
-        config.lsp === false ? Promise.resolve([]) : settleDiagnostics(lsp.for(project, config), sessionId, { maxMs: lsp.settleMs, quietMs: lsp.quietMs, signal }),
+      take: (project, config, sessionId, options) => {
+        const servers = config.lsp === false ? undefined : lsp.running(project)
+        return servers ? lateDiagnostics(servers, sessionId, options) : []
+      },
+      settle: (project, config, sessionId, signal) => {
+        const servers = config.lsp === false ? undefined : lsp.running(project)
+        return servers ? settleDiagnostics(servers, sessionId, { maxMs: lsp.settleMs, quietMs: lsp.quietMs, signal }) : Promise.resolve([])
+      },
     },
   })
   const checkpoints = new CheckpointService(

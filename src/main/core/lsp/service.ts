@@ -75,6 +75,11 @@ export class LspService {
     return lsp
   }
 
+  /** The project's servers when something already started them (nothing is owed to a turn otherwise). */
+  running(project: ProjectInstance): ProjectLsp | undefined {
+    return project.existingService<ProjectLsp>(SERVICE_KEY)
+  }
+
   /** Like `for`, reading the project's config (trust applied) first. */
   async load(project: ProjectInstance): Promise<ProjectLsp> {
     return this.for(project, await this.options.configOf(project))

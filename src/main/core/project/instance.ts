@@ -92,6 +92,11 @@ export class ProjectInstance {
     return created
   }
 
+  /** The per-project service of that kind when it exists, without creating it. */
+  existingService<T extends Disposable>(key: string): T | undefined {
+    return this.services.get(key) as T | undefined
+  }
+
   /** Disposes one per-project service now (a later `service` call creates it anew). */
   async releaseService(key: string): Promise<void> {
     const existing = this.services.get(key)

@@ -64,9 +64,10 @@ describe('agent UI in Chromium (hotaru serve + fake LLM)', () => {
       await chat(page).getByTestId('context-meter').waitFor()
       await screenshot(page, 'agent-ui-02-markdown')
 
-      // 2. A bash call asks first: each analysed command is listed; "once" runs it and the card shows the output.
+      // 2. A bash call that writes asks first (read-only commands alone would run unasked): each analysed command
+      // is listed; "once" runs it and the card shows the output.
       shared.fake.enqueue(
-        { text: 'Running it.', toolCalls: [{ name: 'bash', args: { command: 'echo hotaru-ok && ls src', description: 'Check the project' } }] },
+        { text: 'Running it.', toolCalls: [{ name: 'bash', args: { command: 'touch checked && echo hotaru-ok && ls src', description: 'Check the project' } }] },
         { text: 'The command worked.' },
       )
       await send(page, 'Run a check')
@@ -74,7 +75,7 @@ describe('agent UI in Chromium (hotaru serve + fake LLM)', () => {
       await ask.waitFor()
       expect(await ask.getAttribute('data-permission')).toBe('bash')
       const patterns = await ask.getByTestId('permission-patterns').locator('code').allInnerTexts()
-      expect(patterns).toEqual(['echo hotaru-ok', 'ls src'])
+      expect(patterns).toEqual(['touch checked', 'echo hotaru-ok', 'ls src'])
       expect((await ask.getByTestId('permission-always').innerText()).length).toBeGreaterThan(0)
       await until(async () => (await page.evaluate('document.activeElement?.dataset?.testid')) === 'permission-dialog', 'ask takes focus')
       await until(async () => (await page.locator('.tab .status-dot.waiting').count()) > 0, 'tab dot waiting')

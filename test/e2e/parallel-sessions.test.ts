@@ -12,7 +12,7 @@ const words = (word: string, n: number): string[] => Array.from({ length: n }, (
 function route(request: RecordedRequest): FakeTurn {
   const body = JSON.stringify(request.body)
   if (body.includes('tool_result')) return { text: 'Checked, gamma is fine.' }
-  if (body.includes('GAMMA')) return { text: words('gamma', 25), dripMs: 60, toolCalls: [{ name: 'bash', args: { command: 'echo gamma-ok', description: 'Check gamma' } }] }
+  if (body.includes('GAMMA')) return { text: words('gamma', 25), dripMs: 60, toolCalls: [{ name: 'bash', args: { command: 'touch gamma-ok', description: 'Check gamma' } }] }
   if (body.includes('BETA')) return { text: [...words('beta', 50), 'beta-done'], dripMs: 100 }
   return { text: [...words('alpha', 70), 'alpha-done'], dripMs: 100 }
 }
@@ -82,10 +82,10 @@ describe('parallel sessions in Chromium (hotaru serve + fake LLM)', () => {
       const notice = page.getByTestId('ask-notice')
       await notice.waitFor({ timeout: 30_000 })
       expect(await notice.innerText()).toContain('BETA: another story')
-      expect(await notice.innerText()).toContain('asks permission: echo gamma-ok')
+      expect(await notice.innerText()).toContain('asks permission: touch gamma-ok')
       await page.getByTestId('activity-button').click()
       await activity.locator('[data-testid="activity-row"][data-badge="waiting"]').waitFor()
-      expect(await activity.getByText('waiting for permission: echo gamma-ok').count()).toBe(1)
+      expect(await activity.getByText('waiting for permission: touch gamma-ok').count()).toBe(1)
       await screenshot(page, 'parallel-02-ask-notice')
       await page.keyboard.press('Escape')
 

@@ -153,7 +153,7 @@ describe('worktree sessions in Chromium (hotaru serve + fake LLM)', () => {
 
       // A worktree session that asks while the tab shows the main folder raises a notice that opens it.
       shared.fake.enqueue(
-        { text: Array.from({ length: 20 }, (_, i) => `look${i} `), dripMs: 100, toolCalls: [{ name: 'bash', args: { command: 'echo wt-ok', description: 'Check' } }] },
+        { text: Array.from({ length: 20 }, (_, i) => `look${i} `), dripMs: 100, toolCalls: [{ name: 'bash', args: { command: 'rm -f wt-ok', description: 'Check' } }] },
         { text: 'Echoed in the worktree.' },
       )
       await send(ui, 'WT: check with bash')

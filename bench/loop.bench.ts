@@ -132,10 +132,10 @@ async function runOnce(agent: Agent, project: string, claudeBin: string | null):
   const ours = agent !== 'claude'
   const [command, args] =
     ours
-      ? [process.execPath, [BIN, 'run', '--dir', project, '--yes', '--model', 'anthropic/claude-sonnet-4-5', 'improve the project']]
+      ? [process.execPath, [BIN, 'run', '--dir', project, '--yes', '--model', 'anthropic/claude-sonnet-4-6', 'improve the project']]
       : [
           claudeBin as string,
-          ['-p', 'improve the project', '--model', 'claude-sonnet-4-5', '--allowedTools', 'Read', 'Edit', 'Write', 'Bash', 'Grep', 'Glob', '--output-format', 'text'],
+          ['-p', 'improve the project', '--model', 'claude-sonnet-4-6', '--allowedTools', 'Read', 'Edit', 'Write', 'Bash', 'Grep', 'Glob', '--output-format', 'text'],
         ]
   if (ours) {
     env.HOTARU_DATA_DIR = join(work, 'data')

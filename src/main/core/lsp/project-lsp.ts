@@ -252,7 +252,9 @@ export class ProjectLsp implements Disposable {
   private async touchServer(handle: ServerHandle, files: string[], deadline: number, options: TouchOptions, report: DiagnosticsReport): Promise<void> {
     const name = handle.server.spec.name
     const starting = handle.ensure()
-    const pending = (file: string): void => options.onPending?.({ abs: file, path: this.relPath(file), handle, sentAt: handle.reportCount(pathToFileURL(file).href) })
+    // A file owed its report; `sentAt`: the report count before its change was sent (default: now, it is sent later).
+    const pending = (file: string, sentAt = handle.reportCount(pathToFileURL(file).href)): void =>
+      options.onPending?.({ abs: file, path: this.relPath(file), handle, sentAt })
     // A first start or a restart after a crash under way is waited for, up to the same deadline (unless only warm servers are).
     const waitForStart = options.waitMs > 0 && !options.warmOnly
     const client = waitForStart ? await handle.whenSettled(deadline) : await raceNow(starting)
@@ -284,7 +286,7 @@ export class ProjectLsp implements Disposable {
     for (const file of files) await handle.syncFile(file)
     const complete = await waiting
     if (!wait) {
-      if (options.warmOnly) for (const file of files) options.onPending?.({ abs: file, path: this.relPath(file), handle, sentAt: counts.get(pathToFileURL(file).href) ?? 0 })
+      if (options.warmOnly) for (const file of files) pending(file, counts.get(pathToFileURL(file).href) ?? 0)
       return
     }
     if (!complete && !options.warmOnly) report.notes.push(`The ${name} language server did not finish checking within ${Math.round(options.waitMs / 100) / 10} s; diagnostics may be incomplete.`)
@@ -292,7 +294,7 @@ export class ProjectLsp implements Disposable {
       const uri = pathToFileURL(file).href
       // A file the server has not reported on since the change is left out: "no errors" would be a guess.
       if (handle.reportCount(uri) <= (counts.get(uri) ?? 0)) {
-        options.onPending?.({ abs: file, path: this.relPath(file), handle, sentAt: counts.get(uri) ?? 0 })
+        pending(file, counts.get(uri) ?? 0)
         continue
       }
       const diagnostics = handle.diagnostics.get(uri) ?? []

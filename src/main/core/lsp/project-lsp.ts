@@ -262,7 +262,7 @@ export class ProjectLsp implements Disposable {
       const status = handle.status()
       if (status.state === 'missing') report.notes.push(`The ${name} language server is not available: ${status.reason ?? 'not installed'}.`)
       else if (status.state === 'degraded') report.notes.push(`The ${name} language server is not working: ${status.reason ?? 'unknown reason'}.`)
-      else if (options.warmOnly) files.forEach(pending)
+      else if (options.warmOnly) for (const file of files) pending(file)
       else if (options.waitMs > 0) report.notes.push(`The ${name} language server is still starting; its diagnostics are not in this result.`)
       // Once it is up, it gets the files anyway (for the Problems panel and later edits).
       void starting.then(async (late) => {

@@ -24,7 +24,7 @@ export function answerPermissions(services: Services, options: { sessionId: stri
   const reply = async (ask: PendingPermission, answer: PermissionReply): Promise<void> => {
     await services.permissions.reply(ask.id, answer)
   }
-  const offPermission = services.permissions.onEvent((event) => {
+  const permissionAsks = services.permissions.onEvent((event) => {
     if (event.type !== 'asked') return
     const ask = event.request
     serial(async () => {
@@ -37,7 +37,7 @@ export function answerPermissions(services: Services, options: { sessionId: stri
     })
   })
   services.questions.answerable = options.mode === 'tty'
-  const offQuestion = services.questions.onEvent((event) => {
+  const questionAsks = services.questions.onEvent((event) => {
     if (event.type !== 'asked') return
     const question = event.question
     serial(async () => {
@@ -50,8 +50,8 @@ export function answerPermissions(services: Services, options: { sessionId: stri
     })
   })
   return () => {
-    offPermission()
-    offQuestion()
+    permissionAsks.dispose()
+    questionAsks.dispose()
   }
 }
 

@@ -84,7 +84,7 @@ describe('bus events', () => {
     expect(await next('agent:turnEnded', (p) => p.sessionId === session.id, 30_000)).toMatchObject({ status: 'completed' })
     await next('process:changed', (p) => p.status === 'exited')
     await next('mcp:warning', (p) => (p.message as string).includes('could not refresh its tools'))
-    offAsks()
+    offAsks.dispose()
     await Promise.all(replies)
 
     // A second turn whose stream breaks off after some text: that attempt's part is removed and it is retried.

@@ -28,7 +28,7 @@ function collect(services: ReturnType<typeof setup>['services'], projectId: stri
       if (payload.searchId !== searchId) return
       if (event.channel === 'search:results') files.push(...(event.envelope.payload as { files: SearchFileResult[] }).files)
       if (event.channel === 'search:done') {
-        off()
+        off.dispose()
         resolve({ files, done: event.envelope.payload as SearchSummary })
       }
     })

@@ -42,7 +42,7 @@ export async function ipcHarness() {
       const off = services.bus.subscribe((e) => {
         if (e.channel === channel && test(e.envelope.payload as Record<string, unknown>)) {
           clearTimeout(timer)
-          off()
+          off.dispose()
           resolve(e.envelope.payload as Record<string, unknown>)
         }
       })

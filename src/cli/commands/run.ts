@@ -144,7 +144,7 @@ export async function runRun(rawArgv: string[]): Promise<number> {
     })
     tellModelNotices(services, services.sessions.get(session.id), { model, effort, providerSettings: snapshot.providerSettings }, tell)
     const output = format === 'json' ? jsonOutput() : textOutput()
-    const unsubscribe = services.bus.subscribe((event) => {
+    const events = services.bus.subscribe((event) => {
       if (event.channel === 'project:notice' || event.channel === 'mcp:warning') tell(event.envelope.payload.message)
       else if (sessionOf(event) === session.id || event.channel.startsWith('permission:')) output(event)
     })
@@ -168,7 +168,7 @@ export async function runRun(rawArgv: string[]): Promise<number> {
     })
     await services.agents.settleTitles(2000)
     stopAsking()
-    unsubscribe()
+    events.dispose()
     if (format === 'json') {
       writeJson({
         type: 'done',

@@ -376,6 +376,7 @@ export function createServices(options: ServicesOptions): Services {
       disposed = true
       try {
         worktrees.dispose()
+        search.dispose()
         await agents.abortAll()
         await projects.dispose()
       } finally {

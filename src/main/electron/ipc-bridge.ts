@@ -38,14 +38,14 @@ export function registerIpc(services: Services, router: Router): { connectionFor
       return router.handle(connectionFor(event.sender), channel, payload)
     })
   }
-  const unsubscribe = services.bus.subscribe((event) => {
+  const events = services.bus.subscribe((event) => {
     for (const connection of connections.values()) connection.offer(event)
   })
 
   return {
     connectionFor,
     dispose() {
-      unsubscribe()
+      events.dispose()
       for (const channel of router.channels) ipcMain.removeHandler(channel)
     },
   }

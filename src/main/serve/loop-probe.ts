@@ -114,7 +114,7 @@ export function startLoopProbe(bus: EventBus, report: (turn: TurnLoopReport) => 
       memory: megabytes(process.memoryUsage()),
     })
   }
-  const unsubscribe = bus.subscribe(({ channel, envelope }) => {
+  const events = bus.subscribe(({ channel, envelope }) => {
     const payload = envelope.payload as { sessionId?: string; status?: { type?: string } | string }
     const sessionId = payload.sessionId
     if (!sessionId) return
@@ -123,7 +123,7 @@ export function startLoopProbe(bus: EventBus, report: (turn: TurnLoopReport) => 
     if (channel === 'agent:turnEnded') end(sessionId, String(status))
   })
   return () => {
-    unsubscribe()
+    events.dispose()
     for (const probe of turns.values()) {
       clearInterval(probe.ticker)
       probe.histogram.disable()

@@ -90,7 +90,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES })
   const connections = new Set<Connection>()
   let nextConnection = 1
-  const unsubscribe = options.services.bus.subscribe((event) => {
+  const events = options.services.bus.subscribe((event) => {
     for (const connection of connections) connection.offer(event)
   })
 
@@ -169,7 +169,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     host,
     token,
     async close() {
-      unsubscribe()
+      events.dispose()
       for (const client of wss.clients) client.terminate()
       wss.close()
       const closed = new Promise<void>((resolve) => server.close(() => resolve()))

@@ -158,7 +158,7 @@ describe('terminals (real node-pty)', () => {
     expect(await services.projects.close(project.id)).toBe(true)
     // A hang-up is enough: nothing waited for the SIGKILL fallback.
     expect(Date.now() - started).toBeLessThan(1500)
-    unsubscribe()
+    unsubscribe.dispose()
     await until(() => pids.every((pid) => !alive(pid)), () => `still alive: ${pids.filter(alive).join(', ')}`)
     expect(() => terminalsOf(project, new EventBus())).toThrow(expect.objectContaining({ name: 'ProjectNotOpen' }))
   })

@@ -22,7 +22,7 @@ function nextAsk(services: Services, sessionId: string): Promise<PendingPermissi
   return new Promise((resolve) => {
     const off = services.permissions.onEvent((event) => {
       if (event.type !== 'asked' || event.request.sessionId !== sessionId) return
-      off()
+      off.dispose()
       resolve(event.request)
     })
   })

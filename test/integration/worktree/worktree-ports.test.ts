@@ -74,7 +74,7 @@ describe('worktree ports', () => {
     const expected = `P=${portsB.first} R=${portsB.first}-${portsB.last}.`
     await until(() => (output.get(inWorktree.id) ?? '').includes(expected), 'the worktree terminal prints its ports')
     await until(() => (output.get(inMain.id) ?? '').includes('P=none.'), 'the main terminal prints no port')
-    stop()
+    stop.dispose()
   })
 
   it('gives a worktree recorded without ports a block when it is next opened', async () => {

@@ -52,7 +52,7 @@ describe('event bus', () => {
     const off = bus.on('fs:changed', ({ changes }, { projectId, seq }) => paths.push(`${projectId}#${seq}:${changes.map((c) => c.path).join(',')}`))
     bus.publish('project:closed', { projectId: PROJECT }, PROJECT)
     bus.publish('fs:changed', { changes: [{ kind: 'changed', path: 'src/a.ts' }], invalidated: [] }, PROJECT)
-    off()
+    off.dispose()
     bus.publish('fs:changed', { changes: [{ kind: 'changed', path: 'src/b.ts' }], invalidated: [] }, PROJECT)
     expect(paths).toEqual([`${PROJECT}#2:src/a.ts`])
   })

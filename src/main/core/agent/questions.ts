@@ -3,7 +3,7 @@ import { ErrorNames, HotaruError } from '@shared/errors'
 import type { EventPayload } from '@shared/ipc'
 import type { PendingQuestion } from '@shared/ipc/question'
 import type { QuestionAnswer } from '../tools'
-import { Emitter, type Listener } from '../util/emitter'
+import { Emitter, type Subscription, type Listener } from '../util/emitter'
 
 export type { PendingQuestion }
 
@@ -28,7 +28,7 @@ export class QuestionService {
    */
   answerable = true
 
-  onEvent(listener: Listener<QuestionEvent>): () => void {
+  onEvent(listener: Listener<QuestionEvent>): Subscription {
     return this.events.on(listener)
   }
 

@@ -1,4 +1,5 @@
 import type { EventEnvelope } from '@shared/ipc'
+import type { Subscription } from '../util/disposable'
 import { Emitter } from '../util/emitter'
 import type { BusChannel, BusEvent, BusPayload, EventCheck } from './events'
 
@@ -40,12 +41,12 @@ export class EventBus {
   }
 
   /** Every event, in publish order (the IPC bridges forward them to their clients). */
-  subscribe(listener: BusListener): () => void {
+  subscribe(listener: BusListener): Subscription {
     return this.listeners.on(listener)
   }
 
   /** The events of one channel, with their typed payload. */
-  on<C extends BusChannel>(channel: C, listener: (payload: BusPayload<C>, envelope: EventEnvelope<BusPayload<C>>) => void): () => void {
+  on<C extends BusChannel>(channel: C, listener: (payload: BusPayload<C>, envelope: EventEnvelope<BusPayload<C>>) => void): Subscription {
     return this.listeners.on((event) => {
       if (event.channel === channel) listener(event.envelope.payload as BusPayload<C>, event.envelope as EventEnvelope<BusPayload<C>>)
     })

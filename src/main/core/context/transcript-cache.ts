@@ -1,5 +1,6 @@
 import type { Message, MessageWithParts, Part } from '@shared/schema/session'
 import type { BusEvent, EventBus } from '../bus/bus'
+import type { Subscription } from '../util/disposable'
 
 /**
  * The transcripts of active sessions, kept in memory so a request does not re-read
@@ -35,7 +36,7 @@ function sortsAfter(a: Message, b: Message): boolean {
 
 export class TranscriptCache {
   private readonly entries = new Map<string, Entry>()
-  private readonly unsubscribe: () => void
+  private readonly events: Subscription
   private readonly maxAgeMs: number
   private readonly maxSessions: number
   private readonly now: () => number
@@ -48,7 +49,7 @@ export class TranscriptCache {
     this.maxAgeMs = options.maxAgeMs ?? 30_000
     this.maxSessions = options.maxSessions ?? 4
     this.now = options.now ?? Date.now
-    this.unsubscribe = bus.subscribe((event) => this.apply(event))
+    this.events = bus.subscribe((event) => this.apply(event))
   }
 
   /** The session's transcript as the store would return it (a snapshot: later writes do not change it). */
@@ -75,7 +76,7 @@ export class TranscriptCache {
   }
 
   dispose(): void {
-    this.unsubscribe()
+    this.events.dispose()
     this.entries.clear()
   }
 

@@ -362,11 +362,11 @@ export class ProjectLsp implements Disposable {
       const finish = (complete: boolean): void => {
         clearTimeout(quietTimer)
         clearTimeout(deadlineTimer)
-        unsubscribe()
+        reports.dispose()
         resolvePromise(complete)
       }
       const allReported = (): boolean => [...counts].every(([uri, count]) => handle.reportCount(uri) > count)
-      const unsubscribe = handle.onReportFor(() => {
+      const reports = handle.onReportFor(() => {
         if (!allReported()) return
         clearTimeout(quietTimer)
         quietTimer = setTimeout(() => finish(true), Math.min(quietMs, Math.max(0, deadline - Date.now())))

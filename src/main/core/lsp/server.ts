@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { LspDiagnostic, LspServerStatus } from '@shared/ipc/lsp'
-import { Emitter, type Listener } from '../util/emitter'
+import { Emitter, type Subscription, type Listener } from '../util/emitter'
 import { log } from '../util/log'
 import { languageIdOf } from './catalog'
 import type { LanguageServerClient } from './client'
@@ -240,7 +240,7 @@ export class ServerHandle {
   }
 
   /** Called with the URI of every report the server sends (after `diagnostics` is updated). */
-  onReportFor(listener: Listener<string>): () => void {
+  onReportFor(listener: Listener<string>): Subscription {
     return this.reported.on(listener)
   }
 

@@ -6,7 +6,7 @@ import type { ApprovalScope as ApprovalScopeSchema, PendingPermission } from '@s
 import type { ApprovalStore } from './approval-store'
 import { PermissionDeniedError, PermissionRejectedError } from './errors'
 import { findRuleOf, READ_ONLY_PATTERN, wildcardMatch, type PermissionAction, type Rule, type Ruleset } from './rule'
-import { Emitter } from '../util/emitter'
+import { Emitter, type Subscription } from '../util/emitter'
 
 /** How long an "always" approval lasts. `persisted` goes to the `ApprovalStore` and survives restarts. */
 export type ApprovalScope = z.infer<typeof ApprovalScopeSchema>
@@ -113,7 +113,7 @@ export class PermissionService {
     this.now = options.now ?? Date.now
   }
 
-  onEvent(listener: PermissionListener): () => void {
+  onEvent(listener: PermissionListener): Subscription {
     return this.events.on(listener)
   }
 

@@ -1,5 +1,6 @@
 import type { ProjectNotice } from '@shared/ipc/project'
 import type { EventBus } from '../bus/bus'
+import type { Subscription } from '../util/disposable'
 
 /** Kept per project; the oldest go first beyond it. */
 const MAX_NOTICES = 100
@@ -22,10 +23,10 @@ interface ProjectLog {
 export class NoticeLog {
   private readonly logs = new Map<string, ProjectLog>()
   private counter = 0
-  private readonly off: () => void
+  private readonly events: Subscription
 
   constructor(bus: EventBus, private readonly now: () => number = Date.now) {
-    this.off = bus.subscribe((event) => {
+    this.events = bus.subscribe((event) => {
       const projectId = event.envelope.projectId
       if (event.channel === 'project:closed') {
         this.logs.delete((event.envelope.payload as { projectId: string }).projectId)
@@ -61,7 +62,7 @@ export class NoticeLog {
   }
 
   dispose(): void {
-    this.off()
+    this.events.dispose()
     this.logs.clear()
   }
 

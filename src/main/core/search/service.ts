@@ -2,6 +2,7 @@ import { ErrorNames, HotaruError } from '@shared/errors'
 import type { SearchFileResult, SearchQuery } from '@shared/schema/search'
 import type { BusPayload, EventBus } from '../bus/bus'
 import type { ProjectManager } from '../project/manager'
+import type { Subscription } from '../util/disposable'
 import { bundledRipgrep } from '../tools/search/ripgrep'
 import { log } from '../util/log'
 import { ProjectFileIndex, type FileList } from './file-index'
@@ -16,13 +17,14 @@ const INDEX_KEY = 'file-index'
  */
 export class SearchService {
   private readonly running = new Map<string, AbortController>()
+  private readonly changes: Subscription
 
   constructor(
     private readonly projects: ProjectManager,
     private readonly bus: EventBus,
     private readonly rg: string | null = bundledRipgrep(),
   ) {
-    bus.on('fs:changed', ({ changes, invalidated }, { projectId }) => {
+    this.changes = bus.on('fs:changed', ({ changes, invalidated }, { projectId }) => {
       if (!projectId) return
       if (invalidated.length === 0 && changes.every((c) => c.kind === 'changed')) return
       this.existingIndex(projectId)?.invalidate()
@@ -80,6 +82,13 @@ export class SearchService {
     controller.abort()
     this.running.delete(searchId)
     return true
+  }
+
+  /** Stops listening for file changes and cancels the searches still running (the app is closing). */
+  dispose(): void {
+    this.changes.dispose()
+    for (const controller of this.running.values()) controller.abort()
+    this.running.clear()
   }
 
   private existingIndex(projectId: string): ProjectFileIndex | undefined {

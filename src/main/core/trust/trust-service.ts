@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import type { TrustRepo, TrustRow } from '../storage/trust-repo'
-import { Emitter, type Listener } from '../util/emitter'
+import { Emitter, type Subscription, type Listener } from '../util/emitter'
 
 /** How a folder stands: trusted or restricted, and which stored decision says so. */
 export interface TrustState {
@@ -78,7 +78,7 @@ export class TrustService {
     return this.repo.list()
   }
 
-  onChange(listener: Listener<TrustChange>): () => void {
+  onChange(listener: Listener<TrustChange>): Subscription {
     return this.changes.on(listener)
   }
 

@@ -3,6 +3,26 @@ export interface Disposable {
 }
 
 /**
+ * A listener registration: `dispose` removes the listener at once, and calling it again does nothing.
+ * Event APIs return one so an owner can keep it in a `DisposableStore` with its other resources.
+ */
+export interface Subscription extends Disposable {
+  dispose(): void
+}
+
+/** A subscription whose `dispose` runs `remove` the first time only. */
+export function subscription(remove: () => void): Subscription {
+  let active = true
+  return {
+    dispose() {
+      if (!active) return
+      active = false
+      remove()
+    },
+  }
+}
+
+/**
  * Owns long-lived resources (watchers, processes, subscriptions, timers) and
  * disposes them in reverse order of registration. Failures of one resource do
  * not stop the others; they are collected and reported together.

@@ -1,10 +1,13 @@
+import { subscription, type Subscription } from './disposable'
 import { log } from './log'
+
+export type { Subscription } from './disposable'
 
 export type Listener<T> = (value: T) => void
 
 /**
  * The listeners of one kind of news inside the core (permission asks, trust decisions,
- * background processes…). `on` returns the unsubscribe. `emit` calls every listener
+ * background processes…). `on` returns the subscription; disposing it removes the listener. `emit` calls every listener
  * registered at that moment, in order; a listener that throws is logged under the
  * emitter's name and neither the others nor the emitting code are disturbed.
  */
@@ -17,11 +20,9 @@ export class Emitter<T> {
     private readonly describe?: (value: T) => string,
   ) {}
 
-  on(listener: Listener<T>): () => void {
+  on(listener: Listener<T>): Subscription {
     this.listeners.add(listener)
-    return () => {
-      this.listeners.delete(listener)
-    }
+    return subscription(() => this.listeners.delete(listener))
   }
 
   emit(value: T): void {

@@ -7,6 +7,7 @@ import { SnapshotErrorNames, type FileVersions } from '../snapshot'
 import type { MergePreview, MergeResult, Worktree, WorktreeBase, WorktreeDiff } from '@shared/schema/worktree'
 import type { AgentService } from '../agent/service'
 import type { EventBus } from '../bus/bus'
+import type { Subscription } from '../util/disposable'
 import type { CheckpointService } from '../checkpoint/service'
 import type { ProjectConfigs } from '../config/project-configs'
 import { isAlive } from '../process/tree'
@@ -77,7 +78,7 @@ function sha256(data: Buffer | null): string {
 export class WorktreeService {
   private readonly timers = new Map<string, NodeJS.Timeout>()
   private readonly prefixes = new Map<string, string>()
-  private readonly unsubscribe: () => void
+  private readonly events: Subscription
   private readonly stopOpened: () => void
   /** Port blocks being allocated for worktrees recorded without one, by project id. */
   private readonly allocating = new Map<string, Promise<void>>()
@@ -92,7 +93,7 @@ export class WorktreeService {
       else detached('worktree ports', this.allocateLater(project))
     })
     // A worktree's sessions starting, ending and changing files change its status.
-    this.unsubscribe = deps.bus.subscribe((event) => {
+    this.events = deps.bus.subscribe((event) => {
       const projectId = event.envelope.projectId
       if (projectId === undefined) return
       if (event.channel !== 'session:status' && event.channel !== 'checkpoint:created') return
@@ -335,7 +336,7 @@ export class WorktreeService {
   }
 
   dispose(): void {
-    this.unsubscribe()
+    this.events.dispose()
     this.stopOpened()
     for (const timer of this.timers.values()) clearTimeout(timer)
     this.timers.clear()

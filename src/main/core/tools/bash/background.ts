@@ -1,7 +1,7 @@
 import { spawnSandboxed } from './sandboxed-spawn'
 import type { z } from 'zod'
 import type { BackgroundProcess } from '@shared/ipc/process'
-import { Emitter } from '../../util/emitter'
+import { Emitter, type Subscription } from '../../util/emitter'
 import { errorMessage } from '../../extensions/types'
 import type { SandboxLaunch } from '../../sandbox/sandbox'
 import type { Disposable } from '../../util/disposable'
@@ -55,7 +55,7 @@ export class BackgroundProcesses implements Disposable {
 
   constructor(private readonly options: { maxOutputChars?: number; now?: () => number } = {}) {}
 
-  onChange(listener: BackgroundListener): () => void {
+  onChange(listener: BackgroundListener): Subscription {
     return this.changes.on(listener)
   }
 

@@ -124,3 +124,22 @@ describe('the session database on a full or damaged disk', () => {
     expect(readFileSync(file).equals(garbage)).toBe(true)
   })
 })
+
+const strace = ['/usr/bin/strace', '/usr/local/bin/strace'].find((path) => existsSync(path))
+
+describe.runIf(process.platform === 'linux' && strace !== undefined)('a CLI command and the processes of others', () => {
+  it('hotaru sessions list opens no process environment on the machine', async () => {
+    const dataDir = realpathSync(tempDir())
+    const trace = join(tempDir(), 'trace')
+    const list = await runHotaru(
+      ['sessions', 'list', '--dir', realpathSync(tempDir())],
+      fakeProviderEnv({ anthropicBaseURL: 'http://127.0.0.1:9', openaiBaseURL: 'http://127.0.0.1:9' }, dataDir),
+      undefined,
+      [strace as string, '-f', '-e', 'trace=openat', '-o', trace],
+    )
+    expect(list.code).toBe(0)
+    const opened = readFileSync(trace, 'utf8')
+    expect(opened).toContain('hotaru.db')
+    expect(opened.split('\n').filter((line) => /\/proc\/\d+\/environ/.test(line))).toEqual([])
+  })
+})

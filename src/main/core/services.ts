@@ -114,9 +114,9 @@ export function createServices(options: ServicesOptions): Services {
   let swept = false
   let sweeps: ProcessSweeps | undefined
   if (options.ownProcesses) {
-    installProcessMarker()
+    installProcessMarker(options.dataDir)
     // What a run killed with SIGKILL left behind is ended a moment later, off the way to the first request.
-    sweeps = new ProcessSweeps()
+    sweeps = new ProcessSweeps(options.dataDir)
     // Last resort on any exit path (a signal handler's process.exit included): synchronous, so it runs.
     process.once('exit', () => {
       if (!swept) endOwnProcesses()

@@ -1,19 +1,28 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { log } from '../util/log'
-import { environOf } from './table'
+import { processesCarrying, startTimeOf } from './marked'
 import { signal } from './tree'
 
 /**
  * Every process the app starts (MCP servers, bash commands, hooks, terminals, whatever custom tools spawn)
  * inherits this variable, naming the app process that owns it. A child that double-forks into its own session
- * (`setsid … &`) leaves our process group but keeps its environment, so on Linux it is still found, through
- * /proc/<pid>/environ, and ended when the app exits. After a `kill -9` of the app nothing runs at its exit: the
- * next start ends what a dead owner left behind. Elsewhere process groups are the mechanism (no /proc).
- * Processes are signalled by the policy of `tree.ts` (ESRCH: gone; EPERM: not ours, reported).
+ * (`setsid … &`) leaves our process group but keeps its environment, so on Linux it is still found and ended
+ * when the app exits. How it is found reads no environment it has no business reading: see `marked.ts`.
+ *
+ * The owners are listed in the data folder (`processes/<token>`, written at start, removed at a clean exit).
+ * After a `kill -9` of the app nothing runs at its exit: its entry stays, and the next start ends what that
+ * dead owner left behind. With no dead owner listed — the usual case — a start looks at no process at all.
+ * Elsewhere process groups are the mechanism (no /proc). Processes are signalled by the policy of `tree.ts`
+ * (ESRCH: gone; EPERM: not ours, reported).
  */
 export const OWNER_VARIABLE = 'HOTARU_PROCESS_OWNER'
 
+/** The folder of the data dir listing the app processes that may own running processes. */
+export const OWNERS_FOLDER = 'processes'
+
 let installed: string | undefined
+let registry: string | undefined
 
 /** `<pid>.<start time>`: the start time tells a live owner from a new process that reused its pid. */
 function tokenOf(pid: number): string | undefined {
@@ -21,50 +30,44 @@ function tokenOf(pid: number): string | undefined {
   return start === undefined ? undefined : `${pid}.${start}`
 }
 
-function startTimeOf(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    // Fields after the command name (which may hold spaces and parentheses): state is 3, start time 22.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    return fields[0] === 'Z' ? undefined : fields[19]
-  } catch {
-    return undefined // gone, or no /proc on this system
-  }
+function parseToken(token: string): { pid: number; start: number } | undefined {
+  const match = /^(\d+)\.(\d+)$/.exec(token)
+  return match ? { pid: Number(match[1]), start: Number(match[2]) } : undefined
 }
 
 function ownerIsAlive(token: string): boolean {
-  const [pid] = token.split('.')
-  return tokenOf(Number(pid)) === token
+  const parsed = parseToken(token)
+  return parsed !== undefined && tokenOf(parsed.pid) === token
 }
 
-/** Marks this process's future children (sets the variable in `process.env`, inherited by every spawn). */
-export function installProcessMarker(): string | undefined {
+/**
+ * Marks this process's future children (sets the variable in `process.env`, inherited by every spawn) and
+ * lists this process as an owner in `dataDir`. An owner that cannot be listed (a full or read-only disk)
+ * still ends its own processes at exit; only a crash's leftovers would then wait for a later start.
+ */
+export function installProcessMarker(dataDir?: string): string | undefined {
   if (installed !== undefined) return installed
   if (process.platform !== 'linux') return undefined
   installed = tokenOf(process.pid)
-  if (installed) process.env[OWNER_VARIABLE] = installed
+  if (!installed) return undefined
+  process.env[OWNER_VARIABLE] = installed
+  if (dataDir !== undefined) {
+    const folder = join(dataDir, OWNERS_FOLDER)
+    try {
+      mkdirSync(folder, { recursive: true })
+      writeFileSync(join(folder, installed), '')
+      registry = folder
+    } catch (error) {
+      log.warn(`[processes] cannot list this process in ${folder}; what a crash leaves running is not ended at the next start: ${(error as Error).message}`)
+    }
+  }
   return installed
 }
 
-/** Processes whose environment carries an owner token, with that token (never this process). */
-export function markedProcesses(): { pid: number; owner: string }[] {
-  if (process.platform !== 'linux') return []
-  let entries: string[]
-  try {
-    entries = readdirSync('/proc')
-  } catch (error) {
-    log.warn('[processes] cannot list /proc:', (error as Error).message)
-    return []
-  }
-  const found: { pid: number; owner: string }[] = []
-  const prefix = `${OWNER_VARIABLE}=`
-  for (const entry of entries) {
-    const pid = Number(entry)
-    if (!Number.isInteger(pid) || pid <= 1 || pid === process.pid) continue
-    const variable = environOf(pid)?.find((v) => v.startsWith(prefix))
-    if (variable) found.push({ pid, owner: variable.slice(prefix.length) })
-  }
-  return found
+/** Processes whose environment carries the owner `token` (never this process). */
+export function processesOf(token: string): number[] {
+  const parsed = parseToken(token)
+  return parsed ? processesCarrying(OWNER_VARIABLE, token, parsed.start) : []
 }
 
 function killAll(pids: number[]): number {
@@ -77,45 +80,64 @@ function killAll(pids: number[]): number {
   return killed
 }
 
-/** Ends the marked processes that are this process's own (`own`) or whose owner is gone (`orphans`), in one scan. */
-function endMarked(which: { own: boolean; orphans: boolean }): number {
-  const token = installed
-  const marked = markedProcesses()
-  const own = which.own && token !== undefined ? marked.filter((p) => p.owner === token) : []
-  const orphans = which.orphans ? marked.filter((p) => p.owner !== token && !ownerIsAlive(p.owner)) : []
-  const killedOrphans = killAll(orphans.map((p) => p.pid))
-  if (killedOrphans > 0) log.info(`[processes] ended ${killedOrphans} process(es) left behind by an app that did not exit cleanly`)
-  return killAll(own.map((p) => p.pid)) + killedOrphans
+function unlist(folder: string, token: string): void {
+  try {
+    rmSync(join(folder, token), { force: true })
+  } catch (error) {
+    log.warn(`[processes] cannot remove ${join(folder, token)}: ${(error as Error).message}`)
+  }
 }
 
 /** At exit: ends every process still carrying this process's token (what graceful shutdown did not reach). */
 export function endOwnProcesses(): number {
   if (!installed) return 0
-  return endMarked({ own: true, orphans: false })
+  const killed = killAll(processesOf(installed))
+  if (registry) unlist(registry, installed)
+  return killed
 }
 
-/** At start: ends processes whose owner is gone (an app killed with SIGKILL, a crash). */
-export function endOrphanedProcesses(): number {
-  return endMarked({ own: false, orphans: true })
+/** Owners listed in `dataDir` that are gone (a crash, `kill -9`). */
+export function deadOwners(dataDir: string): string[] {
+  let entries: string[]
+  try {
+    entries = readdirSync(join(dataDir, OWNERS_FOLDER))
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+    throw error
+  }
+  return entries.filter((token) => parseToken(token) !== undefined && token !== installed && !ownerIsAlive(token))
+}
+
+/** At start: ends processes whose owner, listed in `dataDir`, is gone, and forgets those owners. */
+export function endOrphanedProcesses(dataDir: string): number {
+  let killed = 0
+  for (const token of deadOwners(dataDir)) {
+    killed += killAll(processesOf(token))
+    unlist(join(dataDir, OWNERS_FOLDER), token)
+  }
+  if (killed > 0) log.info(`[processes] ended ${killed} process(es) left behind by an app that did not exit cleanly`)
+  return killed
 }
 
 /**
- * How long after start the app looks for what a dead owner left behind. The scan reads the environment
- * of every process on the machine (milliseconds, more with many processes): done at once it would hold
- * up the first model request of `hotaru run`, and those leftovers have waited since the crash already.
+ * How long after start the app looks for what a dead owner left behind: it is not on the way to the first
+ * model request of `hotaru run`, and those leftovers have waited since the crash already.
  */
 export const ORPHAN_SWEEP_DELAY_MS = 1_000
 
 /**
- * The app's sweeps of marked processes: orphans a moment after start (`ORPHAN_SWEEP_DELAY_MS`), and at
- * shutdown its own, with the orphans too when that moment has not come yet (one scan for both), so a
- * short command still ends them.
+ * The app's sweeps of marked processes: orphans of dead owners a moment after start
+ * (`ORPHAN_SWEEP_DELAY_MS`), and at shutdown its own, with the orphans too when that moment has not come
+ * yet, so a short command still ends them.
  */
 export class ProcessSweeps {
   private orphansPending = true
   private readonly timer: NodeJS.Timeout
 
-  constructor(delayMs = ORPHAN_SWEEP_DELAY_MS) {
+  constructor(
+    private readonly dataDir: string,
+    delayMs = ORPHAN_SWEEP_DELAY_MS,
+  ) {
     this.timer = setTimeout(() => this.sweepOrphans(), delayMs)
     this.timer.unref()
   }
@@ -124,7 +146,7 @@ export class ProcessSweeps {
     if (!this.orphansPending) return
     this.orphansPending = false
     try {
-      endOrphanedProcesses()
+      endOrphanedProcesses(this.dataDir)
     } catch (error) {
       // Nobody awaits a timer: the failure is logged; the next start looks again.
       log.error('[processes] could not end processes left behind:', (error as Error).message)
@@ -136,7 +158,6 @@ export class ProcessSweeps {
     clearTimeout(this.timer)
     const orphans = this.orphansPending
     this.orphansPending = false
-    if (!installed && !orphans) return 0
-    return endMarked({ own: true, orphans })
+    return endOwnProcesses() + (orphans ? endOrphanedProcesses(this.dataDir) : 0)
   }
 }

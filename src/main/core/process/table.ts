@@ -7,6 +7,8 @@ export interface ProcessRow {
   pgid: number
   /** Exited but not yet reaped by its parent. */
   zombie: boolean
+  /** Linux: when it started, in clock ticks since boot (`/proc/<pid>/stat` field 22). */
+  start?: number
 }
 
 /** Linux: /proc/<pid>/stat is "pid (comm) state ppid pgrp …"; comm may hold spaces and parens. */
@@ -24,7 +26,7 @@ function linuxProcesses(): ProcessRow[] {
       throw error
     }
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    rows.push({ pid: Number(name), ppid: Number(fields[1]), pgid: Number(fields[2]), zombie: fields[0] === 'Z' })
+    rows.push({ pid: Number(name), ppid: Number(fields[1]), pgid: Number(fields[2]), zombie: fields[0] === 'Z', start: Number(fields[19]) })
   }
   return rows
 }

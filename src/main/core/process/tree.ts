@@ -1,7 +1,8 @@
 import { execFile, execFileSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { environOf, listProcesses, type ProcessRow } from './table'
+import { processesCarrying, startTimeOf } from './marked'
+import { listProcesses, type ProcessRow } from './table'
 
 /**
  * How every process we start is ended — bash commands (foreground and background), hooks, MCP and
@@ -139,19 +140,21 @@ export function groupMembers(pgid: number): number[] {
     .map((row) => row.pid)
 }
 
-/** Linux: processes whose environment carries `TREE_VARIABLE=tag`. */
-export function taggedProcesses(tag: string): number[] {
+/**
+ * Linux: processes whose environment carries `TREE_VARIABLE=tag`. Only processes started since the tree's
+ * root (`pid`; this process's start when the root is gone) can: see `marked.ts` for what is read.
+ */
+export function taggedProcesses(tag: string, pid?: number, rows: ProcessRow[] = listProcesses()): number[] {
   if (process.platform !== 'linux') return []
-  const variable = `${TREE_VARIABLE}=${tag}`
-  return listProcesses()
-    .filter((row) => !row.zombie && row.pid !== process.pid && environOf(row.pid)?.includes(variable))
-    .map((row) => row.pid)
+  const root = pid === undefined ? undefined : rows.find((row) => row.pid === pid && !row.zombie)
+  const since = root?.start ?? startTimeOf(process.pid) ?? 0
+  return processesCarrying(TREE_VARIABLE, tag, since, rows)
 }
 
 function treeOf(pid: number, tag: string | undefined): number[] {
   const rows = listProcesses()
   const members = rows.filter((row) => row.pgid === pid && !row.zombie).map((row) => row.pid)
-  const tagged = tag ? taggedProcesses(tag) : []
+  const tagged = tag ? taggedProcesses(tag, pid, rows) : []
   return [pid, ...below(pid, childrenByParent(rows)).map((row) => row.pid), ...members, ...tagged]
 }
 

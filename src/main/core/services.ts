@@ -32,6 +32,7 @@ import { detached } from './util/detached'
 import { loginShellEnv, pickShell, useProcessEnvironment } from './tools'
 import { CommandSandbox, sandboxContext, sandboxPolicy, sandboxSupport } from './sandbox'
 import { createLspTool, diagnosticsAfterTool, lateDiagnostics, LspService, settleDiagnostics } from './lsp'
+import { PreviewManager, type DriverFactory } from './preview'
 import { endOwnProcesses, installProcessMarker, ProcessSweeps } from './process/owner-marker'
 
 import { DEFAULT_MODEL_ID } from './config/project-config'
@@ -68,6 +69,8 @@ export interface ServicesOptions {
   checkEvent?: EventCheck
   /** When the background thread of a UI host copies the database's log back (tests use small sizes). */
   walCheckpoints?: WalCheckpointsOptions
+  /** The browser the preview tools drive (the desktop app's pane); default headless Chromium over CDP. */
+  previewDriver?: DriverFactory
 }
 
 /** The composition root of the core: one object, built in one place, passed down. */
@@ -92,6 +95,8 @@ export interface Services {
   readonly search: SearchService
   /** Worktrees of projects: sessions in their own copy, merged back with a preview. */
   readonly worktrees: WorktreeService
+  /** The dev-server preview of each open project and worktree. */
+  readonly previews: PreviewManager
   readonly secrets: SecretStore
   readonly secretsProtection: string
   readonly secretsEncrypted: boolean
@@ -290,6 +295,7 @@ export function createServices(options: ServicesOptions): Services {
     (projectId) => projects.find(projectId),
   )
   const worktrees = new WorktreeService({ storage, projects, configs, checkpoints, agents, sessions, bus, dataDir: options.dataDir })
+  const previews = new PreviewManager({ bus, trust, configs, ...(options.previewDriver ? { driver: options.previewDriver } : {}) })
   // A new decision applies at once to the open projects below the folder: their config is
   // re-read, their MCP servers restarted (started now, or stopped when trust is taken back) and
   // their language servers looked up again where the folder's own copies matter.
@@ -344,6 +350,7 @@ export function createServices(options: ServicesOptions): Services {
     reviews,
     search,
     worktrees,
+    previews,
     secrets,
     secretsProtection: options.secretsProtection ?? PLAIN_CODEC.protection,
     secretsEncrypted: options.secretsEncrypted ?? PLAIN_CODEC.encrypted ?? false,

@@ -8,6 +8,7 @@ import { lspHandlers } from './handlers/lsp'
 import { mcpHandlers } from './handlers/mcp'
 import { ptyHandlers } from './handlers/pty'
 import { permissionHandlers } from './handlers/permission'
+import { previewHandlers } from './handlers/preview'
 import { processHandlers } from './handlers/process'
 import { projectHandlers } from './handlers/project'
 import { questionHandlers } from './handlers/question'
@@ -40,6 +41,7 @@ export const handlers: Handlers = {
   review: reviewHandlers,
   search: searchHandlers,
   worktree: worktreeHandlers,
+  preview: previewHandlers,
 }
 
 export function createAppRouter(services: Services): Router {

@@ -8,6 +8,7 @@ import { lspContract } from './lsp'
 import { ptyContract } from './pty'
 import { mcpContract } from './mcp'
 import { permissionContract } from './permission'
+import { previewContract } from './preview'
 import { processContract } from './process'
 import { projectContract } from './project'
 import { questionContract } from './question'
@@ -41,6 +42,7 @@ export const contracts = {
   review: reviewContract,
   search: searchContract,
   worktree: worktreeContract,
+  preview: previewContract,
 } as const satisfies { [D in Domain]: unknown }
 
 export type Contracts = typeof contracts

@@ -32,7 +32,11 @@ export class TerminalHost {
 
   constructor(private readonly options: TerminalHostOptions) {}
 
-  create(input: { cols: number; rows: number; cwd?: string }): TerminalInfo {
+  /**
+   * Starts the user's shell in the project, or `command` (a dev server of the preview) with `env`
+   * on top; `onExit` hears when its process ends.
+   */
+  create(input: { cols: number; rows: number; cwd?: string; command?: ShellSpec; env?: Record<string, string>; onExit?: (exit: { exitCode: number; signal: number | null }) => void }): TerminalInfo {
     if (this.disposed) throw new HotaruError(ErrorNames.ProjectNotOpen, { message: 'the project is closing' })
     if (this.terminals.size >= MAX_TERMINALS) {
       throw new HotaruError(ErrorNames.Forbidden, { message: `a project can have at most ${MAX_TERMINALS} terminals` })
@@ -45,15 +49,18 @@ export class TerminalHost {
     const id = `t${this.nextId++}`
     const terminal = new Terminal({
       id,
-      shell: this.options.shell ?? userShell(),
+      shell: input.command ?? this.options.shell ?? userShell(),
       cwd,
       cwdRel,
       cols: input.cols,
       rows: input.rows,
-      env: { ...(this.options.env ?? terminalEnv()), ...this.options.extraEnv?.() },
+      env: { ...(this.options.env ?? terminalEnv()), ...this.options.extraEnv?.(), ...input.env },
       flow: this.options.flow,
       onData: (data, offset) => this.options.publish('pty:data', { id, data, offset }),
-      onExit: (exit) => this.options.publish('pty:exit', { id, ...exit }),
+      onExit: (exit) => {
+        this.options.publish('pty:exit', { id, ...exit })
+        input.onExit?.(exit)
+      },
     })
     this.terminals.set(id, terminal)
     return terminal.info()

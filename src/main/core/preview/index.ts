@@ -1,0 +1,7 @@
+export { DEFAULT_READY_TIMEOUT_MS, resolveLaunch, type ResolvedLaunch } from './detect'
+export type { BrowserDriver, DriverFactory, DriverOptions, ElementTarget, Screenshot, ScreenshotOptions } from './driver'
+export { PreviewErrorNames } from './errors'
+export { LAUNCH_FILE, readLaunchFile, type LaunchConfiguration } from './launch-config'
+export { PreviewManager, type PreviewManagerOptions } from './manager'
+export { PreviewService, type PreviewServiceDeps } from './service'
+export { isLoopback, UrlPolicy } from './urls'

@@ -1,0 +1,46 @@
+import type { EventBus } from '../bus/bus'
+import type { ProjectConfigs } from '../config/project-configs'
+import type { ProjectInstance } from '../project/instance'
+import { terminalsOf } from '../pty/terminal-host'
+import { pickShell } from '../tools/bash/shell-env'
+import type { TrustService } from '../trust/trust-service'
+import type { DriverFactory } from './driver'
+import { PreviewService, type PreviewServiceDeps } from './service'
+
+const SERVICE_KEY = 'preview'
+
+export interface PreviewManagerOptions {
+  bus: EventBus
+  trust: TrustService
+  configs: ProjectConfigs
+  /** The browser the agent tools drive; the desktop app passes its pane's, `serve` and the CLI headless Chromium. */
+  driver?: DriverFactory
+  /** Wraps a launch command in the OS sandbox when the project's config turns it on. */
+  confine?: (project: ProjectInstance) => PreviewServiceDeps['confine']
+}
+
+/** The preview of every open project and worktree: one `PreviewService` each, ended with its project. */
+export class PreviewManager {
+  constructor(private readonly options: PreviewManagerOptions) {}
+
+  for(project: ProjectInstance): PreviewService {
+    return project.service(SERVICE_KEY, (p) => {
+      const { bus } = this.options
+      return new PreviewService({
+        project: p,
+        trusted: () => this.options.trust.isTrusted(p.trustRoot),
+        terminals: () => terminalsOf(p, bus),
+        shell: () => pickShell(this.options.configs.of(p).last?.config.shell),
+        ...(this.options.confine ? { confine: this.options.confine(p) } : {}),
+        ...(this.options.driver ? { driver: this.options.driver } : {}),
+        onStatus: (status) => bus.publish('preview:status', status, p.id),
+        onConsole: (entry) => bus.publish('preview:console', { projectId: p.id, entry }, p.id),
+      })
+    })
+  }
+
+  /** The preview of a project if one was used (never creates one). */
+  existing(project: ProjectInstance): PreviewService | undefined {
+    return project.existingService<PreviewService>(SERVICE_KEY)
+  }
+}

@@ -1,0 +1,110 @@
+import { realpathSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import type { PreviewStatus } from '@shared/schema/preview'
+import { ProjectInstance } from '../../../src/main/core/project/instance'
+import { PreviewService } from '../../../src/main/core/preview/service'
+import { TerminalHost } from '../../../src/main/core/pty/terminal-host'
+import { isAlive } from '../../../src/main/core/process/tree'
+import { tempDir, writeTree } from '../../support/temp'
+import { until } from '../../support/until'
+
+/** A dev server as a launch file names one: listens on $PORT, and starts a child that would outlive a careless stop. */
+const SERVER = `
+const http = require('node:http')
+const { spawn } = require('node:child_process')
+const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' })
+require('node:fs').writeFileSync('child.pid', String(child.pid))
+http.createServer((req, res) => res.end('hello from ' + process.env.PORT + ' ' + process.env.HOTARU_PORT)).listen(Number(process.env.PORT), '127.0.0.1', () => console.log('listening'))
+`
+
+let seq = 0
+function openProject(files: Record<string, string>): ProjectInstance {
+  const root = realpathSync(writeTree(tempDir('hotaru-preview-'), files))
+  seq++
+  return new ProjectInstance({ id: `previewtest${String(seq).padStart(4, '0')}`, root, name: 'p' })
+}
+
+function previewOf(project: ProjectInstance, options: { trusted?: boolean } = {}): { preview: PreviewService; statuses: PreviewStatus[]; terminals: TerminalHost } {
+  const statuses: PreviewStatus[] = []
+  const terminals = project.service('pty.terminals', (p) => new TerminalHost({ projectId: p.id, root: p.root, extraEnv: () => p.commandEnv, publish: () => {} }))
+  const preview = project.service(
+    'preview',
+    (p) =>
+      new PreviewService({
+        project: p,
+        trusted: () => options.trusted ?? true,
+        terminals: () => terminals,
+        shell: () => '/bin/sh',
+        onStatus: (status) => statuses.push(status),
+      }),
+  )
+  return { preview, statuses, terminals }
+}
+
+describe('PreviewService', () => {
+  it('serves a plain index.html with the built-in server and reports ready once it answers', async () => {
+    const project = openProject({ 'index.html': '<h1>Static page</h1>' })
+    const { preview, statuses } = previewOf(project, { trusted: false })
+    const status = await preview.start()
+    expect(status).toMatchObject({ state: 'ready', source: 'static', name: 'static' })
+    expect(await (await fetch(status.url ?? '')).text()).toBe('<h1>Static page</h1>')
+    expect(statuses.map((s) => s.state)).toEqual(['starting', 'ready'])
+    await project.dispose()
+    await expect(fetch(status.url ?? '')).rejects.toThrow()
+  })
+
+  it('runs a launch file command in a terminal tab on the worktree port and kills its whole tree when the project closes', async () => {
+    const project = openProject({
+      'server.js': SERVER,
+      '.hotaru/launch.json': JSON.stringify({ configurations: [{ name: 'web', command: 'node server.js' }] }),
+    })
+    const port = 41000 + Math.floor(Math.random() * 790) * 10
+    project.setPorts({ first: port, last: port + 9 })
+    const { preview, terminals } = previewOf(project)
+    const status = await preview.start()
+    expect(status).toMatchObject({ state: 'ready', source: 'launch.json', name: 'web', port, url: `http://127.0.0.1:${port}/` })
+    expect(await (await fetch(status.url ?? '')).text()).toBe(`hello from ${port} ${port}`)
+    expect(terminals.list().map((t) => t.id)).toContain(status.terminalId)
+    const { readFileSync } = await import('node:fs')
+    const childPid = Number(readFileSync(`${project.root}/child.pid`, 'utf8'))
+    expect(isAlive(childPid)).toBe(true)
+    await project.dispose()
+    expect(isAlive(status.pid ?? 0)).toBe(false)
+    expect(isAlive(childPid)).toBe(false)
+  })
+
+  it('a main tree gets a free port of its own, and stop ends the server', async () => {
+    const project = openProject({ 'server.js': SERVER, 'package.json': JSON.stringify({ scripts: { dev: 'node server.js' } }) })
+    const { preview } = previewOf(project)
+    const status = await preview.start()
+    expect(status).toMatchObject({ state: 'ready', source: 'package.json', name: 'dev', command: 'npm run dev' })
+    expect(await (await fetch(status.url ?? '')).text()).toBe(`hello from ${status.port} ${status.port}`)
+    expect((await preview.stop()).state).toBe('stopped')
+    await until(() => !isAlive(status.pid ?? 0), 'the server ended')
+    await expect(fetch(status.url ?? '')).rejects.toThrow()
+    await project.dispose()
+  })
+
+  it('a restricted folder runs nothing from its launch file until trusted', async () => {
+    const project = openProject({ 'server.js': SERVER, '.hotaru/launch.json': JSON.stringify({ configurations: [{ name: 'web', command: 'node server.js' }] }) })
+    const { preview, terminals } = previewOf(project, { trusted: false })
+    await expect(preview.start()).rejects.toMatchObject({ name: 'PreviewRestricted' })
+    expect(terminals.list()).toEqual([])
+    await project.dispose()
+  })
+
+  it('an invalid launch file fails with the file and the JSON path', async () => {
+    const project = openProject({ '.hotaru/launch.json': JSON.stringify({ configurations: [{ name: 'web', comand: 'x' }] }) })
+    const { preview } = previewOf(project)
+    await expect(preview.start()).rejects.toThrow(/\.hotaru\/launch\.json: configurations\[0\]\.comand: unknown key "comand"/)
+    await project.dispose()
+  })
+
+  it('a server that exits before answering fails the start with its exit', async () => {
+    const project = openProject({ '.hotaru/launch.json': JSON.stringify({ configurations: [{ name: 'web', command: 'echo broken; exit 3' }] }) })
+    const { preview, statuses } = previewOf(project)
+    await expect(preview.start()).rejects.toThrow(/exited with code 3/)
+    expect(statuses.at(-1)).toMatchObject({ state: 'failed' })
+    await project.dispose()
+  })
+})

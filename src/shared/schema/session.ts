@@ -135,7 +135,7 @@ export const Part = z.discriminatedUnion('type', [
     sections: z.array(z.object({ name: z.string(), text: z.string() })),
   }),
   /**
-   * An image the user attached to a message. The bytes live in the `images` table (see docs/ARCHITECTURE.md);
+   * An image the user attached to a message. The bytes live in the `images` table (see docs/decisions/images.md);
    * `scaled` is the smaller copy sent to the model when the original is larger than the providers want.
    */
   z.object({ ...partBase, type: z.literal('image'), name: z.string(), ...StoredImage.shape, scaled: StoredImage.optional() }),

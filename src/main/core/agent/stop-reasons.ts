@@ -2,7 +2,7 @@ import { HotaruError, toErrorData, type ErrorData } from '@shared/errors'
 import { ProviderErrorNames, type FinishReason } from '../provider'
 
 /**
- * What the loop does with each way a step can end (see docs/ARCHITECTURE.md, "Stop reasons").
+ * What the loop does with each way a step can end (see docs/decisions/stop-reasons.md).
  * Every recovery is bounded per turn by `TurnRecovery`, so no provider answer makes a turn loop.
  */
 

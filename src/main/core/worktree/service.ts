@@ -53,8 +53,8 @@ interface Changes {
 
 /**
  * Parallel checkout for `git worktree add`: four writer processes (git ≥ 2.32; an older git ignores
- * the key and checks out from one). Creating the files is kernel work; docs/ARCHITECTURE.md
- * (Worktrees) has the measurements behind four.
+ * the key and checks out from one). Creating the files is kernel work; docs/decisions/worktrees.md
+ * (Cost) has the measurements behind four.
  */
 const CHECKOUT_CONFIG = ['-c', 'checkout.workers=4']
 

@@ -11,6 +11,7 @@ import type { PromptImage } from '../../main/core/agent/prompt-images'
 import { parseCommandArgs, stringOption, stringsOption } from '../args'
 import { CliError } from '../errors'
 import { takeWorktreeFlag } from '../worktree-flag'
+import { SessionErrorNames } from '../../main/core/session/errors'
 
 const USAGE = `Usage: hotaru run [options] [--image FILE]… MESSAGE…
 
@@ -195,7 +196,8 @@ export async function runRun(rawArgv: string[]): Promise<number> {
     }
     if (result.status === 'error') {
       process.stderr.write(`hotaru run: ${result.error?.data.message ?? 'the turn failed'}\n`)
-      return 1
+      // Refused before anything was sent or written: a script may wait and run it again.
+      return result.error?.name === SessionErrorNames.SessionBusy ? 5 : 1
     }
     if (result.status === 'aborted') {
       process.stderr.write('hotaru run: stopped\n')

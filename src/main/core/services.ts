@@ -34,6 +34,7 @@ import { CommandSandbox, sandboxContext, sandboxPolicy, sandboxSupport } from '.
 import { createLspTool, diagnosticsAfterTool, lateDiagnostics, LspService, settleDiagnostics } from './lsp'
 import { PreviewManager, type DriverFactory } from './preview'
 import { endOwnProcesses, installProcessMarker, ProcessSweeps } from './process/owner-marker'
+import { SessionLocks } from './session/locks'
 
 import { DEFAULT_MODEL_ID } from './config/project-config'
 export { DEFAULT_MODEL_ID }
@@ -112,6 +113,13 @@ export interface Services {
   /** Hosts with a UI call this once they started: see `warmUp`. */
   warmUp(): Promise<void>
   dispose(): Promise<void>
+}
+
+/** How other processes name this one in a busy session's message. */
+function hostLabel(transport: ServicesOptions['transport']): string {
+  if (transport === 'serve') return 'hotaru serve'
+  if (transport === 'electron') return 'the Hotaru app'
+  return process.argv[2] ? `hotaru ${process.argv[2]}` : 'hotaru'
 }
 
 export function createServices(options: ServicesOptions): Services {
@@ -250,6 +258,7 @@ export function createServices(options: ServicesOptions): Services {
       },
     },
   })
+  const sessionLocks = new SessionLocks(storage.sessionLocks, hostLabel(options.transport))
   const checkpoints = new CheckpointService(
     storage.checkpoints,
     projects,
@@ -266,6 +275,8 @@ export function createServices(options: ServicesOptions): Services {
       // Tests of that stop hold the walk until the turn ends (see `SnapshotEngineOptions.stoppableWalkStallMs`).
       walkStallMs: Number(env.HOTARU_WALK_STALL_MS ?? 0) || 0,
       keep: (projectId) => storage.worktrees.list(projectId).filter((w) => w.kind === 'copy').map((w) => w.base),
+      // A restore never changes files under a turn running in the project, in this process or another.
+      refuseWhileRunning: (projectId, what) => sessionLocks.refuseWhileRunning(projectId, what),
     },
   )
   if (servesUi) {
@@ -293,6 +304,7 @@ export function createServices(options: ServicesOptions): Services {
     (sessionId, turnId) => permissions.endTurn(sessionId, turnId),
     checkpoints,
     (projectId) => projects.find(projectId),
+    sessionLocks,
   )
   const worktrees = new WorktreeService({ storage, projects, configs, checkpoints, agents, sessions, bus, dataDir: options.dataDir })
   const previews = new PreviewManager({ bus, trust, configs, ...(options.previewDriver ? { driver: options.previewDriver } : {}) })

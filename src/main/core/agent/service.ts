@@ -19,6 +19,7 @@ import type { ToolHost } from './tool-host'
 import { changedSections, sentSections, type ContextSection } from '../context/turn-context'
 import type { ProjectInstance } from '../project/instance'
 import type { CommandSandbox } from '../sandbox/sandbox'
+import type { HeldLock, SessionLocks } from '../session/locks'
 
 export interface PromptInput {
   sessionId: string
@@ -104,6 +105,8 @@ export class AgentService {
     private readonly checkpoints?: CheckpointService,
     /** The open project a turn belongs to: it owns the turn, and closing it cancels the turn. */
     private readonly owner: (projectId: string) => ProjectInstance | undefined = () => undefined,
+    /** One writer per session across processes: a turn holds its session for its whole run. */
+    private readonly locks?: SessionLocks,
   ) {
     this.context = new ContextManager({
       store,
@@ -253,7 +256,10 @@ export class AgentService {
       // Registered before anything is awaited: Stop works during config load, MCP start, hooks and the first checkpoint.
       this.running.set(session.id, { controller })
       this.setStatus(session, { type: 'busy' })
+      let held: HeldLock | undefined
       try {
+        // Another process running a turn in this session refuses this one before anything is written.
+        held = this.locks?.hold(session.id, session.projectId)
         result = await this.runTurnOf(session, input, controller.signal, ids.resolve)
         if (result.status === 'aborted') result = { ...result, ...abortReason(controller.signal) }
       } catch (error) {
@@ -262,6 +268,7 @@ export class AgentService {
           ? { status: 'aborted', steps: 0, ...abortReason(controller.signal) }
           : { status: 'error', error: toErrorData(error), steps: 0 }
       } finally {
+        releaseLock(held, session.id)
         this.running.delete(session.id)
         this.setStatus(session, { type: 'idle' })
       }
@@ -465,6 +472,15 @@ export class AgentService {
 }
 
 /** What `agent:turnEnded` says about a stop the user did not ask for (the project closed, the session went). */
+/** Frees the session for other processes; a failure (a full disk) is logged: the holder's end is what others check. */
+function releaseLock(held: HeldLock | undefined, sessionId: string): void {
+  try {
+    held?.release()
+  } catch (error) {
+    log.warn(`[session] cannot release the lock of ${sessionId}; other processes see it free once this one exits: ${(error as Error).message}`)
+  }
+}
+
 function abortReason(signal: AbortSignal): { error?: ErrorData } {
   return signal.reason instanceof TurnCancelled ? { error: signal.reason.toData() } : {}
 }

@@ -109,6 +109,8 @@ export class CheckpointService {
       stopWalksAtTurnEnd?: boolean
       /** See `SnapshotEngineOptions.stoppableWalkStallMs` (tests only). */
       walkStallMs?: number
+      /** Throws while a turn runs in one of the project's sessions, in any process: a restore waits for none. */
+      refuseWhileRunning?: (projectId: string, what: string) => void
     } = { changeFeed: true },
   ) {}
 
@@ -401,6 +403,7 @@ export class CheckpointService {
   }
 
   private async restoreNow(checkpoint: Checkpoint, request: RestoreRequest): Promise<RestoreOutcome> {
+    this.options.refuseWhileRunning?.(checkpoint.projectId, request.mode === 'conversation' ? 'restore the conversation' : 'restore files')
     let result: RestoreResult | undefined
     let undo: Checkpoint | undefined
     let preview: RestorePreview

@@ -3,6 +3,8 @@ import { HotaruError } from '@shared/errors'
 export const SessionErrorNames = {
   SessionNotFound: 'SessionNotFound',
   SessionBusy: 'SessionBusy',
+  /** A turn runs in one of the project's sessions, in this or another process. */
+  ProjectBusy: 'ProjectBusy',
   Aborted: 'Aborted',
   Interrupted: 'Interrupted',
 } as const

@@ -4,6 +4,7 @@ import { ApprovalsRepo } from './approvals-repo'
 import { CheckpointsRepo } from './checkpoints-repo'
 import { KvRepo } from './kv-repo'
 import { ProjectsRepo } from './projects-repo'
+import { SessionLocksRepo } from './session-locks-repo'
 import { SessionsRepo } from './sessions-repo'
 import { TrustRepo } from './trust-repo'
 import { WorktreesRepo } from './worktrees-repo'
@@ -17,6 +18,7 @@ export class Storage {
   readonly checkpoints: CheckpointsRepo
   readonly trust: TrustRepo
   readonly worktrees: WorktreesRepo
+  readonly sessionLocks: SessionLocksRepo
 
   constructor(readonly db: Db) {
     this.projects = new ProjectsRepo(db)
@@ -26,6 +28,7 @@ export class Storage {
     this.checkpoints = new CheckpointsRepo(db)
     this.trust = new TrustRepo(db)
     this.worktrees = new WorktreesRepo(db)
+    this.sessionLocks = new SessionLocksRepo(db)
   }
 
   /** `onReadOnly`: the disk is full and the database opened read-only (see `openDatabase`), with what to do. */
@@ -43,5 +46,6 @@ export { StorageErrorNames, storageError } from './storage-errors'
 export { WalCheckpoints, type WalCheckpointsOptions } from './wal-checkpoints'
 export type { Db } from './database'
 export type { ProjectRow } from './projects-repo'
+export type { SessionLockRow } from './session-locks-repo'
 export type { TrustRow } from './trust-repo'
 export type { WorktreeRow } from './worktrees-repo'

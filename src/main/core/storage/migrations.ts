@@ -112,4 +112,17 @@ export const migrations: readonly string[] = [
   );
   CREATE INDEX images_message ON images(message_id);
   `,
+  /* 10: the process running a turn in a session, so two processes never write one session at once */ `
+  CREATE TABLE session_locks (
+    session_id  TEXT PRIMARY KEY,
+    project_id  TEXT NOT NULL,
+    owner       TEXT NOT NULL,
+    pid         INTEGER NOT NULL,
+    host        TEXT NOT NULL,
+    label       TEXT NOT NULL,
+    since       INTEGER NOT NULL,
+    heartbeat   INTEGER NOT NULL
+  );
+  CREATE INDEX session_locks_project ON session_locks(project_id);
+  `,
 ]

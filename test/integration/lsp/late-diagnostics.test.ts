@@ -100,4 +100,18 @@ describe('language servers start with a trusted project', () => {
     await services.lsp.load(project)
     expect(other.statuses().find((s) => s.id === 'gopls')?.state).toBe('idle')
   }, 60_000)
+
+  it('a project with no marker file but TypeScript sources in src/ starts the TypeScript server; a Markdown-only one starts none', async () => {
+    const services = testServices()
+    const server = { typescript: { command: [process.execPath, SERVER, 'silent'] } }
+    const sources = writeTree(tempDir(), { 'src/app.ts': 'export const a = 1\n', 'hotaru.json': JSON.stringify({ lsp: server }) })
+    const notes = writeTree(tempDir(), { 'README.md': '# notes\n', 'hotaru.json': JSON.stringify({ lsp: server }) })
+    services.trust.trust(sources)
+    services.trust.trust(notes)
+    const withSources = services.lsp.for(services.projects.openFolder(sources))
+    const withNotes = services.projects.openFolder(notes)
+    await waitFor(() => withSources.statuses().find((s) => s.id === 'typescript')?.state === 'ready')
+    await services.lsp.load(withNotes)
+    expect(services.lsp.for(withNotes).statuses().find((s) => s.id === 'typescript')?.state).toBe('idle')
+  }, 60_000)
 })

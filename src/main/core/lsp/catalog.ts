@@ -29,7 +29,8 @@ export interface ServerSpec {
   reopenToRecheck?: boolean
   /**
    * Files at a project's root that say it is written in this server's language: a trusted project that has
-   * one starts the server as it opens, so it has loaded the project by the time the agent edits.
+   * one (or a source file of the language in its root or `src/`) starts the server as it opens, so it has
+   * loaded the project by the time the agent edits. Servers without markers start on first use.
    */
   markers?: string[]
 }

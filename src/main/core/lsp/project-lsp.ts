@@ -309,16 +309,20 @@ export class ProjectLsp implements Disposable {
   }
 
   /**
-   * Starts, in the background, the servers whose languages the project's root says it uses (`markers`), so
-   * they have loaded the project by the time the agent edits; a server that is not installed is not
-   * installed by this (its status says so, as on first use).
+   * Starts, in the background, the servers whose languages the project's root says it uses (a `markers`
+   * file, or a source file of the language in the root or `src/`), so they have loaded the project by the
+   * time the agent edits; a server that is not installed is not installed by this (its status says so, as
+   * on first use). Servers without markers (JSON, YAML, CSS…) serve files every project has and start on
+   * first use.
    */
   prestart(): void {
     for (const server of this.servers) {
-      if (!server.spec.markers?.some((marker) => existsSync(join(this.deps.root, marker)))) continue
-      const handle = this.handle(server)
+      const markers = server.spec.markers
+      if (!markers) continue
       // One source file opened at once makes the server load the project now (tsserver loads it on the first open).
       const seed = seedFile(this.deps.root, server.spec.extensions)
+      if (!seed && !markers.some((marker) => existsSync(join(this.deps.root, marker)))) continue
+      const handle = this.handle(server)
       handle
         .ensure()
         .then(async (client) => {

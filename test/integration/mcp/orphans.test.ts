@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ProjectInstance } from '../../../src/main/core/project/instance'
+import { ServiceKey } from '../../../src/main/core/project/service-key'
 import { McpManager } from '../../../src/main/core/mcp'
 import { tempDir } from '../../support/temp'
 import { createManager, fixtureServer, isRunning, liveDescendants, TSX_LOADER, waitFor } from './helpers'
@@ -45,7 +46,7 @@ describe('no orphan MCP processes', () => {
   it('closing the project (its DisposableStore) leaves no MCP process behind', async () => {
     const root = tempDir()
     const project = new ProjectInstance({ id: 'mcpprojecttest01', root, name: 'p' })
-    const manager = project.service('mcp', () => new McpManager({
+    const manager = project.service(new ServiceKey<McpManager>('mcp'), () => new McpManager({
       servers: { one: fixtureServer('ok', {}, ['--grandchild']), two: fixtureServer('ok', {}, ['--grandchild']) },
       projectRoot: root,
       projectMcpJson: false,

@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { PreviewStatus } from '@shared/schema/preview'
 import { ProjectInstance } from '../../../src/main/core/project/instance'
+import { ServiceKey } from '../../../src/main/core/project/service-key'
 import { PreviewService } from '../../../src/main/core/preview/service'
 import { TerminalHost } from '../../../src/main/core/pty/terminal-host'
 import { isAlive } from '../../../src/main/core/process/tree'
@@ -17,6 +18,9 @@ require('node:fs').writeFileSync('child.pid', String(child.pid))
 http.createServer((req, res) => res.end('hello from ' + process.env.PORT + ' ' + process.env.HOTARU_PORT)).listen(Number(process.env.PORT), '127.0.0.1', () => console.log('listening'))
 `
 
+const TERMINALS = new ServiceKey<TerminalHost>('pty.terminals')
+const PREVIEW = new ServiceKey<PreviewService>('preview')
+
 let seq = 0
 function openProject(files: Record<string, string>): ProjectInstance {
   const root = realpathSync(writeTree(tempDir('hotaru-preview-'), files))
@@ -26,9 +30,9 @@ function openProject(files: Record<string, string>): ProjectInstance {
 
 function previewOf(project: ProjectInstance, options: { trusted?: boolean } = {}): { preview: PreviewService; statuses: PreviewStatus[]; terminals: TerminalHost } {
   const statuses: PreviewStatus[] = []
-  const terminals = project.service('pty.terminals', (p) => new TerminalHost({ projectId: p.id, root: p.root, extraEnv: () => p.commandEnv, publish: () => {} }))
+  const terminals = project.service(TERMINALS, (p) => new TerminalHost({ projectId: p.id, root: p.root, extraEnv: () => p.commandEnv, publish: () => {} }))
   const preview = project.service(
-    'preview',
+    PREVIEW,
     (p) =>
       new PreviewService({
         project: p,

@@ -7,10 +7,11 @@ import type { ProjectConfigSnapshot } from '../config/project-config'
 import type { McpManager, McpServerStatus } from '../mcp'
 import type { SecretStore } from '../secrets/file-store'
 import type { ProjectInstance } from '../project/instance'
+import { ServiceKey } from '../project/service-key'
 import type { CommandSandbox } from '../sandbox/sandbox'
 import { defineTool, type Tool, type ToolAttachment } from '../tools'
 
-const SERVICE_KEY = 'mcp'
+const SERVICE_KEY = new ServiceKey<ProjectServers>('mcp')
 
 /** Anything the server's own schema allows; the server validates its arguments. */
 const passThrough = z.record(z.string(), z.unknown())
@@ -52,7 +53,7 @@ export class McpRuntime {
   async ensure(project: ProjectInstance, snapshot: Pick<ProjectConfigSnapshot, 'config' | 'trust'>): Promise<McpManager | undefined> {
     const { config } = snapshot
     const trusted = snapshot.trust.trusted
-    const existing = project.existing<ProjectServers>(SERVICE_KEY)
+    const existing = project.existing(SERVICE_KEY)
     if (existing) {
       await existing.manager.start()
       return existing.manager
@@ -60,7 +61,7 @@ export class McpRuntime {
     if (!hasServers(project, config, trusted)) return undefined
     const { McpManager } = await import('../mcp')
     const sandboxFor = this.sandboxFor
-    const entry = project.service<ProjectServers>(SERVICE_KEY, () => {
+    const entry = project.service(SERVICE_KEY, () => {
       const created: ProjectServers = {
         manager: new McpManager({
         servers: config.mcp,
@@ -91,7 +92,7 @@ export class McpRuntime {
 
   /** Ends the project's servers so that the next `ensure` starts them from the current config (after a trust change). */
   async stop(project: ProjectInstance): Promise<void> {
-    if (!project.existing<ProjectServers>(SERVICE_KEY)) return
+    if (!project.existing(SERVICE_KEY)) return
     await project.releaseService(SERVICE_KEY)
     this.bus.publish('mcp:tools', { tools: [] }, project.id)
   }
@@ -105,7 +106,7 @@ export class McpRuntime {
   }
 
   private servers(projectId: string): ProjectServers | undefined {
-    return this.find(projectId)?.existing<ProjectServers>(SERVICE_KEY)
+    return this.find(projectId)?.existing(SERVICE_KEY)
   }
 
   manager(projectId: string): McpManager | undefined {

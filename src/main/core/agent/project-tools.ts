@@ -5,6 +5,7 @@ import type { Config } from '../config'
 import type { EventBus } from '../bus/bus'
 import { agentDefaultRules, bindAsk, DoomLoopTracker, rulesFromConfig, type AskBinding, type PermissionService, type Rule } from '../permission'
 import type { ProjectInstance } from '../project/instance'
+import { ServiceKey } from '../project/service-key'
 import type { KvRepo } from '../storage/kv-repo'
 import { MEMORY_TOOL_ID, memoryFilePath, memoryToolDescription, memoryToolParameters, runMemoryTool } from '../context'
 import { Permission } from '../permission/names'
@@ -110,6 +111,8 @@ function memoryTool(config: Config): Tool {
     },
   })
 }
+
+const TOOL_RUNTIME = new ServiceKey<ProjectToolRuntime>('tools')
 
 /**
  * The tools of one open project: the registry, the project's background
@@ -318,6 +321,6 @@ export class ToolRuntimes {
 
   /** The project's runtime: a service of its ProjectInstance, so it lives and ends with the project. */
   for(project: ProjectInstance): ProjectToolRuntime {
-    return project.service('tools', () => new ProjectToolRuntime(project, this.deps))
+    return project.service(TOOL_RUNTIME, () => new ProjectToolRuntime(project, this.deps))
   }
 }

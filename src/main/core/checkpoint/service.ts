@@ -5,6 +5,7 @@ import type { PartOf, Session } from '@shared/schema/session'
 import type { EventBus } from '../bus/bus'
 import type { Config } from '../config'
 import type { ProjectInstance } from '../project/instance'
+import { ServiceKey } from '../project/service-key'
 import type { ProjectManager } from '../project/manager'
 import type { SessionStore } from '../session/store'
 import {
@@ -25,7 +26,13 @@ import { log } from '../util/log'
 import { detached } from '../util/detached'
 import { insideRoot, PendingCapture, readPreImage } from './pre-images'
 
-const SERVICE_KEY = 'snapshots'
+/** A project's snapshot engine with what its disposal must wait for. */
+interface ProjectSnapshots {
+  engine: SnapshotClient
+  dispose(): Promise<void>
+}
+
+const SERVICE_KEY = new ServiceKey<ProjectSnapshots>('snapshots')
 
 /** Snapshot storage per project unless `snapshot.quotaBytes` says otherwise. */
 export const DEFAULT_QUOTA_BYTES = 2 * 1024 ** 3

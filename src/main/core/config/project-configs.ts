@@ -1,10 +1,11 @@
 import type { EventBus } from '../bus/bus'
 import type { ProjectInstance } from '../project/instance'
+import { ServiceKey } from '../project/service-key'
 import type { TrustService } from '../trust/trust-service'
 import type { ConfigEnv } from './locations'
 import { ProjectConfig } from './project-config'
 
-const SERVICE_KEY = 'config'
+const SERVICE_KEY = new ServiceKey<ProjectConfig>('config')
 
 /**
  * Hands out the one `ProjectConfig` of each open project (owned by its

@@ -5,6 +5,7 @@ import type { EventBus } from '../bus/bus'
 import type { Config, ConfigEnv } from '../config'
 import { loginShellPathOnce } from '../mcp/shell-path'
 import type { ProjectInstance } from '../project/instance'
+import { ServiceKey } from '../project/service-key'
 import type { KvRepo } from '../storage/kv-repo'
 import { installPackages } from './install'
 import { ProjectLsp } from './project-lsp'
@@ -37,7 +38,7 @@ export interface LspServiceOptions {
   niceness?: number
 }
 
-const SERVICE_KEY = 'lsp'
+const SERVICE_KEY = new ServiceKey<ProjectLsp>('lsp')
 const decisionKey = (pkg: string): string => `lsp.install.${pkg}`
 
 /** Language servers for every open project; each project's servers are owned by its ProjectInstance. */
@@ -77,7 +78,7 @@ export class LspService {
 
   /** The project's servers when something already started them (nothing is owed to a turn otherwise). */
   running(project: ProjectInstance): ProjectLsp | undefined {
-    return project.existingService<ProjectLsp>(SERVICE_KEY)
+    return project.existing(SERVICE_KEY)
   }
 
   /** Like `for`, reading the project's config (trust applied) first. */

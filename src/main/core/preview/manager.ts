@@ -1,13 +1,14 @@
 import type { EventBus } from '../bus/bus'
 import type { ProjectConfigs } from '../config/project-configs'
 import type { ProjectInstance } from '../project/instance'
+import { ServiceKey } from '../project/service-key'
 import { terminalsOf } from '../pty/terminal-host'
 import { pickShell } from '../tools/bash/shell-env'
 import type { TrustService } from '../trust/trust-service'
 import type { DriverFactory } from './driver'
 import { PreviewService, type PreviewServiceDeps } from './service'
 
-const SERVICE_KEY = 'preview'
+const SERVICE_KEY = new ServiceKey<PreviewService>('preview')
 
 export interface PreviewManagerOptions {
   bus: EventBus
@@ -41,6 +42,6 @@ export class PreviewManager {
 
   /** The preview of a project if one was used (never creates one). */
   existing(project: ProjectInstance): PreviewService | undefined {
-    return project.existingService<PreviewService>(SERVICE_KEY)
+    return project.existing(SERVICE_KEY)
   }
 }

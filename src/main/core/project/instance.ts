@@ -5,6 +5,7 @@ import type { PortBlock } from '@shared/schema/worktree'
 import type { EventBus } from '../bus/bus'
 import { DisposableStore, type Disposable } from '../util/disposable'
 import { portEnv } from './command-env'
+import type { ServiceKey } from './service-key'
 import { IgnoreRules } from './ignore-rules'
 import { listDirectory, readFile } from './files'
 import { createEntry, deleteEntry, renameEntry, writeTextFile } from './fs-ops'
@@ -29,7 +30,6 @@ export class ProjectInstance {
   readonly ignore: IgnoreRules
   private watcher: ProjectWatcher | null = null
   private git: GitStatusTracker | null = null
-  private readonly services = new Map<string, Disposable>()
   private readonly activities = new Set<ProjectActivity>()
   private portBlock: PortBlock | null = null
 
@@ -75,39 +75,34 @@ export class ProjectInstance {
 
   /**
    * A per-project service created on first use and disposed with the project
-   * (terminals, language servers…). Modules above `project` register their own
-   * kinds here, so the project does not depend on them.
+   * (terminals, language servers…). Modules above `project` declare their own
+   * `ServiceKey`s, so the project does not depend on them.
    */
-  service<T extends Disposable>(key: string, create: (project: ProjectInstance) => T): T {
+  service<T extends Disposable>(key: ServiceKey<T>, create: (project: ProjectInstance) => T): T {
     if (this.disposables.isDisposed) {
       throw new HotaruError(ErrorNames.ProjectNotOpen, { message: `project ${this.id} is closed`, projectId: this.id })
     }
-    const existing = this.services.get(key)
-    if (existing) return existing as T
+    const existing = key.of(this)
+    if (existing) return existing
     const created = this.disposables.add(create(this))
-    this.services.set(key, created)
+    key.bind(this, created)
     this.disposables.addFn(() => {
-      this.services.delete(key)
+      if (key.of(this) === created) key.unbind(this)
     })
     return created
   }
 
-  /** The per-project service of that kind when it exists, without creating it. */
-  existingService<T extends Disposable>(key: string): T | undefined {
-    return this.services.get(key) as T | undefined
+  /** The per-project service of that kind if it was created (never creates one). */
+  existing<T extends Disposable>(key: ServiceKey<T>): T | undefined {
+    return key.of(this)
   }
 
   /** Disposes one per-project service now (a later `service` call creates it anew). */
-  async releaseService(key: string): Promise<void> {
-    const existing = this.services.get(key)
+  async releaseService<T extends Disposable>(key: ServiceKey<T>): Promise<void> {
+    const existing = key.of(this)
     if (!existing) return
-    this.services.delete(key)
+    key.unbind(this)
     await this.disposables.release(existing)
-  }
-
-  /** A per-project service if it was created (never creates one). */
-  existing<T extends Disposable>(key: string): T | undefined {
-    return this.services.get(key) as T | undefined
   }
 
   /**

@@ -3,6 +3,7 @@ import { ErrorNames, HotaruError } from '@shared/errors'
 import type { TerminalInfo } from '@shared/schema/terminal'
 import type { BusPayload, EventBus } from '../bus/bus'
 import type { ProjectInstance } from '../project/instance'
+import { ServiceKey } from '../project/service-key'
 import { resolveInside } from '../project/boundary'
 import type { FlowLimits } from './flow-control'
 import { terminalEnv, userShell, type ShellSpec } from './shell'
@@ -10,7 +11,7 @@ import { Terminal } from './terminal'
 
 /** A runaway script must not be able to fork terminals without bound. */
 const MAX_TERMINALS = 32
-const SERVICE_KEY = 'pty.terminals'
+const SERVICE_KEY = new ServiceKey<TerminalHost>('pty.terminals')
 
 export interface TerminalHostOptions {
   projectId: string

@@ -2,13 +2,14 @@ import { ErrorNames, HotaruError } from '@shared/errors'
 import type { SearchFileResult, SearchQuery } from '@shared/schema/search'
 import type { BusPayload, EventBus } from '../bus/bus'
 import type { ProjectManager } from '../project/manager'
+import { ServiceKey } from '../project/service-key'
 import type { Subscription } from '../util/disposable'
 import { bundledRipgrep } from '../tools/search/ripgrep'
 import { log } from '../util/log'
 import { ProjectFileIndex, type FileList } from './file-index'
 import { searchText } from './text-search'
 
-const INDEX_KEY = 'file-index'
+const INDEX_KEY = new ServiceKey<ProjectFileIndex>('file-index')
 
 /**
  * Project search for the UI: the file index (Quick Open, @-mentions) and

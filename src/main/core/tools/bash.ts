@@ -11,18 +11,19 @@ import { SandboxUnavailableError, type CommandSandbox, type SandboxLaunch } from
 import { BoundedText } from '../util/bounded-text'
 import { waitForExit } from '../process/exit'
 import { startProcess, type StartedProcess } from '../process/spawn'
+import { OutputSpool } from './bash/output-spool'
 import { describeLeft, groupAlive, killTree, TREE_VARIABLE, treeTag, type KillResult } from '../process/tree'
 import { commandEnv, loginShellEnv, pickShell } from './bash/shell-env'
 import { spawnSandboxed } from './bash/sandboxed-spawn'
 import description from './bash.txt?raw'
 import { ToolError } from './errors'
 import { resolveForTool } from './fs/access'
-import { defineTool, type ToolContext } from './tool'
+import { defineTool, type ToolContext, type ToolOutput } from './tool'
 
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000
 export const BASH_MAX_TIMEOUT_MS = 600_000
-/** How much output is kept in memory; the model sees at most the wrapper's limit of it, the file gets all of this. */
-export const BASH_MAX_CAPTURE_CHARS = 8 * 1024 * 1024
+/** How much of the output's end is kept in memory; the model sees at most the wrapper's limit of it, the saved file all of it. */
+export const BASH_MAX_CAPTURE_CHARS = 1024 * 1024
 /** How much of the running output the UI receives per progress update. */
 const PROGRESS_TAIL_CHARS = 16 * 1024
 const PROGRESS_INTERVAL_MS = 100
@@ -201,7 +202,7 @@ async function runForeground(
     envNote: Record<string, unknown>
     sandbox?: { sandbox: CommandSandbox; launch: SandboxLaunch }
   },
-): Promise<{ title: string; output: string; metadata: Record<string, unknown> }> {
+): Promise<ToolOutput> {
   const { ctx } = options
   ctx.signal.throwIfAborted()
   const started = Date.now()
@@ -217,6 +218,7 @@ async function runForeground(
         stdio: ['ignore', 'pipe', 'pipe'],
       })
   const output = new BoundedText({ maxChars: BASH_MAX_CAPTURE_CHARS })
+  const spool = new OutputSpool(ctx.outputDir, ctx.callId)
   let lastProgress = 0
   let progressTimer: NodeJS.Timeout | undefined
   const progress = (): void => {
@@ -226,6 +228,7 @@ async function runForeground(
   }
   const onData = (stream: string) => (chunk: Buffer) => {
     output.write(chunk, stream)
+    spool.write(chunk)
     if (progressTimer) return
     progressTimer = setTimeout(progress, Math.max(0, PROGRESS_INTERVAL_MS - (Date.now() - lastProgress)))
   }
@@ -266,8 +269,10 @@ async function runForeground(
   output.end()
   if (spawnError) throw new ToolError(`Could not start ${options.shell}: ${spawnError.message}`)
   const durationMs = Date.now() - started
+  const saved = spool.finish()
   let text = output.text()
-  if (output.dropped > 0) text = `[${output.dropped} earlier characters of output were dropped]\n${text}`
+  // With a saved copy, truncation says what was dropped and where all of it is.
+  if (output.dropped > 0 && !saved) text = `[${output.dropped} earlier characters of output were dropped]\n${text}`
   const notes: string[] = []
   if (stopReason === 'timeout') notes.push(`The command timed out after ${options.timeoutMs} ms and was killed with every process it started.`)
   if (stopReason === 'abort') notes.push('The command was aborted by the user and killed.')
@@ -280,9 +285,11 @@ async function runForeground(
   if (exit.code !== null) notes.push(`Exit code: ${exit.code}`)
   else if (exit.signal && !stopReason) notes.push(`Terminated by signal ${exit.signal}`)
   const body = text.trim() === '' ? '(no output)' : text.replace(/\n$/, '')
+  const trailer = `\n\n${notes.join('\n')}`
   return {
     title: options.title,
-    output: `${body}\n\n${notes.join('\n')}`,
+    output: `${body}${trailer}`,
+    ...(saved ? { saved: { ...saved, trailer } } : {}),
     metadata: {
       output: output.tail(PROGRESS_TAIL_CHARS),
       exitCode: exit.code,

@@ -122,8 +122,12 @@ export async function runTool(tool: Tool, input: unknown, ctx: ToolContext, opti
     })
     ctx.signal.throwIfAborted()
     const direction = tool.truncate ?? 'head'
-    const cut = truncateForModel(out.output, { direction, outputDir: ctx.outputDir, callId: ctx.callId, limits: options.limits })
-    const metadata = { ...out.metadata, ...(cut.truncated ? { truncated: true, outputPath: cut.outputPath } : {}) }
+    const cut = truncateForModel(out.output, { direction, outputDir: ctx.outputDir, callId: ctx.callId, limits: options.limits, ...(out.saved ? { saved: out.saved } : {}) })
+    const metadata = {
+      ...out.metadata,
+      ...(cut.truncated ? { truncated: true, ...(cut.outputPath ? { outputPath: cut.outputPath } : {}) } : {}),
+      ...(cut.truncated && out.saved ? { outputBytes: out.saved.bytes, outputComplete: out.saved.complete } : {}),
+    }
     return {
       title: out.title,
       output: cut.output,

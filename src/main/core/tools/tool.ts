@@ -86,6 +86,24 @@ export interface ToolOutput<M extends Record<string, unknown> = Record<string, u
   attachments?: ToolAttachment[]
   /** Files the call wrote (absolute or project-relative): the step's checkpoint visits exactly these. */
   changedPaths?: string[]
+  /**
+   * The tool saved its whole output itself, as it streamed (bash): truncation then reports these totals and
+   * this file instead of saving the part held in memory as if it were all. `output` ends with `trailer`.
+   */
+  saved?: SavedOutput & { trailer: string }
+}
+
+/** A tool's whole output saved to a file while it streamed, and whether that copy is all of it. */
+export interface SavedOutput {
+  path: string
+  /** Bytes the command wrote. */
+  bytes: number
+  lines: number
+  /** Bytes in the file. */
+  savedBytes: number
+  complete: boolean
+  /** Why the copy is not complete (a full disk, the size cap). */
+  reason?: string
 }
 
 /** Which end of a long output to keep for the model; the whole output is saved to a file either way. */

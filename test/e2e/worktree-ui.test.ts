@@ -126,8 +126,8 @@ describe('worktree sessions in Chromium (hotaru serve + fake LLM)', () => {
       await screenshot(page, 'worktree-04-conflict-diff')
       await full.getByRole('button', { name: 'Back to the merge' }).click()
 
-      // Apply without conflicts: the new file lands, the user's edit stays.
-      await merge.getByRole('button', { name: 'Apply without conflicts' }).click()
+      // Merge, keeping the user's version where unresolved: the new file lands, the user's edit stays.
+      await merge.getByRole('button', { name: 'Merge, keeping yours where unresolved' }).click()
       const result = merge.getByTestId('merge-result')
       await result.waitFor()
       expect(await result.innerText()).toContain('1 file written')
@@ -142,9 +142,11 @@ describe('worktree sessions in Chromium (hotaru serve + fake LLM)', () => {
       expect(readFileSync(join(repo, 'src/a.ts'), 'utf8')).toBe(A_USER)
       await page.keyboard.press('Escape')
 
-      // Apply all: the worktree's version wins the conflict.
+      // The worktree's version of the conflicting file, chosen for it, then merge.
       await bar.getByRole('button', { name: 'Merge worktree feature' }).click()
-      await merge.getByRole('button', { name: 'Apply all (worktree wins in 1)' }).click()
+      await merge.getByTestId('merge-resolution').getByRole('button', { name: "Take the worktree's version" }).click()
+      await merge.locator('[data-path="src/a.ts"]').getByText("resolved: the worktree's version").waitFor()
+      await merge.getByRole('button', { name: 'Merge', exact: true }).click()
       await merge.getByTestId('merge-result').waitFor()
       expect(readFileSync(join(repo, 'src/a.ts'), 'utf8')).toBe(A_WORKTREE)
       expect(existsSync(join(repo, 'src/new.ts'))).toBe(true)
@@ -206,7 +208,7 @@ describe('worktree sessions in Chromium (hotaru serve + fake LLM)', () => {
       const merge = page.getByRole('dialog', { name: `Merge worktree ${name} into the main tree` })
       await merge.locator('[data-testid="changes-file"][data-path="todo.md"]').waitFor()
       expect(await merge.getByRole('button', { name: 'Keep the branch' }).count()).toBe(0)
-      await merge.getByRole('button', { name: 'Apply all' }).click()
+      await merge.getByRole('button', { name: 'Merge', exact: true }).click()
       await merge.getByTestId('merge-result').waitFor()
       expect(readFileSync(join(folder, 'todo.md'), 'utf8')).toBe('- ship it\n')
       await screenshot(page, 'worktree-06-copy-merged')

@@ -143,12 +143,14 @@ async function diff(argv: string[]): Promise<number> {
 function printPreview(project: ProjectInstance, p: MergePreview, skipConflicts: boolean): void {
   out(`Merge worktree ${p.name} (base ${shortBase(p.base)}) into ${project.root}:`)
   for (const a of p.apply) out(`  ${(a.from !== undefined ? 'rename' : a.action).padEnd(8)} ${pathOf(a.change)}  ${a.action === 'delete' ? '' : counts(a.change)}`.trimEnd())
+  for (const m of p.merged) out(`  merge    ${pathOf(m.change)}  ${counts(m.change)} (changed on both sides in different places)`)
   for (const s of p.same) out(`  same     ${s} (both sides made the same change)`)
   for (const c of p.conflicts) {
     const mainSide = c.main.path === c.path ? `in the main tree (${counts(c.main)})` : `${c.main.path} in the main tree (${c.main.status}, ${counts(c.main)})`
-    out(`  conflict ${pathOf(c.worktree)}: changed in the worktree (${counts(c.worktree)}) and ${mainSide}; ${skipConflicts ? 'kept as the main tree has it' : 'blocks the merge'}`)
+    const where = c.hunks ? `, ${c.hunks} overlapping change${c.hunks === 1 ? '' : 's'}` : ''
+    out(`  conflict ${pathOf(c.worktree)}: changed in the worktree (${counts(c.worktree)}) and ${mainSide}${where}; ${skipConflicts ? 'kept as the main tree has it' : 'blocks the merge'}`)
   }
-  out(`  ${p.apply.length} to apply, ${p.conflicts.length} conflict(s), ${p.same.length} already the same`)
+  out(`  ${p.apply.length} to apply, ${p.merged.length} merged, ${p.conflicts.length} conflict(s), ${p.same.length} already the same`)
   for (const c of p.conflicts) {
     out()
     out(`Conflict ${pathOf(c.worktree)}, the worktree's change:`)
@@ -164,7 +166,8 @@ function printMerged(result: MergeResult): void {
     return
   }
   const renamed = result.renamed ? ` (${result.renamed} renamed)` : ''
-  out(`Merged: ${result.written} written, ${result.deleted} deleted${renamed}${result.skipped.length > 0 ? `, ${result.skipped.length} conflict(s) left as they were` : ''}.`)
+  const both = result.merged ? ` (${result.merged} merged with the main tree's changes)` : ''
+  out(`Merged: ${result.written} written${both}, ${result.deleted} deleted${renamed}${result.skipped.length > 0 ? `, ${result.skipped.length} conflict(s) left as they were` : ''}.`)
   if (result.undoCheckpointId) out(`Undo with: hotaru checkpoints restore ${result.undoCheckpointId} --yes`)
   if (result.branch) out(`Branch ${result.branch} is kept for a git merge or pull request.`)
 }

@@ -34,7 +34,7 @@ export const channels = {
   sandbox: { methods: ['status'], events: [] },
   lsp: { methods: ['status', 'diagnostics', 'open', 'restart', 'install'], events: ['status', 'diagnostics'] },
   trust: { methods: ['status', 'decide', 'list', 'revoke'], events: ['changed'] },
-  worktree: { methods: ['list', 'create', 'open', 'diff', 'file', 'previewMerge', 'merge', 'remove'], events: ['changed'] },
+  worktree: { methods: ['list', 'create', 'open', 'diff', 'file', 'previewMerge', 'mergeFile', 'merge', 'remove'], events: ['changed'] },
   preview: { methods: ['start', 'status', 'stop', 'console', 'allowUrl'], events: ['status', 'console'] },
 } as const
 

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { FileVersions } from '../schema/checkpoint'
 import { RelativePath } from '../schema/fs'
 import { ProjectId } from '../schema/project'
-import { MergePreview, MergeResult, Worktree, WorktreeBase, WorktreeDiff, WorktreeName } from '../schema/worktree'
+import { MergeFile, MergePreview, MergeResolution, MergeResult, Worktree, WorktreeBase, WorktreeDiff, WorktreeName } from '../schema/worktree'
 import type { DomainContract } from './define'
 
 /** `projectId` is always the main project's id (the tab); `name` picks its worktree. */
@@ -27,23 +27,34 @@ export const worktreeContract = {
     diff: { input: z.object(Target).strict(), output: WorktreeDiff },
     /**
      * Old and new text of one file for the diff editor: `worktree` = base → worktree (default),
-     * `main` = base → main tree (the other side of a conflict). `from`: the worktree renamed the file
-     * from that path, where its base version is.
+     * `main` = base → main tree (the other side of a conflict), `merged` = the main tree's version → what
+     * the merge writes for a file merged hunk by hunk. `from`: the worktree renamed the file from that
+     * path, where its base version is.
      */
     file: {
-      input: z.object({ ...Target, path: RelativePath, side: z.enum(['worktree', 'main']).optional(), from: RelativePath.optional() }).strict(),
+      input: z.object({ ...Target, path: RelativePath, side: z.enum(['worktree', 'main', 'merged']).optional(), from: RelativePath.optional() }).strict(),
       output: FileVersions,
     },
     /** What a merge would write, three-way against the main tree; conflicts first-class. Nothing is written. */
     previewMerge: { input: z.object(Target).strict(), output: MergePreview },
     /**
+     * A conflicting text file (`hunks` in the preview) for the three-way merge editor: the main tree's
+     * version (current), the worktree's (incoming) and the merge in regions, conflicts with all three texts.
+     */
+    mergeFile: { input: z.object({ ...Target, path: RelativePath }).strict(), output: MergeFile },
+    /**
      * Applies the worktree's changes to the main tree after a checkpoint of it (`undoCheckpointId`).
      * With conflicts and neither option nothing is written and it fails with `WorktreeConflicts`
-     * (`data.conflicts`: the paths). `skipConflicts` leaves those files as the main tree has them;
-     * `overwriteConflicts` writes the worktree's version. A git worktree keeps its branch.
+     * (`data.conflicts`: the paths). Files both sides changed in different places are merged hunk by hunk.
+     * `resolutions` settle conflicts one by one (a side, or the text from the merge editor); a resolution
+     * for a path that no longer conflicts fails with `WorktreeConflicts`. Of the rest, `skipConflicts`
+     * leaves them as the main tree has them; `overwriteConflicts` writes the worktree's version. A git
+     * worktree keeps its branch.
      */
     merge: {
-      input: z.object({ ...Target, skipConflicts: z.boolean().optional(), overwriteConflicts: z.boolean().optional() }).strict(),
+      input: z
+        .object({ ...Target, skipConflicts: z.boolean().optional(), overwriteConflicts: z.boolean().optional(), resolutions: z.array(MergeResolution).optional() })
+        .strict(),
       output: MergeResult,
     },
     /**

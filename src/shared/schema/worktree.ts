@@ -79,8 +79,39 @@ export type WorktreeDiff = z.infer<typeof WorktreeDiff>
  * For a file the worktree renamed, `main` is the main tree's change at the old path when it changed that one,
  * else at the new path.
  */
-export const MergeConflict = z.object({ path: z.string(), worktree: WorktreeFileChange, main: WorktreeFileChange })
+export const MergeConflict = z.object({
+  path: z.string(),
+  worktree: WorktreeFileChange,
+  main: WorktreeFileChange,
+  /**
+   * A text file both sides changed: the regions both changed differently (`git merge-file`); the rest of the
+   * file merges by itself. Absent: the file conflicts as a whole (binary, deleted or renamed on one side).
+   */
+  hunks: z.number().int().positive().optional(),
+})
 export type MergeConflict = z.infer<typeof MergeConflict>
+
+/** Part of a three-way merged file: text both sides agree on, or a region both changed differently. */
+export const MergeRegion = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('same'), text: z.string() }),
+  /** `current`: the main tree's text; `incoming`: the worktree's; `base`: what both started from. */
+  z.object({ kind: z.literal('conflict'), current: z.string(), base: z.string(), incoming: z.string() }),
+])
+export type MergeRegion = z.infer<typeof MergeRegion>
+
+/** A conflicting text file as the three-way merge editor shows it. */
+export const MergeFile = z.object({ path: z.string(), current: z.string(), incoming: z.string(), regions: z.array(MergeRegion) })
+export type MergeFile = z.infer<typeof MergeFile>
+
+/**
+ * How the user settled one conflict: the whole file as the worktree or the main tree has it, or the text
+ * the merge editor produced.
+ */
+export const MergeResolution = z.union([
+  z.object({ path: z.string(), take: z.enum(['worktree', 'main']) }).strict(),
+  z.object({ path: z.string(), content: z.string() }).strict(),
+])
+export type MergeResolution = z.infer<typeof MergeResolution>
 
 /** What a merge would write into the main tree; nothing is touched by computing it. */
 export const MergePreview = z.object({
@@ -91,7 +122,15 @@ export const MergePreview = z.object({
   apply: z.array(
     z.object({ path: z.string(), action: z.enum(['create', 'update', 'delete']), from: z.string().optional(), change: WorktreeFileChange }),
   ),
-  /** Changed on both sides, differently: a merge needs `skipConflicts` (keep the main tree's) or `overwriteConflicts`. */
+  /**
+   * Changed on both sides in different places: git merges them hunk by hunk; `change` is what the merge
+   * writes (the main tree's version → the merged one).
+   */
+  merged: z.array(z.object({ path: z.string(), from: z.string().optional(), change: WorktreeFileChange })),
+  /**
+   * Changed on both sides, differently: a merge needs a resolution of each, or `skipConflicts` (keep the
+   * main tree's) or `overwriteConflicts`.
+   */
   conflicts: z.array(MergeConflict),
   /** Changed the same way on both sides: nothing to write. */
   same: z.array(z.string()),
@@ -104,6 +143,8 @@ export const MergeResult = z.object({
   deleted: z.number(),
   /** Renamed files among them (each is one of `written` and its old path one of `deleted`). */
   renamed: z.number().optional(),
+  /** Files both sides changed, merged hunk by hunk (each is one of `written`). */
+  merged: z.number().optional(),
   /** Conflicting files left as the main tree has them (`skipConflicts`). */
   skipped: z.array(z.string()),
   /** A checkpoint of the main tree taken before anything was written: restoring it undoes the merge. */

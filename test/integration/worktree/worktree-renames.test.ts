@@ -63,7 +63,7 @@ describe('renamed files in worktrees', () => {
     expect((await services.worktrees.list(parent))[0]?.status).toBe('idle')
   })
 
-  it('makes a rename a conflict when the main tree changed its old path or has its new one', async () => {
+  it('merges the main tree’s edit of a renamed file’s old path into the new one, as git does, and makes a rename a conflict when the main tree has its new path', async () => {
     const services = testServices()
     const root = gitRepo({ 'a.ts': lines(10), 'b.ts': lines(10, 'b') })
     const parent = services.projects.openFolder(root)
@@ -75,16 +75,13 @@ describe('renamed files in worktrees', () => {
 
     const preview = await services.worktrees.previewMerge(parent, 'clash')
     expect(preview.apply).toEqual([])
-    expect(preview.conflicts.map((c) => [c.worktree.from, c.path, c.main.path, c.main.status])).toEqual([
-      ['a.ts', 'a2.ts', 'a.ts', 'modified'],
-      ['b.ts', 'b2.ts', 'b2.ts', 'added'],
-    ])
-    expect(preview.conflicts[0]?.main.diff).toContain('+user edit')
+    expect(preview.merged.map((m) => [m.from, m.path])).toEqual([['a.ts', 'a2.ts']])
+    expect(preview.conflicts.map((c) => [c.worktree.from, c.path, c.main.path, c.main.status])).toEqual([['b.ts', 'b2.ts', 'b2.ts', 'added']])
     await expect(services.worktrees.merge(parent, 'clash')).rejects.toMatchObject({ name: 'WorktreeConflicts' })
     const skipped = await services.worktrees.merge(parent, 'clash', { skipConflicts: true })
-    expect(skipped.skipped).toEqual(['a2.ts', 'b2.ts'])
-    expect(readFileSync(join(root, 'a.ts'), 'utf8')).toContain('user edit')
-    expect(existsSync(join(root, 'a2.ts'))).toBe(false)
+    expect(skipped.skipped).toEqual(['b2.ts'])
+    expect(existsSync(join(root, 'a.ts'))).toBe(false)
+    expect(readFileSync(join(root, 'a2.ts'), 'utf8')).toBe(lines(10).replace('line 1\n', 'user edit\n'))
     expect(readFileSync(join(root, 'b2.ts'), 'utf8')).toBe('the user made this one\n')
     expect(existsSync(join(root, 'b.ts'))).toBe(true)
   })

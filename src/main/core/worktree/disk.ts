@@ -90,3 +90,23 @@ export async function deleteFrom(root: string, path: string): Promise<boolean> {
   }
   return true
 }
+
+/** `path` in `root` is a regular file (not a link, a folder or absent). */
+export async function isRegularFile(root: string, path: string): Promise<boolean> {
+  let abs: string
+  try {
+    abs = targetOf(root, path)
+  } catch (error) {
+    if (isMissing(error)) return false
+    throw error
+  }
+  return (await lstatOrNull(abs))?.isFile() === true
+}
+
+/** Writes `data` as `path` in `root` (a merged file): atomically, the existing file's mode kept. */
+export async function writeInto(root: string, path: string, data: Buffer): Promise<void> {
+  const target = targetOf(root, path)
+  const existing = await lstatOrNull(target)
+  if (existing && !existing.isFile()) await rm(target, { recursive: existing.isDirectory() })
+  await writeFileAtomic(target, data)
+}

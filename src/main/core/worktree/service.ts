@@ -4,7 +4,7 @@ import { mkdir, readdir, rm, rmdir, unlink } from 'node:fs/promises'
 import { dirname, join, relative } from 'node:path'
 import { ErrorNames, HotaruError } from '@shared/errors'
 import { SnapshotErrorNames, type FileVersions } from '../snapshot'
-import type { MergePreview, MergeResult, Worktree, WorktreeBase, WorktreeDiff } from '@shared/schema/worktree'
+import type { MergeFile, MergePreview, MergeResolution, MergeResult, Worktree, WorktreeBase, WorktreeDiff } from '@shared/schema/worktree'
 import type { AgentService } from '../agent/service'
 import type { EventBus } from '../bus/bus'
 import type { Subscription } from '../util/disposable'
@@ -18,8 +18,9 @@ import type { SessionStore } from '../session/store'
 import type { Storage, WorktreeRow } from '../storage'
 import { detached } from '../util/detached'
 import { log } from '../util/log'
-import { copyInto, deleteFrom, readSide, sameContent } from './disk'
+import { copyInto, deleteFrom, readSide, sameContent, writeInto } from './disk'
 import { fileChange, renameOf } from './file-change'
+import { mergeHunks, type HunkMerge } from './hunk-merge'
 import { addWorktree, defaultBranchCommit, git, gitRepoOf } from './git'
 import { copyMissing, includedInRepo, includePatterns } from './include'
 import { branchName, generateName, worktreesFolder } from './names'
@@ -43,6 +44,35 @@ export interface MergeOptions {
   skipConflicts?: boolean
   /** Write the worktree's version of files both sides changed. */
   overwriteConflicts?: boolean
+  /** How the user settled conflicts, one per path; the others follow the options above. */
+  resolutions?: readonly MergeResolution[]
+}
+
+/** A merge's plan with what it needs to write: the worktree's changes, and the files merged hunk by hunk. */
+interface Plan {
+  preview: MergePreview
+  fingerprint: string
+  worktreeChanges: Map<string, SideChange>
+  hunks: Map<string, HunkMerge>
+}
+
+/**
+ * What `mergedState` records: the worktree's changes when it was merged (their fingerprint) and, for files
+ * the main tree holds in another version than the worktree's (merged hunk by hunk, resolved by the user),
+ * the hash of what the merge left there. Separated by a character no fingerprint ends with.
+ */
+const STATE_SEPARATOR = '\u0001'
+
+function mergedStateOf(fingerprint: string, expected: ReadonlyMap<string, string>): string {
+  return expected.size === 0 ? fingerprint : `${fingerprint}${STATE_SEPARATOR}${JSON.stringify(Object.fromEntries(expected))}`
+}
+
+function parseMergedState(state: string): { fingerprint: string; expected: Map<string, string> } {
+  const at = state.lastIndexOf(STATE_SEPARATOR)
+  if (at < 0) return { fingerprint: state, expected: new Map() }
+  const parsed: unknown = JSON.parse(state.slice(at + 1))
+  const expected = new Map(Object.entries(parsed as Record<string, string>))
+  return { fingerprint: state.slice(0, at), expected }
 }
 
 /** Worktree changes since the base with a fingerprint of their content (merged = unchanged since the merge). */
@@ -201,8 +231,9 @@ export class WorktreeService {
    * Base → worktree (or base → main tree) of one file, for the diff editor. `from`: the worktree renamed
    * the file, and its base version is at that path.
    */
-  async fileVersions(parent: ProjectInstance, name: string, path: string, side: 'worktree' | 'main' = 'worktree', from?: string): Promise<FileVersions> {
+  async fileVersions(parent: ProjectInstance, name: string, path: string, side: 'worktree' | 'main' | 'merged' = 'worktree', from?: string): Promise<FileVersions> {
     const row = this.get(parent, name)
+    if (side === 'merged') return this.mergedVersions(parent, row, path)
     const at = side === 'worktree' && from !== undefined ? from : path
     const base = await (await this.trees(parent, row)).baseContents([at])
     const before = base.contents.get(at) ?? null
@@ -217,6 +248,25 @@ export class WorktreeService {
     return (await this.preview(parent, this.get(parent, name))).preview
   }
 
+  /** A file merged hunk by hunk: the main tree's version → what the merge writes. */
+  private async mergedVersions(parent: ProjectInstance, row: WorktreeRow, path: string): Promise<FileVersions> {
+    const hunk = (await this.preview(parent, row)).hunks.get(path)
+    const merged = hunk?.merged
+    if (!hunk || !merged) throw new HotaruError(ErrorNames.NotFound, { message: `${path} is not merged hunk by hunk in worktree "${row.name}"`, path })
+    const text = (data: Buffer) => ({ kind: 'file' as const, size: data.length, text: data.toString('utf8') })
+    return { path, binary: false, old: text(hunk.current), new: text(merged) }
+  }
+
+  /** A conflicting text file's three versions in regions, for the three-way merge editor. */
+  async mergeFile(parent: ProjectInstance, name: string, path: string): Promise<MergeFile> {
+    const { hunks } = await this.preview(parent, this.get(parent, name))
+    const hunk = hunks.get(path)
+    if (!hunk || hunk.conflicts === 0) {
+      throw new HotaruError(ErrorNames.NotFound, { message: `${path} is not a file with conflicting changes in worktree "${name}"`, path })
+    }
+    return { path, current: hunk.current.toString('utf8'), incoming: hunk.incoming.toString('utf8'), regions: hunk.regions }
+  }
+
   /**
    * Writes the worktree's changes into the main tree, after a checkpoint of it. With conflicts and
    * neither option, nothing is written (`WorktreeConflicts`).
@@ -227,24 +277,55 @@ export class WorktreeService {
     if (await this.running(row)) {
       throw new HotaruError('WorktreeRunning', { message: `a turn runs in worktree "${name}"; merge it when the turn has ended`, name })
     }
-    const { preview, fingerprint, worktreeChanges } = await this.preview(parent, row)
-    if (preview.conflicts.length > 0 && !options.skipConflicts && !options.overwriteConflicts) {
+    const { preview, fingerprint, worktreeChanges, hunks } = await this.preview(parent, row)
+    const resolutions = new Map((options.resolutions ?? []).map((r) => [r.path, r]))
+    const conflictPaths = new Set(preview.conflicts.map((c) => c.path))
+    const stale = [...resolutions.keys()].filter((path) => !conflictPaths.has(path))
+    if (stale.length > 0) {
+      // The trees changed since the user resolved: what they chose may no longer fit.
       throw new HotaruError('WorktreeConflicts', {
-        message: `${preview.conflicts.length} file(s) changed in both the worktree and the main tree: ${preview.conflicts.map((c) => c.path).join(', ')}`,
+        message: `${stale.join(', ')} no longer conflict${stale.length === 1 ? 's' : ''}; look at the merge again`,
         conflicts: preview.conflicts.map((c) => c.path),
       })
     }
+    const open = preview.conflicts.filter((c) => !resolutions.has(c.path))
+    if (open.length > 0 && !options.skipConflicts && !options.overwriteConflicts) {
+      throw new HotaruError('WorktreeConflicts', {
+        message: `${open.length} file(s) changed in both the worktree and the main tree: ${open.map((c) => c.path).join(', ')}`,
+        conflicts: open.map((c) => c.path),
+      })
+    }
     // A rename deletes its old path before writing the new one (which may lie in a folder of that name).
-    const writes: Array<{ path: string; remove: boolean; from?: string }> = preview.apply.map((a) => ({ path: a.path, remove: a.action === 'delete', ...(a.from !== undefined ? { from: a.from } : {}) }))
+    type Write = { path: string; remove: boolean; from?: string; content?: Buffer }
+    const fromOf = (from: string | undefined) => (from !== undefined ? { from } : {})
+    const writes: Write[] = preview.apply.map((a) => ({ path: a.path, remove: a.action === 'delete', ...fromOf(a.from) }))
+    // Files the main tree holds in a version of its own after this merge, by the hash of that version.
+    const expected = new Map<string, string>()
+    for (const m of preview.merged) {
+      const merged = hunks.get(m.path)?.merged
+      if (!merged) continue
+      writes.push({ path: m.path, remove: false, ...fromOf(m.from), content: merged })
+      expected.set(m.path, sha256(merged))
+    }
     const skipped: string[] = []
     for (const conflict of preview.conflicts) {
       const change = worktreeChanges.get(conflict.path)
-      if (options.overwriteConflicts) writes.push({ path: conflict.path, remove: change?.status === 'deleted', ...(change?.from !== undefined ? { from: change.from } : {}) })
+      const from = fromOf(change?.from)
+      const resolution = resolutions.get(conflict.path)
+      if (resolution && 'content' in resolution) {
+        const content = Buffer.from(resolution.content, 'utf8')
+        writes.push({ path: conflict.path, remove: false, ...from, content })
+        expected.set(conflict.path, sha256(content))
+      } else if (resolution?.take === 'main') {
+        expected.set(conflict.path, sha256(await readSide(parent.root, conflict.path)))
+        if (change?.from !== undefined) expected.set(change.from, sha256(await readSide(parent.root, change.from)))
+      } else if (resolution?.take === 'worktree' || options.overwriteConflicts) writes.push({ path: conflict.path, remove: change?.status === 'deleted', ...from })
       else skipped.push(conflict.path)
     }
+    const state = mergedStateOf(fingerprint, expected)
     if (writes.length === 0) {
-      if (skipped.length === 0) this.deps.storage.worktrees.markMerged(row.projectId, fingerprint)
-      return { preview, written: 0, deleted: 0, renamed: 0, skipped, undoCheckpointId: null, branch: row.branch }
+      if (skipped.length === 0) this.deps.storage.worktrees.markMerged(row.projectId, state)
+      return { preview, written: 0, deleted: 0, renamed: 0, merged: 0, skipped, undoCheckpointId: null, branch: row.branch }
     }
     let written = 0
     let deleted = 0
@@ -257,6 +338,9 @@ export class WorktreeService {
         }
         if (write.remove) {
           if (await deleteFrom(parent.root, write.path)) deleted++
+        } else if (write.content !== undefined) {
+          await writeInto(parent.root, write.path, write.content)
+          written++
         } else {
           await copyInto(row.path, parent.root, write.path)
           written++
@@ -264,9 +348,9 @@ export class WorktreeService {
       }
     })
     // Conflicts left as the main tree has them are not merged back: the worktree still holds work of its own.
-    if (skipped.length === 0) this.deps.storage.worktrees.markMerged(row.projectId, fingerprint)
+    if (skipped.length === 0) this.deps.storage.worktrees.markMerged(row.projectId, state)
     await this.publishChanged(parent, row.projectId)
-    return { preview, written, deleted, renamed, skipped, undoCheckpointId, branch: row.branch }
+    return { preview, written, deleted, renamed, merged: preview.merged.length, skipped, undoCheckpointId, branch: row.branch }
   }
 
   /**
@@ -438,10 +522,17 @@ export class WorktreeService {
    * file changed again in the main tree, makes it unmerged again (a removal then asks for --force).
    */
   private async mergedInto(parent: ProjectInstance, row: WorktreeRow, changes: Changes): Promise<boolean> {
-    if (row.mergedState === null || row.mergedState !== changes.fingerprint) return false
+    if (row.mergedState === null) return false
+    const { fingerprint, expected } = parseMergedState(row.mergedState)
+    if (fingerprint !== changes.fingerprint) return false
     // A renamed file's old path must be gone from the main tree too (as it is from the worktree).
     const paths = changes.files.flatMap(pathsOf)
-    const same = await Promise.all(paths.map((path) => sameContent(row.path, parent.root, path)))
+    const same = await Promise.all(
+      paths.map(async (path) => {
+        const hash = expected.get(path)
+        return hash === undefined ? sameContent(row.path, parent.root, path) : sha256(await readSide(parent.root, path)) === hash
+      }),
+    )
     return same.every(Boolean)
   }
 
@@ -454,7 +545,7 @@ export class WorktreeService {
     return status.split('\0').filter((r) => r !== '').length
   }
 
-  private async preview(parent: ProjectInstance, row: WorktreeRow): Promise<{ preview: MergePreview; fingerprint: string; worktreeChanges: Map<string, SideChange> }> {
+  private async preview(parent: ProjectInstance, row: WorktreeRow): Promise<Plan> {
     const trees = await this.trees(parent, row)
     const worktree = await trees.worktreeChanges()
     // A rename can conflict at either of its paths.
@@ -487,15 +578,44 @@ export class WorktreeService {
       const at = from !== undefined && mainStatus.has(from) ? from : path
       return fileChange(at, mainStatus.get(at) ?? 'modified', baseAt(at), await readSide(parent.root, at), base.binary.has(at))
     }
+    // Files both sides changed are merged hunk by hunk where git can: only overlapping changes conflict.
+    const sides = {
+      mainRoot: parent.root,
+      worktreeRoot: row.path,
+      mainStatus,
+      base: baseAt,
+      baseBinary: (path: string) => base.binary.has(path),
+      ours: (path: string) => ours.get(path) ?? null,
+    }
+    const hunks = new Map<string, HunkMerge>()
+    for (const path of plan.conflicts) {
+      const change = changes.get(path)
+      const merge = change ? await mergeHunks(change, sides) : null
+      if (merge) hunks.set(path, merge)
+    }
+    const clean = plan.conflicts.filter((path) => hunks.get(path)?.merged)
     const preview: MergePreview = {
       name: row.name,
       base: row.base,
       apply: plan.apply.map((a) => ({ ...a, change: ourChange(a.path) })),
-      conflicts: await Promise.all(plan.conflicts.map(async (path) => ({ path, worktree: ourChange(path), main: await mainChange(path) }))),
+      merged: clean.map((path) => {
+        const merge = hunks.get(path) as HunkMerge
+        // What the merge writes: the main tree's version becomes the merged one.
+        const change = fileChange(path, 'modified', merge.current, merge.merged, false, merge.from !== undefined ? { from: merge.from, similarity: 100 } : undefined)
+        return { path, ...(merge.from !== undefined ? { from: merge.from } : {}), change }
+      }),
+      conflicts: await Promise.all(
+        plan.conflicts
+          .filter((path) => !hunks.get(path)?.merged)
+          .map(async (path) => {
+            const conflicts = hunks.get(path)?.conflicts
+            return { path, worktree: ourChange(path), main: await mainChange(path), ...(conflicts ? { hunks: conflicts } : {}) }
+          }),
+      ),
       same: plan.same,
     }
     const fingerprint = changesFingerprint(worktree.map((c) => ({ ...c, hash: sha256(ours.get(c.path) ?? null) })))
-    return { preview, fingerprint, worktreeChanges: changes }
+    return { preview, fingerprint, worktreeChanges: changes, hunks }
   }
 
   /** The git worktree's top folder (the project may sit in a subfolder of its repository). */

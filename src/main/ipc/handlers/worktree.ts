@@ -20,8 +20,9 @@ export const worktreeHandlers: DomainHandlers<'worktree'> = {
   diff: ({ projectId, name }, { services }) => services.worktrees.diff(services.projects.get(projectId), name),
   file: ({ projectId, name, path, side, from }, { services }) => services.worktrees.fileVersions(services.projects.get(projectId), name, path, side, from),
   previewMerge: ({ projectId, name }, { services }) => services.worktrees.previewMerge(services.projects.get(projectId), name),
-  merge: ({ projectId, name, skipConflicts, overwriteConflicts }, { services }) =>
-    services.worktrees.merge(services.projects.get(projectId), name, { skipConflicts, overwriteConflicts }),
+  mergeFile: ({ projectId, name, path }, { services }) => services.worktrees.mergeFile(services.projects.get(projectId), name, path),
+  merge: ({ projectId, name, skipConflicts, overwriteConflicts, resolutions }, { services }) =>
+    services.worktrees.merge(services.projects.get(projectId), name, { skipConflicts, overwriteConflicts, ...(resolutions ? { resolutions } : {}) }),
   remove: ({ projectId, name, force, keepBranch }, { services }) =>
     services.worktrees.remove(services.projects.get(projectId), name, { force, keepBranch }),
 }

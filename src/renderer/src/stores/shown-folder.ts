@@ -37,3 +37,29 @@ export function useShownFolderStore(): ProjectStore {
   return worktree ? projectStoreFor(tab.getState().bridge, worktree.projectId, worktree.path) : tab
 }
 
+
+/**
+ * Switching a tab to a worktree's folder keeps the user's editor tabs: a worktree whose editor has no files
+ * open yet (once its saved layout is read) opens the files the main folder has open, at the same paths in its
+ * copy, with the same one active. Returns the unsubscribe of the wait for its layout.
+ */
+export function carryOverTabs(main: ProjectStore, folder: ProjectStore): () => void {
+  if (main === folder) return () => undefined
+  const apply = (): void => {
+    const { openFiles, activeFile } = main.getState()
+    const target = folder.getState()
+    if (target.openFiles.length > 0 || openFiles.length === 0) return
+    for (const path of openFiles) target.addOpenFile(path, false)
+    if (activeFile) target.setActiveFile(activeFile)
+  }
+  if (folder.getState().layoutReady) {
+    apply()
+    return () => undefined
+  }
+  const off = folder.subscribe((s) => {
+    if (!s.layoutReady) return
+    off()
+    apply()
+  })
+  return off
+}

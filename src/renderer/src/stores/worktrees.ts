@@ -1,5 +1,5 @@
 import type { HotaruBridge, MethodOutput } from '@shared/ipc'
-import type { MergePreview, MergeResult, Worktree, WorktreeBase, WorktreeDiff } from '@shared/schema/worktree'
+import type { MergeFile, MergePreview, MergeResolution, MergeResult, Worktree, WorktreeBase, WorktreeDiff } from '@shared/schema/worktree'
 import { unwrap } from '../ipc'
 import { background } from '../lib/background'
 import { chatScope, useChatScope } from './chat-scope'
@@ -87,7 +87,7 @@ export class WorktreesController {
   }
 
   /** `from`: the worktree renamed the file from there (its base version). */
-  file(name: string, path: string, side: 'worktree' | 'main', from?: string): Promise<FileVersions> {
+  file(name: string, path: string, side: 'worktree' | 'main' | 'merged', from?: string): Promise<FileVersions> {
     return unwrap(this.bridge.worktree.file({ projectId: this.projectId, name, path, side, ...(from !== undefined ? { from } : {}) }))
   }
 
@@ -95,8 +95,13 @@ export class WorktreesController {
     return unwrap(this.bridge.worktree.previewMerge({ projectId: this.projectId, name }))
   }
 
-  /** Merges back after a checkpoint of the main tree; conflicts are refused unless skipped or overwritten. */
-  async merge(name: string, options: { skipConflicts?: boolean; overwriteConflicts?: boolean }): Promise<MergeResult> {
+  /** A conflicting text file in regions, for the three-way merge editor. */
+  mergeFile(name: string, path: string): Promise<MergeFile> {
+    return unwrap(this.bridge.worktree.mergeFile({ projectId: this.projectId, name, path }))
+  }
+
+  /** Merges back after a checkpoint of the main tree; conflicts are refused unless resolved, skipped or overwritten. */
+  async merge(name: string, options: { skipConflicts?: boolean; overwriteConflicts?: boolean; resolutions?: MergeResolution[] }): Promise<MergeResult> {
     const result = await unwrap(this.bridge.worktree.merge({ projectId: this.projectId, name, ...options }))
     background('worktrees.refresh', this.refresh())
     return result

@@ -4,7 +4,7 @@ import { useStore } from 'zustand'
 import type { ProjectInfo } from '@shared/schema/project'
 import type { Worktree } from '@shared/schema/worktree'
 import { ProjectStoreContext, useProject, useProjectStore, type ProjectStore } from '../../stores/project'
-import { shownWorktree, useShownFolderStore } from '../../stores/shown-folder'
+import { carryOverTabs, shownWorktree, useShownFolderStore } from '../../stores/shown-folder'
 import { useChatScope } from '../../stores/chat-scope'
 import type { LayoutView } from '../../stores/project-layout'
 import { documentsFor, EditorArea, openFile } from '../editor'
@@ -115,6 +115,7 @@ function Layout({ project, right }: { project: ProjectInfo; right: ReactNode | n
   useEffect(() => {
     documentsFor(folder)
   }, [folder])
+  useEffect(() => carryOverTabs(store, folder), [store, folder])
   // Saved sizes are read once, at mount: later changes come from the panels themselves.
   const [initial] = useState(() => ({ main: initialMainLayout(view, right !== null), center: initialCenterLayout(view) }))
   return (

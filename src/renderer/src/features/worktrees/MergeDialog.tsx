@@ -1,15 +1,53 @@
 import { useEffect, useState } from 'react'
-import type { MergeConflict, MergePreview, MergeResult, WorktreeFileChange } from '@shared/schema/worktree'
+import type { MergeConflict, MergePreview, MergeResolution, MergeResult, WorktreeFileChange } from '@shared/schema/worktree'
 import { worktreesFor } from '../../stores/chat'
 import { useChatScope } from '../../stores/chat-scope'
 import { useWorkspace, workspace } from '../../stores/workspace'
 import { errorMessage, IpcError } from '../../ipc'
 import { background } from '../../lib/background'
-import { showWorktreeView } from './state'
+import { clearResolutions, resolutionsKey, setResolution, showWorktreeView, useMergeResolutions } from './state'
 import { WorktreeFileDiff } from './WorktreeFileDiff'
 import { FileRow, Overlay } from './Overlay'
 
-type Selection = { kind: 'conflict' | 'apply'; path: string } | null
+type Selection = { kind: 'conflict' | 'apply' | 'merged'; path: string } | null
+
+/** How a settled conflict reads in the list. */
+function resolutionNote(resolution: MergeResolution | undefined): string {
+  if (!resolution) return 'both changed'
+  if ('content' in resolution) return 'resolved in the merge editor'
+  return resolution.take === 'worktree' ? "resolved: the worktree's version" : 'resolved: your version'
+}
+
+/** Settling one conflict: the merge editor for a text file, or taking one whole side. */
+function ResolveBar({ tabId, name, conflict, resolution }: { tabId: string; name: string; conflict: MergeConflict; resolution: MergeResolution | undefined }) {
+  const { path } = conflict
+  const take = (side: 'worktree' | 'main') => setResolution(tabId, name, path, { path, take: side })
+  return (
+    <div className="merge-resolution" data-testid="merge-resolution">
+      {conflict.hunks !== undefined && (
+        <>
+          <span className="small">
+            {conflict.hunks} overlapping change{conflict.hunks === 1 ? '' : 's'}; the rest of the file merges by itself.
+          </span>
+          <button type="button" className="small primary" onClick={() => showWorktreeView({ kind: 'merge-editor', tabId, name, path })}>
+            {resolution && 'content' in resolution ? 'Edit the resolution' : 'Resolve in the merge editor'}
+          </button>
+        </>
+      )}
+      <button type="button" className="small" aria-pressed={resolution !== undefined && 'take' in resolution && resolution.take === 'worktree'} onClick={() => take('worktree')}>
+        Take the worktree's version
+      </button>
+      <button type="button" className="small" aria-pressed={resolution !== undefined && 'take' in resolution && resolution.take === 'main'} onClick={() => take('main')}>
+        Keep yours
+      </button>
+      {resolution && (
+        <button type="button" className="small link" onClick={() => setResolution(tabId, name, path, null)}>
+          Undo the choice
+        </button>
+      )}
+    </div>
+  )
+}
 
 const ACTION_NOTE = { create: 'new', update: '', delete: 'deleted' } as const
 
@@ -48,7 +86,7 @@ function Outcome({ result, onUndo, undone }: { result: MergeResult; onUndo(): vo
   return (
     <div className="merge-outcome pad" role="status" data-testid="merge-result">
       <p>
-        Merged: {result.written} file{result.written === 1 ? '' : 's'} written, {result.deleted} deleted
+        Merged: {result.written} file{result.written === 1 ? '' : 's'} written{result.merged ? ` (${result.merged} combined with your changes)` : ''}, {result.deleted} deleted
         {result.renamed ? ` (${result.renamed} renamed)` : ''}
         {result.skipped.length > 0 ? `; ${result.skipped.length} conflicting file${result.skipped.length === 1 ? '' : 's'} left as you have ${result.skipped.length === 1 ? 'it' : 'them'} (${result.skipped.join(', ')})` : ''}.
       </p>
@@ -82,6 +120,7 @@ export function MergeDialog({ tabId, name }: { tabId: string; name: string }) {
   const [busy, setBusy] = useState(false)
   const [result, setResult] = useState<MergeResult | null>(null)
   const [undone, setUndone] = useState(false)
+  const resolutions = useMergeResolutions((s) => s.byWorktree[resolutionsKey(tabId, name)])
 
   // Core refuses to merge under a running turn (its files may still change): say so before the click, and
   // compute the preview again when the turn has ended.
@@ -96,8 +135,14 @@ export function MergeDialog({ tabId, name }: { tabId: string; name: string }) {
         if (!live) return
         setError(null)
         setPreview(next)
-        const first = next.conflicts[0]?.path ?? next.apply[0]?.path
-        setSelection(first ? { kind: next.conflicts.length > 0 ? 'conflict' : 'apply', path: first } : null)
+        // Keep the file the user looked at (back from the merge editor), else the first conflict.
+        setSelection((current) => {
+          const still = current && (current.kind === 'conflict' ? next.conflicts : current.kind === 'merged' ? next.merged : next.apply).some((f) => f.path === current.path)
+          if (still) return current
+          const first = next.conflicts[0]?.path ?? next.merged[0]?.path ?? next.apply[0]?.path
+          const kind = next.conflicts.length > 0 ? 'conflict' : next.merged.length > 0 ? 'merged' : 'apply'
+          return first ? { kind, path: first } : null
+        })
       },
       (e: unknown) => live && setError(errorMessage(e)),
     ))
@@ -111,7 +156,11 @@ export function MergeDialog({ tabId, name }: { tabId: string; name: string }) {
     setBusy(true)
     setError(null)
     try {
-      setResult(await worktreesFor(bridge, tabId).merge(name, { skipConflicts, overwriteConflicts }))
+      // Only resolutions of files that still conflict are sent (an older one would be refused).
+      const paths = new Set((preview?.conflicts ?? []).map((c) => c.path))
+      const chosen = Object.values(resolutions ?? {}).filter((r) => paths.has(r.path))
+      setResult(await worktreesFor(bridge, tabId).merge(name, { skipConflicts, overwriteConflicts, ...(chosen.length > 0 ? { resolutions: chosen } : {}) }))
+      clearResolutions(tabId, name)
     } catch (e) {
       // Someone changed the main tree since the preview: show the new one.
       if (e instanceof IpcError && e.name === 'WorktreeConflicts') setRound((n) => n + 1)
@@ -133,18 +182,31 @@ export function MergeDialog({ tabId, name }: { tabId: string; name: string }) {
 
   const conflicts = preview?.conflicts ?? []
   const apply = preview?.apply ?? []
+  const merged = preview?.merged ?? []
+  const open = conflicts.filter((c) => !resolutions?.[c.path])
   const selectedChange: WorktreeFileChange | undefined = selection?.kind === 'apply' ? apply.find((a) => a.path === selection.path)?.change : undefined
+  const selectedMerged = selection?.kind === 'merged' ? merged.find((m) => m.path === selection.path) : undefined
   const selectedConflict = selection?.kind === 'conflict' ? conflicts.find((c) => c.path === selection.path) : undefined
   const title = `Merge worktree ${name} into the main tree`
   const actions = result ? null : (
     <span className="merge-actions">
       {running && <span className="muted small">A turn runs in this worktree: merge when it has ended.</span>}
-      <button type="button" className="small primary" disabled={busy || running || !preview || (apply.length === 0 && conflicts.length === 0)} onClick={() => background('merge', merge(false, conflicts.length > 0))}>
-        {conflicts.length > 0 ? `Apply all (worktree wins in ${conflicts.length})` : 'Apply all'}
+      {open.length > 0 && (
+        <span className="muted small" data-testid="merge-open-count">
+          {open.length} conflict{open.length === 1 ? '' : 's'} to resolve
+        </span>
+      )}
+      <button
+        type="button"
+        className="small primary"
+        disabled={busy || running || !preview || open.length > 0 || (apply.length === 0 && merged.length === 0 && conflicts.length === 0)}
+        onClick={() => background('merge', merge(false, false))}
+      >
+        Merge
       </button>
-      {conflicts.length > 0 && (
-        <button type="button" className="small" disabled={busy || running || apply.length === 0} onClick={() => background('merge', merge(true, false))}>
-          Apply without conflicts
+      {open.length > 0 && (
+        <button type="button" className="small" disabled={busy || running || (apply.length === 0 && merged.length === 0 && open.length === conflicts.length)} onClick={() => background('merge', merge(true, false))}>
+          Merge, keeping yours where unresolved
         </button>
       )}
       {worktree?.kind === 'git' && (
@@ -174,7 +236,17 @@ export function MergeDialog({ tabId, name }: { tabId: string; name: string }) {
           <ul className="changes-files" role="listbox" aria-label="Files to merge">
             {conflicts.length > 0 && <li className="merge-section conflicts">Conflicts ({conflicts.length})</li>}
             {conflicts.map((c) => (
-              <FileRow key={`c:${c.path}`} change={c.worktree} note="both changed" selected={selection?.kind === 'conflict' && selection.path === c.path} onSelect={() => setSelection({ kind: 'conflict', path: c.path })} />
+              <FileRow
+                key={`c:${c.path}`}
+                change={c.worktree}
+                note={resolutionNote(resolutions?.[c.path])}
+                selected={selection?.kind === 'conflict' && selection.path === c.path}
+                onSelect={() => setSelection({ kind: 'conflict', path: c.path })}
+              />
+            ))}
+            {merged.length > 0 && <li className="merge-section">Merged with your changes ({merged.length})</li>}
+            {merged.map((m) => (
+              <FileRow key={`m:${m.path}`} change={m.change} note="merged" selected={selection?.kind === 'merged' && selection.path === m.path} onSelect={() => setSelection({ kind: 'merged', path: m.path })} />
             ))}
             {apply.length > 0 && <li className="merge-section">To apply ({apply.length})</li>}
             {apply.map((a) => (
@@ -188,7 +260,9 @@ export function MergeDialog({ tabId, name }: { tabId: string; name: string }) {
             ))}
           </ul>
           <div className="merge-detail">
+            {selectedConflict && <ResolveBar key={`r:${selectedConflict.path}`} tabId={tabId} name={name} conflict={selectedConflict} resolution={resolutions?.[selectedConflict.path]} />}
             {selectedConflict && <ConflictSides key={selectedConflict.path} tabId={tabId} name={name} conflict={selectedConflict} />}
+            {selectedMerged && <WorktreeFileDiff key={`m:${selectedMerged.path}`} tabId={tabId} name={name} path={selectedMerged.path} side="merged" />}
             {selectedChange && (
               <WorktreeFileDiff key={selectedChange.path} tabId={tabId} name={name} path={selectedChange.path} side="worktree" {...(selectedChange.from !== undefined ? { from: selectedChange.from } : {})} />
             )}

@@ -1,6 +1,7 @@
 import { useProject } from '../../stores/project'
 import { ConflictView } from './ConflictView'
 import { MergeDialog } from './MergeDialog'
+import { MergeEditor } from './MergeEditor'
 import { NewWorktreeDialog } from './NewWorktreeDialog'
 import { useWorktreeView } from './state'
 import { WorktreeChanges } from './WorktreeChanges'
@@ -17,6 +18,8 @@ export function WorktreeOverlays() {
       return <WorktreeChanges tabId={tabId} name={view.name} />
     case 'merge':
       return <MergeDialog tabId={tabId} name={view.name} />
+    case 'merge-editor':
+      return <MergeEditor key={`${view.name}\0${view.path}`} tabId={tabId} name={view.name} path={view.path} />
     case 'conflict':
       return <ConflictView tabId={tabId} name={view.name} path={view.path} {...(view.mainPath !== undefined ? { mainPath: view.mainPath } : {})} />
   }

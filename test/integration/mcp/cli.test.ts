@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { runMcp } from '../../../src/cli/commands/mcp'
@@ -61,6 +61,25 @@ async function project(): Promise<string> {
 }
 
 describe('hotaru mcp list', () => {
+  it.runIf(process.platform === 'linux')('ends a server\'s child that double-forked out of its group, session and parentage', async () => {
+    const root = tempDir()
+    await withTrust((trust) => trust.trust(root))
+    const pidFile = join(root, 'escaped.pid')
+    const server = fixtureServer()
+    const [command, ...args] = server.command as string[]
+    // What a server's helper daemon does: `(setsid … &)` leaves the group, the session and the parent.
+    const quoted = [command as string, ...args].map((arg) => `'${arg}'`).join(' ')
+    // The subshell writes the helper's pid before the server starts (setsid execs in place: not a group leader).
+    const script = `(setsid sh -c 'exec sleep 300' > /dev/null 2>&1 < /dev/null & echo $! > ${pidFile}); exec ${quoted}`
+    writeFileSync(join(root, 'hotaru.json'), JSON.stringify({ mcp: { forks: { type: 'local', command: ['sh', '-c', script] } } }))
+    const { code, stdout } = await run(['list', '--dir', root, '--json'])
+    expect(code).toBe(0)
+    expect((JSON.parse(stdout) as Array<{ state: string }>)[0]?.state).toBe('connected')
+    const escaped = Number(readFileSync(pidFile, 'utf8'))
+    expect(escaped).toBeGreaterThan(1)
+    expect(isRunning(escaped)).toBe(false)
+  })
+
   it('prints every server with its state, reason and tools as JSON, then stops them', async () => {
     const root = await project()
     const before = new Set(liveDescendants(process.pid))

@@ -7,13 +7,14 @@ import { killTreeNow } from '../process/tree'
  * of the host (SIGKILL) runs no code at all; servers then see their stdin close,
  * which ends well-behaved ones.
  */
-const live = new Set<number>()
+/** Each running server's pid, with the tag its processes carry (`TREE_VARIABLE`). */
+const live = new Map<number, string | undefined>()
 let hooked = false
 
 function onExit(): void {
-  for (const pid of live) {
+  for (const [pid, tag] of live) {
     try {
-      killTreeNow(pid)
+      killTreeNow(pid, tag)
     } catch (error) {
       // Nothing can be awaited or retried during exit; stderr is the last visible place.
       process.stderr.write(`hotaru: could not stop MCP server process ${pid}: ${String(error)}\n`)
@@ -22,12 +23,12 @@ function onExit(): void {
   live.clear()
 }
 
-export function guardProcess(pid: number): void {
+export function guardProcess(pid: number, tag?: string): void {
   if (!hooked) {
     process.on('exit', onExit)
     hooked = true
   }
-  live.add(pid)
+  live.set(pid, tag)
 }
 
 export function releaseProcess(pid: number): void {

@@ -4,7 +4,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { guardProcess, releaseProcess } from './exit-guard'
 import { LineTail } from '../util/line-tail'
-import { describeLeft, killTree, signal } from '../process/tree'
+import { describeLeft, killTree, signal, taggedProcesses, TREE_VARIABLE, treeTag } from '../process/tree'
 
 export interface StdioLaunch {
   command: string
@@ -47,6 +47,11 @@ export class StdioProcessTransport implements Transport {
   private buffer: Buffer = Buffer.alloc(0)
   private closePromise: Promise<void> | undefined
   private closeNotified = false
+  /**
+   * `TREE_VARIABLE` of the server's processes: a child that double-forked out of its group and parentage
+   * (`(setsid helper &)`) is still found and ended with the server, whatever environment the host passes.
+   */
+  private readonly tag = treeTag()
 
   constructor(private readonly launch: StdioLaunch) {}
 
@@ -60,7 +65,7 @@ export class StdioProcessTransport implements Transport {
       const windows = process.platform === 'win32'
       const child = spawn(windows ? windowsCommandLine(this.launch) : this.launch.command, windows ? [] : this.launch.args, {
         cwd: this.launch.cwd,
-        env: this.launch.env,
+        env: { ...this.launch.env, [TREE_VARIABLE]: this.tag },
         stdio: ['pipe', 'pipe', 'pipe', ...(this.launch.stdio ?? [])],
         // Own process group (POSIX): the tree can be signalled as one.
         detached: !windows,
@@ -71,7 +76,7 @@ export class StdioProcessTransport implements Transport {
       this.child = child
       this.launch.started?.(child)
       child.once('spawn', () => {
-        if (child.pid !== undefined) guardProcess(child.pid)
+        if (child.pid !== undefined) guardProcess(child.pid, this.tag)
         resolve()
       })
       child.once('error', (error: NodeJS.ErrnoException) => {
@@ -117,7 +122,7 @@ export class StdioProcessTransport implements Transport {
       if (child?.pid !== undefined) {
         // Closing stdin is how MCP asks a stdio server to stop; signals follow at once for its tree.
         child.stdin?.end()
-        const left = describeLeft(await killTree(child.pid, { graceMs: this.launch.killGraceMs ?? 1_500 }))
+        const left = describeLeft(await killTree(child.pid, { graceMs: this.launch.killGraceMs ?? 1_500, tag: this.tag }))
         releaseProcess(child.pid)
         if (left) throw new Error(`processes of MCP server ${child.pid} could not be ended: ${left}`)
       }
@@ -128,15 +133,18 @@ export class StdioProcessTransport implements Transport {
     }
   }
 
-  /** The server itself exited: end what it left behind in its group (workers, wrapped children). */
+  /** The server itself exited: end what it left behind in its group (workers, wrapped children) and outside it. */
   private reapGroup(pid: number): void {
     if (process.platform === 'win32') {
       releaseProcess(pid)
       return
     }
+    const escaped = taggedProcesses(this.tag)
     signal(-pid, 'SIGTERM')
+    for (const p of escaped) signal(p, 'SIGTERM')
     setTimeout(() => {
       signal(-pid, 'SIGKILL')
+      for (const p of escaped) signal(p, 'SIGKILL')
       releaseProcess(pid)
     }, 1_000).unref()
   }

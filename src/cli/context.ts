@@ -9,12 +9,16 @@ import { Storage } from '../main/core/storage'
 import { TrustService } from '../main/core/trust/trust-service'
 import { CliError } from './errors'
 
-/** Core services for one CLI command, on the shared data dir. */
-export async function cliServices(): Promise<Services> {
+/**
+ * Core services for one CLI command, on the shared data dir. `runsTurns`: the command runs the agent, so
+ * a project's language servers start as it opens (listing sessions or checkpoints starts none).
+ */
+export async function cliServices(options: { runsTurns?: boolean } = {}): Promise<Services> {
   return createServices({
     dataDir: defaultDataDir(),
     transport: 'cli',
     ownProcesses: true,
+    lsp: { startWithProject: options.runsTurns === true },
     checkEvent: await loadEventCheck(process.env),
     onStorageReadOnly: (reason) => process.stderr.write(`warning: ${reason}\n`),
   })

@@ -103,7 +103,7 @@ export async function runRun(rawArgv: string[]): Promise<number> {
       import('../permission-prompt'),
       import('../../main/core/sandbox/status'),
     ])
-  const services = await cliServices()
+  const services = await cliServices({ runsTurns: true })
   if (values['install-lsp']) services.lsp.allowInstall()
   const controller = new AbortController()
   const onSignal = (): void => controller.abort()

@@ -60,7 +60,15 @@ export interface ServicesOptions {
   /** Environment for config placeholders and provider credentials (tests pass their own). */
   env?: NodeJS.ProcessEnv
   /** Language server settings that are not config: waits (tests on a busy machine), install without asking (CLI flag). */
-  lsp?: { waitMs?: number; quietMs?: number; settleMs?: number; installWithoutAsking?: boolean; restartDelaysMs?: readonly number[] }
+  lsp?: {
+    waitMs?: number
+    quietMs?: number
+    settleMs?: number
+    installWithoutAsking?: boolean
+    restartDelaysMs?: readonly number[]
+    /** Start a project's servers as it opens (default); off for commands that run no turn. */
+    startWithProject?: boolean
+  }
   /**
    * The app's own process (CLI, serve, desktop): marks every child so that nothing it started survives it,
    * and ends what an earlier run killed with SIGKILL left behind. Off in tests that share one process.
@@ -195,9 +203,10 @@ export function createServices(options: ServicesOptions): Services {
     ...options.lsp,
   })
   const lspTool = createLspTool((projectId) => lsp.for(projects.get(projectId)))
-  // A trusted project's servers start as it opens (in `hotaru run`, while the first request is out).
+  // A project's servers start as it opens (in `hotaru run`, while the first request is out). A restricted
+  // folder starts only what its first edit would: servers from outside it, none named by its own config.
   projects.onOpened((project) => {
-    if (!trust.isTrusted(project.trustRoot)) return
+    if (options.lsp?.startWithProject === false) return
     configs
       .of(project)
       .load()

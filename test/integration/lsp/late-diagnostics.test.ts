@@ -86,8 +86,8 @@ describe('a turn does not end on errors its edits caused without the model heari
   }, 60_000)
 })
 
-describe('language servers start with a trusted project', () => {
-  it('a project whose root names its language starts that server as it opens; a restricted one starts nothing', async () => {
+describe('language servers start as a project opens', () => {
+  it('a project whose root names its language starts that server as it opens; a restricted one does not run the server its own config names', async () => {
     const services = testServices()
     const trusted = writeTree(tempDir(), { 'go.mod': 'module x\n', 'hotaru.json': JSON.stringify({ lsp: { gopls: { command: [process.execPath, SERVER, 'silent'] } } }) })
     services.trust.trust(trusted)
@@ -96,9 +96,18 @@ describe('language servers start with a trusted project', () => {
     await waitFor(() => lsp.statuses().find((s) => s.id === 'gopls')?.state === 'ready')
     const restricted = writeTree(tempDir(), { 'go.mod': 'module y\n', 'hotaru.json': JSON.stringify({ lsp: { gopls: { command: [process.execPath, SERVER, 'silent'] } } }) })
     const other = services.lsp.for(services.projects.openFolder(restricted))
-    // Opening the trusted one started its server; the restricted one has none running, even after it.
+    // Opening the trusted one started its server; the restricted one's config command never ran (gopls itself is not installed here).
     await services.lsp.load(project)
-    expect(other.statuses().find((s) => s.id === 'gopls')?.state).toBe('idle')
+    expect(other.statuses().find((s) => s.id === 'gopls')?.state).not.toBe('ready')
+    expect(other.statuses().find((s) => s.id === 'gopls')?.source).not.toBe('config')
+  }, 60_000)
+
+  it('a restricted project starts, as it opens, the server its first edit would use: one from the user\'s own config', async () => {
+    const config = writeTree(tempDir(), { 'hotaru/hotaru.json': JSON.stringify({ lsp: { typescript: { command: [process.execPath, SERVER, 'silent'] } } }) })
+    const services = testServices({ env: { ...process.env, XDG_CONFIG_HOME: config } })
+    const restricted = writeTree(tempDir(), { 'package.json': '{}\n', 'src/app.ts': 'export const a = 1\n' })
+    const lsp = services.lsp.for(services.projects.openFolder(restricted))
+    await waitFor(() => lsp.statuses().find((s) => s.id === 'typescript')?.state === 'ready')
   }, 60_000)
 
   it('a project with no marker file but TypeScript sources in src/ starts the TypeScript server; a Markdown-only one starts none', async () => {

@@ -44,9 +44,24 @@ describe('the error that ended a turn', () => {
     expect(screen.getByRole('alert').textContent).toBe(message)
   })
 
-  it('names other provider errors', () => {
-    showTurnError({ name: 'ProviderServer', data: { message: 'openai: 500 boom', retryable: true } })
-    expect(screen.getByRole('alert').textContent).toBe('ProviderServer: openai: 500 boom')
+  it('says what went wrong in plain words and keeps the cause behind Details', () => {
+    showTurnError({ name: 'ProviderServer', data: { message: 'openai: 500 boom', providerId: 'openai', retryable: true } })
+    const alert = screen.getByRole('alert')
+    expect(alert.textContent).toContain('OpenAI had a problem on its side. Retry in a moment.')
+    expect(screen.getByText('Details').tagName).toBe('SUMMARY')
+    expect(screen.getByTestId('error-details').textContent).toBe('ProviderServer: openai: 500 boom')
+    // Nothing was sent from this window, so there is no prompt to send again: Resume asks the model to carry on.
     expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull()
+    expect(screen.getByRole('button', { name: 'Resume' })).toBeTruthy()
+  })
+
+  it('tells a provider that cannot be reached from a raw connection error', () => {
+    showTurnError({
+      name: 'ProviderConnection',
+      data: { message: 'anthropic: fetch failed: connect ECONNREFUSED 127.0.0.1:9', providerId: 'anthropic', attempts: 6, retryable: true },
+    })
+    const text = screen.getByRole('alert').querySelector('.msg-error-text')?.textContent
+    expect(text).toBe("Couldn't reach Anthropic (tried 6 times). Check your internet connection, or that the server is running, then retry.")
+    expect(text).not.toContain('ECONNREFUSED')
   })
 })

@@ -35,6 +35,8 @@ export interface ChatState {
   todos: Record<string, Todo[]>
   /** The last failed turn of a session, until the next one starts. */
   turnErrors: Record<string, string>
+  /** Failures the user has had on screen (the session shown in the active tab): they no longer mark the tab. */
+  seenErrors: Record<string, string>
   activeSessionId: string | null
   /**
    * The session made while the chat had none: it keeps the input that was on screen (its text, caret
@@ -72,6 +74,7 @@ export function initialChatState(projectId: string): ChatState {
     activity: {},
     todos: {},
     turnErrors: {},
+    seenErrors: {},
     activeSessionId: null,
     fromNoSession: null,
     showSessions: false,
@@ -91,7 +94,8 @@ export function initialChatState(projectId: string): ChatState {
 export function projectStatusOf(s: ChatState): ProjectStatus {
   if (s.permissions.length > 0 || s.questions.length > 0) return 'waiting'
   if (Object.values(s.statuses).some((st) => st.type !== 'idle')) return 'running'
-  if (Object.keys(s.turnErrors).length > 0) return 'error'
+  // A failure the user has looked at stays on its message (with Retry) but no longer calls for attention.
+  if (Object.entries(s.turnErrors).some(([id, message]) => s.seenErrors[id] !== message)) return 'error'
   return 'idle'
 }
 

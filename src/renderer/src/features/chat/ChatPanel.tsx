@@ -2,6 +2,7 @@ import { useEffect, type ReactNode } from 'react'
 import { ChatContext, chatFor, useChat, useChatController, useCheckpoints, worktreesFor } from '../../stores/chat'
 import { shownChatProject, useChatScope } from '../../stores/chat-scope'
 import { useProject } from '../../stores/project'
+import { useWorkspace } from '../../stores/workspace'
 import { WorktreeBar, WorktreeOverlays } from '../worktrees'
 import { ChangesOverlay, RestoreBanner, RestoreDialog, Timeline } from '../checkpoints'
 import { PermissionDock } from '../permissions'
@@ -11,7 +12,21 @@ import { Composer } from './composer/Composer'
 import { MessageList } from './messages/MessageList'
 import { TodoPanel } from './TodoPanel'
 
+/** A failed turn shown in the active tab has been seen: the tab's red dot goes (the error stays on the message). */
+function useErrorSeen(sessionId: string): void {
+  const chat = useChatController()
+  const tabId = useProject((s) => s.projectId)
+  const active = useWorkspace((s) => s.activeId === tabId)
+  const error = useChat((s) => s.turnErrors[sessionId])
+  const seen = useChat((s) => s.seenErrors[sessionId])
+  useEffect(() => {
+    if (!active || error === undefined || seen === error) return
+    chat.store.setState((s) => ({ seenErrors: { ...s.seenErrors, [sessionId]: error } }))
+  }, [active, error, seen, chat, sessionId])
+}
+
 function Transcript({ sessionId }: { sessionId: string }) {
+  useErrorSeen(sessionId)
   const status = useChat((s) => s.transcripts[sessionId]?.status ?? 'loading')
   const error = useChat((s) => s.transcripts[sessionId]?.error)
   const empty = useChat((s) => (s.transcripts[sessionId]?.order.length ?? 0) === 0 && !(s.pending[sessionId]?.length ?? 0))

@@ -1,16 +1,32 @@
+import { useEffect, useState } from 'react'
 import { background } from '../../../lib/background'
+import { retryLine } from './error-text'
 import { useShallow } from 'zustand/react/shallow'
 import { useChat, useChatController } from '../../../stores/chat'
 import { QuestionPrompt } from '../../permissions'
 
-/** Retry countdown or a quiet "working" line while the agent runs. */
+/** Seconds until `at`, ticking each second while there are any (null once it has passed). */
+function useSecondsUntil(at: number | undefined): number | null {
+  const [now, setNow] = useState(() => Date.now())
+  useEffect(() => {
+    if (at === undefined || at <= Date.now()) return
+    const timer = setInterval(() => setNow(Date.now()), 1000)
+    return () => clearInterval(timer)
+  }, [at])
+  if (at === undefined) return null
+  const left = Math.ceil((at - now) / 1000)
+  return left > 0 ? left : null
+}
+
+/** Retry countdown (the provider's own words in its tooltip) or a quiet "working" line while the agent runs. */
 function Activity({ sessionId }: { sessionId: string }) {
   const status = useChat((s) => s.statuses[sessionId])
+  const left = useSecondsUntil(status?.type === 'retry' ? status.nextAt : undefined)
   if (!status || status.type === 'idle') return null
   return (
-    <div className="activity muted" data-testid="agent-activity" aria-live="polite">
+    <div className={`activity muted${status.type === 'retry' ? ' retrying' : ''}`} data-testid="agent-activity" aria-live="polite" title={status.type === 'retry' ? status.message : undefined}>
       <span className="glyph glyph-running" aria-hidden />
-      {status.type === 'retry' ? `Retrying (attempt ${status.attempt}): ${status.message}` : 'Working…'}
+      {status.type === 'retry' ? retryLine(status.attempt, status.message, left) : 'Working…'}
     </div>
   )
 }

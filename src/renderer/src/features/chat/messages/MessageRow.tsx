@@ -11,6 +11,8 @@ import { ToolCard } from '../tools/ToolCard'
 import { Compaction, HookFailures, Reasoning } from './parts'
 import { MessageImages } from './MessageImages'
 import { StopNotice } from './StopNotice'
+import { friendlyError } from './error-text'
+import type { Transcript } from '../../../stores/chat-model'
 import type { TurnSummary } from './turns'
 
 const EMPTY: Part[] = []
@@ -72,15 +74,48 @@ function MessageError({ error, sessionId }: { error: NonNullable<Message['error'
       </div>
     )
   }
+  const friendly = friendlyError(error.name, error.data)
+  if (!friendly) {
+    return (
+      <div className="msg-error" role="alert" data-testid="message-error">
+        {error.name}: {error.data.message}
+        <RetryTurn sessionId={sessionId} />
+      </div>
+    )
+  }
+  // Plain words first; what the provider or the network said is one click away.
   return (
-    <div className="msg-error" role="alert" data-testid="message-error">
-      {error.name}: {error.data.message}
+    <div className="msg-error" role="alert" data-testid="message-error" data-error={error.name}>
+      <span className="msg-error-text">{friendly}</span>
       <RetryTurn sessionId={sessionId} />
+      <details className="msg-error-details">
+        <summary>Details</summary>
+        <code data-testid="error-details">
+          {error.name}: {error.data.message}
+        </code>
+      </details>
     </div>
   )
 }
 
-/** Sends the prompt of a failed last turn again, as long as nothing came after it. */
+/** The turn that failed already did work (text or tool steps after the user's message): resuming beats redoing it. */
+function turnDidWork(transcript: Transcript | undefined): boolean {
+  if (!transcript) return false
+  for (let i = transcript.order.length - 1; i >= 0; i--) {
+    const id = transcript.order[i] as string
+    if (transcript.infos[id]?.role === 'user') return false
+    if ((transcript.parts[id] ?? []).some((p) => (p.type === 'text' && p.text.trim() !== '' && !p.synthetic) || p.type === 'tool')) return true
+  }
+  return false
+}
+
+/** What Resume sends: the model carries on from its last step instead of starting the task again. */
+export const RESUME_PROMPT = 'Continue from where you stopped.'
+
+/**
+ * For a failed last turn, as long as nothing came after it: Retry sends its prompt again; Resume, when the turn
+ * had done work already (or the prompt is not known here, after a reload), asks the model to carry on.
+ */
 function RetryTurn({ sessionId }: { sessionId: string }) {
   const chat = useChatController()
   const idle = useChat((s) => (s.statuses[sessionId]?.type ?? 'idle') === 'idle')
@@ -89,12 +124,21 @@ function RetryTurn({ sessionId }: { sessionId: string }) {
     const id = transcript?.order.at(-1)
     return id !== undefined && transcript?.infos[id]?.error !== undefined
   })
-  if (!idle || !last || chat.lastPrompt(sessionId) === undefined) return null
+  const worked = useChat((s) => turnDidWork(s.transcripts[sessionId]))
+  if (!idle || !last) return null
+  const canRetry = chat.lastPrompt(sessionId) !== undefined
   return (
     <span className="msg-error-actions">
-      <button type="button" className="small" onClick={() => background('chat.retry', chat.retry(sessionId))}>
-        Retry
-      </button>
+      {canRetry && (
+        <button type="button" className="small" onClick={() => background('chat.retry', chat.retry(sessionId))}>
+          Retry
+        </button>
+      )}
+      {(worked || !canRetry) && (
+        <button type="button" className="small" onClick={() => background('chat.resume', chat.send(RESUME_PROMPT).then(() => undefined))}>
+          Resume
+        </button>
+      )}
     </span>
   )
 }

@@ -7,7 +7,9 @@
  * see the same machine load; the report gives medians.
  *
  * Per run: start → first request, last request → process exit, wall time, peak RSS (VmHWM), and
- * the TCP connections the requests came over.
+ * the TCP connections the requests came over (all of the first user turn); then a second user turn
+ * continues the session, and the requests of both turns give an estimated cost with prompt caching
+ * and the cached-prefix reuse (`support/prompt-cost.ts`), ours beside Claude Code's.
  * Claude Code is installed from npm into a temporary folder (`@anthropic-ai/claude-code`); when
  * that fails the report says so and lists ours alone.
  *
@@ -31,6 +33,7 @@ import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { startFakeLlm, type FakeTurn } from '../test/fixtures/fake-llm'
+import { promptCost, type PromptCost } from './support/prompt-cost'
 import { makeTaskProject, resetTaskProject, taskAnswers, writeFile } from './support/task-project'
 
 const ROOT = join(import.meta.dirname, '..')
@@ -66,6 +69,10 @@ function script(agent: Agent, project: string): FakeTurn[] {
       call('glob', { pattern: 'src/*.ts' }),
       bash('cat src/new.ts'),
       { text: 'All done: app.ts returns 2, util.ts adjusted, new.ts created.' },
+      // The second user turn (same session): a short follow-up.
+      call('read', { filePath: 'src/app.ts' }),
+      call('edit', { filePath: 'src/app.ts', oldString: 'return 2', newString: 'return 3' }),
+      { text: 'app.ts now returns 3.' },
     ]
   }
   const bash = (command: string) => call('Bash', { command, description: 'step' })
@@ -82,6 +89,9 @@ function script(agent: Agent, project: string): FakeTurn[] {
     call('Glob', { pattern: 'src/*.ts', path: project }),
     bash('cat src/new.ts'),
     { text: 'All done: app.ts returns 2, util.ts adjusted, new.ts created.' },
+    call('Read', { file_path: abs('src/app.ts') }),
+    call('Edit', { file_path: abs('src/app.ts'), old_string: 'return 2', new_string: 'return 3' }),
+    { text: 'app.ts now returns 3.' },
   ]
 }
 
@@ -116,6 +126,8 @@ interface RunResult {
   connections: number
   /** When each model request arrived, in ms after the start: where a run spends its time. */
   requestsAtMs: number[]
+  /** Estimated $ of both user turns' requests with prompt caching, and the cached-prefix reuse (see prompt-cost.ts). */
+  cost: PromptCost
 }
 
 async function runOnce(agent: Agent, project: string, claudeBin: string | null): Promise<RunResult> {
@@ -137,6 +149,8 @@ async function runOnce(agent: Agent, project: string, claudeBin: string | null):
           claudeBin as string,
           ['-p', 'improve the project', '--model', 'claude-sonnet-4-6', '--allowedTools', 'Read', 'Edit', 'Write', 'Bash', 'Grep', 'Glob', '--output-format', 'text'],
         ]
+  // The follow-up turn continues the same session; only its cost is measured (timings are of the first turn).
+  const followUp = ours ? [...args.slice(0, -1), '--continue', 'now make app return 3'] : ['--continue', ...args.slice(0, 1), 'now make app return 3', ...args.slice(2)]
   if (ours) {
     env.HOTARU_DATA_DIR = join(work, 'data')
     if (agent === 'hotaru-lsp-off') writeFile(join(work, 'config', 'hotaru'), 'hotaru.json', JSON.stringify({ lsp: false }))
@@ -160,13 +174,27 @@ async function runOnce(agent: Agent, project: string, claudeBin: string | null):
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
   clearInterval(poll)
   const ended = performance.timeOrigin + performance.now()
+  if (code !== 0) {
+    await server.close()
+    rmSync(work, { recursive: true, force: true })
+    throw new Error(`${agent} failed (${code}): ${stderr.slice(-2000)}`)
+  }
+  const edited = readFileSync(join(project, 'src/app.ts'), 'utf8').includes('return 2') && existsSync(join(project, 'src/new.ts'))
+  const firstTurn = server.requests.length
+  const second = spawn(command, followUp, { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  let secondErr = ''
+  second.stderr.on('data', (d: Buffer) => (secondErr += d.toString()))
+  second.stdout.resume()
+  const secondCode = await new Promise<number | null>((resolve) => second.on('close', resolve))
   await server.close()
   rmSync(work, { recursive: true, force: true })
-  if (code !== 0) throw new Error(`${agent} failed (${code}): ${stderr.slice(-2000)}`)
-  const edited = readFileSync(join(project, 'src/app.ts'), 'utf8').includes('return 2') && existsSync(join(project, 'src/new.ts'))
   if (!edited) throw new Error(`${agent} did not complete the task: ${stdout.slice(-500)} ${stderr.slice(-500)}`)
-  const at = server.requests.map((r) => r.at)
+  if (secondCode !== 0 || !readFileSync(join(project, 'src/app.ts'), 'utf8').includes('return 3')) {
+    throw new Error(`${agent}'s second turn failed (${secondCode}): ${secondErr.slice(-1000)}`)
+  }
+  const at = server.requests.slice(0, firstTurn).map((r) => r.at)
   return {
+    cost: promptCost(server.requests.map((r) => r.body as Record<string, unknown>)),
     requests: at.length,
     connections: new Set(server.requests.map((r) => r.connection)).size,
     requestsAtMs: at.map((t) => Math.round(t - started)),
@@ -183,8 +211,10 @@ function median(values: number[]): number {
 }
 
 function summarize(runs: RunResult[]) {
-  const pick = (key: Exclude<keyof RunResult, 'requestsAtMs'>) => median(runs.map((r) => r[key]))
+  const pick = (key: Exclude<keyof RunResult, 'requestsAtMs' | 'cost'>) => median(runs.map((r) => r[key]))
   return {
+    // Requests are scripted: every run sends the same ones, so the first run's cost stands for all.
+    twoTurnCost: runs[0]?.cost ?? null,
     firstRequestMs: pick('firstRequestMs'),
     lastRequestToExitMs: pick('lastRequestToExitMs'),
     wallMs: pick('wallMs'),
@@ -230,6 +260,7 @@ async function benchProject(name: string, bulk: number, claude: { bin: string } 
       hotaru: ours,
       claudeCode: theirs,
       wallRatio: ratio(ours.wallMs, theirs?.wallMs),
+      costRatio: ratio(ours.twoTurnCost?.dollars ?? 0, theirs?.twoTurnCost?.dollars),
       // Second line: a switch a new user has not flipped.
       knobOff: off ? { languageServers: 'off', hotaru: off, wallRatio: ratio(off.wallMs, theirs?.wallMs), lspOnOverOff: ratio(ours.wallMs, off.wallMs) } : null,
       ...(errors.length > 0 ? { errors } : {}),
@@ -259,7 +290,7 @@ try {
     small,
     large,
     targets: {
-      small: { wallRatio: 0.5, firstRequestMs: 250, lastRequestToExitMs: 30, peakRssMB: 150, lspOnOverOff: 1.15 },
+      small: { wallRatio: 0.5, firstRequestMs: 250, lastRequestToExitMs: 30, peakRssMB: 150, lspOnOverOff: 1.15, costRatio: 0.5, reuse: 1 },
       large: { wallRatio: 0.6, peakRssMB: 250, lspOnOverOff: 1.15 },
     },
   }

@@ -13,7 +13,7 @@ import { until } from '../support/until'
 describe('diff editors in Chromium (hotaru serve + fake LLM)', () => {
   const shared = useBrowser({ fakeLlm: true })
 
-  it('an open editor still builds its suggest list after a diff view in the chat was closed', { timeout: 90_000 }, async () => {
+  it('an open editor still builds its suggest list after the review’s diff view was closed', { timeout: 90_000 }, async () => {
     const project = writeTree(tempDir('hotaru-e2e-diffs-'), {
       'src/app.ts': 'export const answer = 42\nexport const another = 1\n',
       'src/notes.ts': 'export const note = 1\n',
@@ -29,7 +29,7 @@ describe('diff editors in Chromium (hotaru serve + fake LLM)', () => {
       const editor: Locator = ui.view().locator('[data-testid="code-editor"][data-path="src/notes.ts"]')
       await until(async () => (await editor.locator('.view-lines').innerText()).includes('note'), 'the file in the editor')
 
-      // A turn's edit shows its diff in the chat; folding the card disposes that diff editor.
+      // A turn's edit shows its diff in the review; closing the review disposes that diff editor.
       shared.fake.enqueue(
         { toolCalls: [{ name: 'read', args: { filePath: 'src/app.ts' } }] },
         { toolCalls: [{ name: 'edit', args: { filePath: 'src/app.ts', oldString: 'answer = 42', newString: 'answer = 43' } }] },
@@ -38,11 +38,12 @@ describe('diff editors in Chromium (hotaru serve + fake LLM)', () => {
       const input = ui.chat().getByTestId('chat-input')
       await input.fill('Make it 43')
       await input.press('Enter')
-      const edit = ui.chat().locator('[data-testid="tool-card"][data-tool="edit"][data-status="completed"]')
-      await edit.getByTestId('diff-view').getByText(/[1-9]\d* changes?/).waitFor()
       await ui.chat().getByText('Changed the answer to 43.').waitFor()
-      await edit.locator('.tool-head').click()
-      await edit.getByTestId('diff-view').waitFor({ state: 'detached' })
+      await ui.chat().getByTestId('review-turn').last().click()
+      const changes = page.getByTestId('changes-view')
+      await changes.getByTestId('diff-view').getByText(/[1-9]\d* changes?/).waitFor()
+      await page.keyboard.press('Escape')
+      await changes.getByTestId('diff-view').waitFor({ state: 'detached' })
 
       // The editor builds its suggest list now, for the first time.
       await editor.locator('.view-lines').click()

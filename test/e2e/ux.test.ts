@@ -50,9 +50,9 @@ describe('desktop UX in Chromium: review, timeline, quick open, find in files, c
       )
       await send(page, 'Change the files')
       await chat(page).getByText('Done with both files.').waitFor()
-      // The new file's card shows only added lines (no phantom deleted line 1).
-      const newCard = chat(page).locator('[data-testid="tool-diff"][data-path="new.txt"]')
-      await newCard.getByText('1 change').waitFor()
+      // The new file's chip counts only added lines (no phantom deleted line 1).
+      const newCard = chat(page).locator('[data-testid="edit-chip"][data-path="new.txt"]')
+      expect(await newCard.textContent()).toBe('Creatednew.txt+3 −0')
       await screenshot(page, 'ux-00-new-file-card')
       await chat(page).getByRole('button', { name: /Review changes · 2 files/ }).click()
       const review = page.getByRole('dialog', { name: 'Changes in this turn' })

@@ -1,8 +1,7 @@
 import { background } from '../../../lib/background'
 import { useEffect, useRef, useState, type ReactNode } from 'react'
 import { ShieldIcon } from '../../../components/ShieldIcon'
-import { DiffView } from '../../editor'
-import { editDiffs, EDIT_TOOLS, num, record, str, toolHookFailures, type ToolPart } from './describe'
+import { EDIT_TOOLS, num, record, str, toolHookFailures, type ToolPart } from './describe'
 import { HookFailures } from '../messages/parts'
 import { SubagentRun } from './SubagentRun'
 import { WebSearchResults } from './WebSearchResults'
@@ -11,7 +10,6 @@ import { errorMessage, unwrap } from '../../../ipc'
 import { useChatController } from '../../../stores/chat'
 
 const OUTPUT_LIMIT = 20_000
-const DIFF_LINE_PX = 19
 
 function Section({ title, children, initiallyOpen }: { title: string; children: ReactNode; initiallyOpen: boolean }) {
   const [open, setOpen] = useState(initiallyOpen)
@@ -79,29 +77,6 @@ function Output({ text, testId, follow = false, full }: { text: string; testId?:
           {error}
         </span>
       )}
-    </>
-  )
-}
-
-function EditDiffs({ part, root }: { part: ToolPart; root: string }) {
-  const diffs = editDiffs(part, root)
-  if (diffs.length === 0) return null
-  return (
-    <>
-      {diffs.map((d) => (
-        <div className="tool-diff" key={d.path} data-testid="tool-diff" data-path={d.path}>
-          <DiffView
-            original={d.original}
-            modified={d.modified}
-            path={d.path}
-            // A narrow chat panel reads better inline; side by side is for the editor area.
-            sideBySide={false}
-            originalLabel={d.path}
-            modifiedLabel="after"
-            height={Math.min(360, Math.max(80, d.lines * DIFF_LINE_PX + 40))}
-          />
-        </div>
-      ))}
     </>
   )
 }
@@ -218,10 +193,8 @@ export function ToolBody({ part, root }: { part: ToolPart; root: string }) {
     part.tool === 'bash' ? (
       <BashBody part={part} />
     ) : EDIT_TOOLS.has(part.tool) ? (
-      <>
-        <EditDiffs part={part} root={root} />
-        <EditDiagnostics part={part} />
-      </>
+      // The diff of an edit is shown in the editor (the chip opens it), never in the chat column.
+      <EditDiagnostics part={part} />
     ) : part.tool === 'task' ? (
       <SubagentRun part={part} root={root} />
     ) : part.tool === 'websearch' ? (

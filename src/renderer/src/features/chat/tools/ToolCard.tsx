@@ -4,14 +4,15 @@ import { Elapsed, formatDuration } from '../../../components/Elapsed'
 import { StatusGlyph } from '../../../components/StatusGlyph'
 import { Twisty } from '../../../components/Twisty'
 import { useChat, useChatController } from '../../../stores/chat'
-import { EDIT_TOOLS, keyArgument, lineCounts, num, record, toolHookFailures, type ToolPart } from './describe'
+import { EDIT_TOOLS, editedFiles, keyArgument, lineCounts, num, record, toolHookFailures, type ToolPart } from './describe'
+import { EditChips } from './EditChip'
 import { bashTiming } from './output-view'
 import { ToolBody } from './ToolBody'
 
 interface ToolCardProps {
   part: ToolPart
   root: string
-  /** In the latest turn: edits open with their diff (older ones stay closed to keep scrolling light). */
+  /** In the latest turn: a bash card opens with its output (older ones stay closed to keep scrolling light). */
   recent: boolean
 }
 
@@ -20,7 +21,6 @@ function openByDefault(part: ToolPart, recent: boolean): boolean {
   if (status === 'error') return true
   if (part.tool === 'task') return true
   if (part.tool === 'bash') return status === 'running' || recent
-  if (EDIT_TOOLS.has(part.tool)) return recent && status === 'completed'
   return false
 }
 
@@ -48,6 +48,8 @@ export const ToolCard = memo(function ToolCard({ part, root, recent }: ToolCardP
   const errors = EDIT_TOOLS.has(part.tool) ? diagnosticErrors(part) : undefined
   // Bash reports the command's own run time: the card shows it, and the approval wait apart.
   const timing = part.tool === 'bash' ? bashTiming(part.state.startedAt, part.state.endedAt, num(meta.durationMs)) : null
+  // A finished edit is a chip that opens the file at the change; the editor shows the diff.
+  if (EDIT_TOOLS.has(part.tool) && status === 'completed' && hookFailures === 0 && editedFiles(part, root).length > 0) return <EditChips part={part} root={root} errors={errors} />
   return (
     <div className={`tool-card tool-${status}`} data-testid="tool-card" data-tool={part.tool} data-status={status} data-call-id={part.callId}>
       <button type="button" className="tool-head" aria-expanded={open} onClick={() => chat.toggleExpanded(part.id, fallback)}>

@@ -79,64 +79,6 @@ export function lineCounts(part: ToolPart): { additions: number; deletions: numb
   return additions === undefined || deletions === undefined ? null : { additions, deletions }
 }
 
-export interface FileDiffView {
-  path: string
-  original: string
-  modified: string
-  /** Lines shown, to size the diff editor. */
-  lines: number
-}
-
-/**
- * The before/after text of the region a unified diff covers (the tools send a
- * window around the change, not whole files). Hunks after the first are
- * separated by a "⋯" line on both sides.
- */
-export function fromUnifiedDiff(diff: string, path: string): FileDiffView {
-  const original: string[] = []
-  const modified: string[] = []
-  let inHunk = false
-  for (const line of diff.split('\n')) {
-    if (line.startsWith('@@')) {
-      if (inHunk) {
-        original.push('⋯')
-        modified.push('⋯')
-      }
-      inHunk = true
-      continue
-    }
-    if (!inHunk) continue
-    const mark = line[0]
-    const text = line.slice(1)
-    if (mark === ' ') {
-      original.push(text)
-      modified.push(text)
-    } else if (mark === '-') original.push(text)
-    else if (mark === '+') modified.push(text)
-  }
-  // Every line keeps its newline: a side with no lines (a new or a deleted file) is then '' and the
-  // editor's one empty line on that side lines up with the other side's last line instead of
-  // showing as a phantom changed line 1.
-  const text = (lines: string[]) => lines.map((l) => `${l}\n`).join('')
-  return { path, original: text(original), modified: text(modified), lines: Math.max(original.length, modified.length) }
-}
-
-/** The file diffs an edit-family call reported (apply_patch: one per file). */
-export function editDiffs(part: ToolPart, root: string): FileDiffView[] {
-  const meta = record(part.state.metadata)
-  const files = meta.files
-  if (part.tool === 'apply_patch' && Array.isArray(files)) {
-    return files
-      .map(record)
-      .filter((f) => typeof f.diff === 'string')
-      .map((f) => fromUnifiedDiff(f.diff as string, str(f.path) ?? ''))
-  }
-  const diff = str(meta.diff)
-  if (!diff) return []
-  const path = str(meta.filePath) ?? str(record(part.state.input).filePath) ?? ''
-  return [fromUnifiedDiff(diff, displayPath(path, root))]
-}
-
 /** Hooks of the call that failed (`metadata.hookFailures`, each with its event). */
 export function toolHookFailures(part: ToolPart): Array<HookFailure & { event?: HookEventName }> {
   const list = record(part.state.metadata).hookFailures
@@ -147,4 +89,52 @@ export function toolHookFailures(part: ToolPart): Array<HookFailure & { event?: 
     const error = str(f.error)
     return command !== undefined && error !== undefined ? [{ command, error, ...(event.success ? { event: event.data } : {}) }] : []
   })
+}
+
+export interface EditedFile {
+  path: string
+  additions: number
+  deletions: number
+  /** 1-based line of the first change in the file after the edit. */
+  line: number
+}
+
+/** Lines added and removed, and where the first change is, from a unified diff. */
+export function diffSummary(diff: string): Omit<EditedFile, 'path'> {
+  let additions = 0
+  let deletions = 0
+  let line = 0
+  let cursor = 0
+  for (const raw of diff.split('\n')) {
+    const header = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(raw)
+    if (header) {
+      cursor = Number(header[1])
+      continue
+    }
+    if (cursor === 0 || raw.startsWith('+++') || raw.startsWith('---')) continue
+    const mark = raw[0]
+    if (mark === '+') additions++
+    else if (mark === '-') deletions++
+    if ((mark === '+' || mark === '-') && line === 0) line = Math.max(1, cursor)
+    if (mark === ' ' || mark === '+') cursor++
+  }
+  return { additions, deletions, line: Math.max(1, line) }
+}
+
+/** The files an edit-family call changed, each with its counts (apply_patch: one per file). */
+export function editedFiles(part: ToolPart, root: string): EditedFile[] {
+  const meta = record(part.state.metadata)
+  if (part.tool === 'apply_patch' && Array.isArray(meta.files)) {
+    return meta.files.map(record).flatMap((f) => {
+      const path = str(f.path)
+      const diff = str(f.diff)
+      return path && diff !== undefined ? [{ path: displayPath(path, root), ...diffSummary(diff) }] : []
+    })
+  }
+  const path = str(meta.filePath) ?? str(record(part.state.input).filePath)
+  if (!path) return []
+  const diff = str(meta.diff)
+  const summary = diff ? diffSummary(diff) : { additions: 0, deletions: 0, line: 1 }
+  const counts = lineCounts(part)
+  return [{ path: displayPath(path, root), ...summary, ...(counts ?? {}) }]
 }

@@ -39,7 +39,7 @@ describe('review model', () => {
 
 describe('turn review range', () => {
   it('offers a review only for turns whose steps changed files', async () => {
-    const { turnRange } = await import('../../../src/renderer/src/features/checkpoints/TurnChanges')
+    const { turnRange } = await import('../../../src/renderer/src/features/review/latest-turn')
     const base = { projectId: 'p', sessionId: 's', snapshotId: 'x', createdAt: 0, summary: { added: 0, modified: 0, deleted: 0, additions: 0, deletions: 0, files: [], untracked: [] } }
     const list = [
       { ...base, id: 'cp_a', trigger: 'message' as const, messageId: 'm1' },

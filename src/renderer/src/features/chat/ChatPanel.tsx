@@ -6,6 +6,9 @@ import { useWorkspace } from '../../stores/workspace'
 import { WorktreeBar, WorktreeOverlays } from '../worktrees'
 import { ChangesOverlay, RestoreBanner, RestoreDialog, Timeline } from '../checkpoints'
 import { PermissionDock } from '../permissions'
+import { ReviewBar } from '../review'
+import { documentsFor } from '../editor'
+import { useShownFolderStore } from '../../stores/shown-folder'
 import { SessionList } from '../sessions'
 import { ChatHeader } from './ChatHeader'
 import { Composer } from './composer/Composer'
@@ -77,6 +80,7 @@ function ScopedChat({ worktreeBar }: { worktreeBar: ReactNode }) {
   const activeId = useChat((s) => s.activeSessionId)
   const showSessions = useChat((s) => s.showSessions)
   const showTimeline = useCheckpoints((s) => s.showTimeline)
+  const folder = useShownFolderStore()
   // The first session of a chat keeps the input that was on screen while it was created.
   const composerKey = useChat((s) => (s.activeSessionId === s.fromNoSession ? '' : (s.activeSessionId ?? '')))
   const main = showSessions ? (
@@ -95,6 +99,7 @@ function ScopedChat({ worktreeBar }: { worktreeBar: ReactNode }) {
       {main}
       <RestoreBanner />
       <PermissionDock />
+      {!showSessions && activeId && <ReviewBar onShow={(stop) => documentsFor(folder).openAt(stop.path, { line: stop.line, column: 1, endColumn: 1 })} />}
       {!showSessions && <Composer key={`composer-${composerKey}`} sessionId={activeId} />}
       <ChangesOverlay />
       <RestoreDialog />

@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useState, type KeyboardEvent } from 'react'
+import { useEffect, useState, type KeyboardEvent } from 'react'
 import { createPortal } from 'react-dom'
 import type { MethodOutput } from '@shared/ipc'
 import type { Checkpoint } from '@shared/schema/checkpoint'
-import type { Review, ReviewConflict, ReviewFile } from '@shared/schema/review'
-import { errorMessage, unwrap } from '../../ipc'
+import type { Review, ReviewFile } from '@shared/schema/review'
+import { liveCounts, reviewEntry, useReview } from '../review'
+import { MiddlePath } from '../../components/MiddlePath'
 import { useChatController, useCheckpoints, type ChangesView } from '../../stores/chat'
 import { FileReview, type Decide } from './FileReview'
 import { checkpointLabel } from './labels'
@@ -12,56 +13,21 @@ import { fileState, nextOpenFile, reviewProgress } from './review-model'
 
 type Entry = Pick<MethodOutput<'checkpoint', 'diff'>[number], 'path' | 'status' | 'additions' | 'deletions'>
 
+/** A file's row: its counts leave out the hunks rejected (they are no longer in the file). */
 function entryOf(file: ReviewFile): Entry {
-  let additions = 0
-  let deletions = 0
-  for (const h of file.hunks) for (const l of h.lines) {
-    if (l.kind === 'add') additions++
-    else if (l.kind === 'del') deletions++
-  }
-  return { path: file.path, status: file.status, additions, deletions }
+  return { path: file.path, status: file.status, ...liveCounts(file) }
 }
 
-interface ReviewState {
-  review: Review | null
-  conflicts: ReviewConflict[]
-  undoCheckpointId: string | null
-  busy: boolean
-  error: string | null
-}
-
-/** A turn review held by the overlay: loaded from core, every decision made there (and persisted there). */
+/** A turn review from the window's shared review state (the editor and the bar above the composer show the same one). */
 function useTurnReview(sessionId: string, fromId: string | undefined, toId: string | undefined, enabled: boolean) {
   const chat = useChatController()
-  const [state, setState] = useState<ReviewState>({ review: null, conflicts: [], undoCheckpointId: null, busy: false, error: null })
+  const range = enabled && fromId && toId ? { sessionId, fromId, toId } : null
+  const state = useReview(chat, range)
+  // Opening the review reads it again: the CLI or another window may have decided since.
   useEffect(() => {
-    if (!enabled || !fromId || !toId) return
-    let live = true
-    background('chat.bridge.review.get', chat.bridge.review.get({ sessionId, fromId, toId }).then((result) => {
-      if (!live) return
-      if (result.ok) setState((s) => ({ ...s, review: result.value }))
-      else setState((s) => ({ ...s, error: result.error.data.message }))
-    }))
-    return () => {
-      live = false
-    }
+    if (enabled && fromId && toId) reviewEntry(chat, { sessionId, fromId, toId }).reload()
   }, [chat, sessionId, fromId, toId, enabled])
-  const decide = useCallback<Decide>(
-    async (action, path, hunk) => {
-      if (!fromId || !toId) return
-      setState((s) => ({ ...s, busy: true }))
-      try {
-        const outcome = await unwrap(
-          chat.bridge.review.decide({ sessionId, fromId, toId, action, ...(path !== undefined ? { path } : {}), ...(hunk !== undefined ? { hunk } : {}) }),
-        )
-        setState((s) => ({ review: outcome.review, conflicts: outcome.conflicts, undoCheckpointId: outcome.undoCheckpointId ?? s.undoCheckpointId, busy: false, error: null }))
-      } catch (error) {
-        setState((s) => ({ ...s, busy: false, error: errorMessage(error) }))
-      }
-    },
-    [chat, sessionId, fromId, toId],
-  )
-  return { ...state, decide }
+  return state
 }
 
 const STATUS_LETTER: Record<Entry['status'], string> = { added: 'A', modified: 'M', deleted: 'D' }
@@ -94,6 +60,9 @@ function Changes({ view }: { view: ChangesView }) {
     const path = entries?.[index]?.path
     if (path) setSelectedPath(path)
   }
+  const checkpoint = view.kind === 'checkpoint' ? list?.find((c) => c.id === view.checkpointId) : undefined
+  const title = view.kind === 'turn' ? view.title : checkpoint ? checkpointLabel(checkpoint) : 'Checkpoint'
+  const entry = entries?.[selected]
   const fileOf = (path: string): ReviewFile | undefined => turn.review?.files.find((f) => f.path === path)
   const decide: Decide = async (action, path, hunk) => {
     await turn.decide(action, path, hunk)
@@ -136,16 +105,43 @@ function Changes({ view }: { view: ChangesView }) {
     window.addEventListener('keydown', onEscape)
     return () => window.removeEventListener('keydown', onEscape)
   }, [chat])
+  // The hunks on screen in review order (rejected ones are gone from the diff), for the keyboard.
+  const stops = (turn.review?.files ?? []).flatMap((f) => f.hunks.filter((h) => h.decision !== 'rejected').map((h) => ({ path: f.path, hunk: h.index, open: h.decision === undefined })))
+  const [focus, setFocus] = useState<{ path: string; hunk: number } | null>(null)
+  const focusAt = stops.findIndex((h) => h.path === focus?.path && h.hunk === focus.hunk)
+  const moveFocus = (step: 1 | -1): void => {
+    if (stops.length === 0) return
+    const from = focusAt >= 0 ? focusAt : step === 1 ? -1 : stops.length
+    const next = stops[(from + step + stops.length) % stops.length]
+    if (!next) return
+    setFocus({ path: next.path, hunk: next.hunk })
+    setSelectedPath(next.path)
+  }
+  const decideFocused = (action: 'accept' | 'reject'): void => {
+    const target = focusAt >= 0 ? stops[focusAt] : stops.find((h) => h.path === entry?.path && h.open)
+    if (!target) return
+    // A rejected hunk leaves the diff: the focus moves on to the next one still open.
+    if (action === 'reject') {
+      const after = [...stops.slice(Math.max(0, focusAt) + 1), ...stops.slice(0, Math.max(0, focusAt))].find((h) => h.open && !(h.path === target.path && h.hunk === target.hunk))
+      setFocus(after ? { path: after.path, hunk: after.hunk } : null)
+      if (after) setSelectedPath(after.path)
+    } else setFocus({ path: target.path, hunk: target.hunk })
+    background('decideHunk', turn.decide(action, target.path, target.hunk))
+  }
   const onKeyDown = (e: KeyboardEvent): void => {
-    if (e.key === 'ArrowDown' && entries) setSelected((i) => Math.min(entries.length - 1, i + 1))
-    else if (e.key === 'ArrowUp') setSelected((i) => Math.max(0, i - 1))
+    const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement
+    const plain = !e.ctrlKey && !e.metaKey && !e.altKey && !typing
+    const mod = (e.ctrlKey || e.metaKey) && !e.altKey
+    if (e.key === 'ArrowDown' && !e.altKey && entries) setSelected((i) => Math.min(entries.length - 1, i + 1))
+    else if (e.key === 'ArrowUp' && !e.altKey) setSelected((i) => Math.max(0, i - 1))
+    else if (reviewing && ((plain && (e.key === 'n' || e.key === 'j')) || (e.key === 'F7' && !e.shiftKey) || (e.altKey && e.key === 'ArrowDown'))) moveFocus(1)
+    else if (reviewing && ((plain && (e.key === 'p' || e.key === 'k')) || (e.key === 'F7' && e.shiftKey) || (e.altKey && e.key === 'ArrowUp'))) moveFocus(-1)
+    else if (reviewing && !turn.busy && ((plain && e.key === 'a') || (mod && e.key === 'Enter'))) decideFocused('accept')
+    else if (reviewing && !turn.busy && ((plain && (e.key === 'r' || e.key === 'x')) || (mod && e.key === 'Backspace'))) decideFocused('reject')
     else return
     e.preventDefault()
     e.stopPropagation()
   }
-  const checkpoint = view.kind === 'checkpoint' ? list?.find((c) => c.id === view.checkpointId) : undefined
-  const title = view.kind === 'turn' ? view.title : checkpoint ? checkpointLabel(checkpoint) : 'Checkpoint'
-  const entry = entries?.[selected]
 
   return (
     <div className="changes-backdrop" onMouseDown={(e) => e.target === e.currentTarget && close()}>
@@ -168,6 +164,11 @@ function Changes({ view }: { view: ChangesView }) {
             </span>
           )}
           {reviewing && turn.review && <ReviewHeader review={turn.review} busy={turn.busy} decide={decide} />}
+          {reviewing && (
+            <span className="muted review-keys" data-testid="review-keys">
+              <kbd>N</kbd>/<kbd>P</kbd> next/previous change · <kbd>A</kbd> accept · <kbd>R</kbd> reject
+            </span>
+          )}
           <button type="button" className="icon changes-close" aria-label="Close" onClick={close} autoFocus>
             ×
           </button>
@@ -217,8 +218,8 @@ function Changes({ view }: { view: ChangesView }) {
                       </span>
                     )}
                     <span className={`git-letter status-${e.status}`}>{STATUS_LETTER[e.status]}</span>
-                    <span className="changes-path" title={e.path}>
-                      {e.path}
+                    <span className="changes-path">
+                      <MiddlePath path={e.path} />
                     </span>
                     {(e.additions !== undefined || e.deletions !== undefined) && (
                       <span className="changes-counts mono">
@@ -245,7 +246,9 @@ function Changes({ view }: { view: ChangesView }) {
                   fromId={range.fromId}
                   toId={range.toId}
                   path={entry.path}
-                  {...(reviewing && fileOf(entry.path) ? { review: { file: fileOf(entry.path) as ReviewFile, decide, busy: turn.busy } } : {})}
+                  {...(reviewing && fileOf(entry.path)
+                    ? { review: { file: fileOf(entry.path) as ReviewFile, decide, busy: turn.busy, focused: focus?.path === entry.path ? focus.hunk : null } }
+                    : {})}
                 />
               )}
             </>

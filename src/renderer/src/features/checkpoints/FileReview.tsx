@@ -5,7 +5,8 @@ import type { ReviewFile } from '@shared/schema/review'
 import { useChatController } from '../../stores/chat'
 import { useProject } from '../../stores/project'
 import { DiffView, type DiffZone } from '../editor'
-import { hunkAnchor, hunkCounts } from './review-model'
+import { hunkCounts } from './review-model'
+import { placeOpenHunks, withoutRejected } from '../review'
 
 type Versions = MethodOutput<'checkpoint', 'file'>
 
@@ -16,39 +17,33 @@ interface FileReviewProps {
   toId?: string
   path: string
   /** Turn review: the file's hunks with their decisions; Accept / Reject sit inline in the diff. */
-  review?: { file: ReviewFile; decide: Decide; busy: boolean }
+  review?: { file: ReviewFile; decide: Decide; busy: boolean; focused?: number | null }
 }
 
 function sideText(side: Versions['old']): string {
   return side?.text ?? ''
 }
 
-function HunkActions({ file, index, decide, busy }: { file: ReviewFile; index: number; decide: Decide; busy: boolean }) {
+function HunkActions({ file, index, decide, busy, focused }: { file: ReviewFile; index: number; decide: Decide; busy: boolean; focused: boolean }) {
   const hunk = file.hunks[index]
   if (!hunk) return null
   const { additions, deletions } = hunkCounts(hunk)
   const name = `hunk ${index + 1} of ${file.hunks.length}`
   return (
-    <div className={`hunk-zone hunk-${hunk.decision ?? 'open'}`} role="group" aria-label={`Hunk ${index + 1}`} data-testid="hunk" data-state={hunk.decision ?? 'open'}>
+    <div className={`hunk-zone hunk-${hunk.decision ?? 'open'}${focused ? ' focused' : ''}`} role="group" aria-current={focused || undefined} aria-label={`Hunk ${index + 1}`} data-testid="hunk" data-state={hunk.decision ?? 'open'}>
       <span className="muted mono">
         Hunk {index + 1}/{file.hunks.length} <span className="add">+{additions}</span> <span className="del">−{deletions}</span>
       </span>
-      {hunk.decision === 'rejected' ? (
-        <span className="muted">Rejected: reverted on disk, the agent will be told.</span>
+      {hunk.decision === 'accepted' ? (
+        <span className="ok-text">Accepted</span>
       ) : (
-        <>
-          {hunk.decision === 'accepted' ? (
-            <span className="ok-text">Accepted</span>
-          ) : (
-            <button type="button" className="small" disabled={busy} aria-label={`Accept ${name}`} onClick={() => background('decide', decide('accept', file.path, index))}>
-              Accept
-            </button>
-          )}
-          <button type="button" className="small reject" disabled={busy} aria-label={`Reject ${name}`} onClick={() => background('decide', decide('reject', file.path, index))}>
-            Reject
-          </button>
-        </>
+        <button type="button" className="small" disabled={busy} aria-label={`Accept ${name}`} onClick={() => background('decide', decide('accept', file.path, index))}>
+          Accept
+        </button>
       )}
+      <button type="button" className="small reject" disabled={busy} aria-label={`Reject ${name}`} onClick={() => background('decide', decide('reject', file.path, index))}>
+        Reject
+      </button>
     </div>
   )
 }
@@ -76,10 +71,14 @@ export function FileReview({ fromId, toId, path, review }: FileReviewProps) {
   const file = review?.file
   const decide = review?.decide
   const busy = review?.busy ?? false
+  const focused = review?.focused ?? null
+  // Rejected hunks were reverted on disk: they leave the diff, and the others are placed in the file without them.
+  const placed = useMemo(() => (file ? placeOpenHunks(file, true) : []), [file])
   const zones = useMemo<DiffZone[]>(() => {
     if (!file || !decide) return []
-    return file.hunks.map((h) => ({ key: `h${h.index}`, line: hunkAnchor(h), content: <HunkActions file={file} index={h.index} decide={decide} busy={busy} /> }))
-  }, [file, decide, busy])
+    return placed.map((h) => ({ key: `h${h.index}`, line: h.anchor, content: <HunkActions file={file} index={h.index} decide={decide} busy={busy} focused={focused === h.index} /> }))
+  }, [file, placed, decide, busy, focused])
+  const revealLine = placed.find((h) => h.index === focused)?.anchor
 
   if (error) return <div className="error pad">{error}</div>
   if (!versions) return <div className="muted pad">Loading {path}…</div>
@@ -98,13 +97,14 @@ export function FileReview({ fromId, toId, path, review }: FileReviewProps) {
       <div className="file-review-diff">
         <DiffView
           original={sideText(versions.old)}
-          modified={sideText(versions.new)}
+          modified={file ? withoutRejected(sideText(versions.new), file) : sideText(versions.new)}
           path={path}
           sideBySide={sideBySide}
           onSideBySideChange={(value) => setView({ diffSideBySide: value })}
           originalLabel={versions.old ? 'before' : '(new file)'}
           modifiedLabel={versions.new ? (toId ? 'after' : 'working tree') : '(deleted)'}
           zones={zones}
+          {...(revealLine !== undefined ? { revealLine } : {})}
         />
       </div>
     </div>

@@ -1,19 +1,23 @@
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
 import type * as Monaco from 'monaco-editor'
 import { useProject, useProjectStore } from '../../stores/project'
 import { documentsFor } from './documents'
 import { EDITOR_OPTIONS, keepHoverServicesLive, loadMonaco, type MonacoApi } from './monaco'
 
+/** What another feature draws into the editor (the agent's changes): given the editor, Monaco and the file shown. */
+export type EditorOverlay = (editor: Monaco.editor.IStandaloneCodeEditor, monaco: MonacoApi, path: string | null) => ReactNode
+
 /**
  * The project's single Monaco editor: it stays mounted and swaps models when the
  * active file changes (as VS Code does), keeping each file's cursor and scroll.
  */
-export function CodeEditor({ path }: { path: string | null }) {
+export function CodeEditor({ path, overlay }: { path: string | null; overlay?: EditorOverlay }) {
   const store = useProjectStore()
   const host = useRef<HTMLDivElement>(null)
   const editor = useRef<Monaco.editor.IStandaloneCodeEditor | null>(null)
   const shownPath = useRef<string | null>(null)
   const [monaco, setMonaco] = useState<MonacoApi | null>(null)
+  const [instance, setInstance] = useState<Monaco.editor.IStandaloneCodeEditor | null>(null)
   const status = useProject((s) => (path ? s.docs[path]?.status : undefined))
   const readOnly = useProject((s) => (path ? (s.docs[path]?.truncated ?? false) : false))
 
@@ -33,8 +37,10 @@ export function CodeEditor({ path }: { path: string | null }) {
     keepHoverServicesLive()
     const created = monaco.editor.create(host.current, { ...EDITOR_OPTIONS, model: null })
     editor.current = created
+    setInstance(created)
     const docs = documentsFor(store)
     return () => {
+      setInstance(null)
       if (shownPath.current) docs.viewStates.set(shownPath.current, created.saveViewState())
       shownPath.current = null
       editor.current = null
@@ -73,5 +79,10 @@ export function CodeEditor({ path }: { path: string | null }) {
     editor.current?.updateOptions({ readOnly, domReadOnly: readOnly })
   }, [readOnly, status, monaco])
 
-  return <div ref={host} className="code-editor" data-testid="code-editor" data-path={path ?? ''} />
+  return (
+    <div className="code-editor" data-testid="code-editor" data-path={path ?? ''}>
+      <div ref={host} className="code-editor-host" />
+      {instance && monaco && overlay?.(instance, monaco, path)}
+    </div>
+  )
 }

@@ -29,6 +29,8 @@ export interface DiffViewProps {
   height?: number
   /** Inline widgets in the modified side, as view zones (they move with the text and scroll with it). */
   zones?: readonly DiffZone[]
+  /** A modified-side line to scroll into view (the focused hunk of a review). */
+  revealLine?: number
 }
 
 const ZONE_HEIGHT_PX = 28
@@ -52,6 +54,7 @@ export function DiffView({
   onModifiedChange,
   height,
   zones,
+  revealLine,
 }: DiffViewProps) {
   const host = useRef<HTMLDivElement>(null)
   const diff = useRef<Monaco.editor.IStandaloneDiffEditor | null>(null)
@@ -207,6 +210,12 @@ export function DiffView({
       })
     }
   }, [zoneLayout, monaco, path, language, original, modified, oneSided])
+
+  useEffect(() => {
+    if (revealLine === undefined) return
+    const editor = diff.current?.getModifiedEditor() ?? single.current
+    editor?.revealLineInCenterIfOutsideViewport(revealLine)
+  }, [revealLine, monaco, path, oneSided, attempt])
 
   useEffect(() => {
     // Inline diffs live in narrow places (tool cards, small windows): long lines wrap instead of being cut.

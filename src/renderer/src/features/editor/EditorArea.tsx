@@ -1,6 +1,6 @@
 import { formatShortcut } from '../../lib/keys'
 import { useProject, useProjectStore } from '../../stores/project'
-import { CodeEditor } from './CodeEditor'
+import { CodeEditor, type EditorOverlay } from './CodeEditor'
 import { DiffView } from './DiffView'
 import { DocBanner } from './DocBanner'
 import { EditorTabs } from './EditorTabs'
@@ -16,7 +16,7 @@ function EmptyEditor() {
 }
 
 /** Tabs of open files over the editor, or the diff being shown. */
-export function EditorArea() {
+export function EditorArea({ overlay }: { overlay?: EditorOverlay }) {
   const store = useProjectStore()
   const activeFile = useProject((s) => s.activeFile)
   const doc = useProject((s) => (s.activeFile ? s.docs[s.activeFile] : undefined))
@@ -30,7 +30,7 @@ export function EditorArea() {
       <div className="editor-stack">
         {/* Always mounted: creating a Monaco editor per switch would flicker and lose undo focus. */}
         <div className={`editor-layer${showEditor ? '' : ' hidden'}`}>
-          <CodeEditor path={showEditor ? activeFile : null} />
+          <CodeEditor path={showEditor ? activeFile : null} {...(overlay ? { overlay } : {})} />
         </div>
         {diff && (
           <div className="editor-layer">

@@ -1,4 +1,5 @@
 export { EditorArea } from './EditorArea'
+export type { EditorOverlay } from './CodeEditor'
 export { DiffView, type DiffViewProps, type DiffZone } from './DiffView'
 export { openFile, closeFile, saveActive, saveAll, unsavedFiles } from './actions'
 export { documentsFor } from './documents'

@@ -16,6 +16,7 @@ import { SearchPanel } from '../search'
 import { initialCenterLayout, initialMainLayout } from './initial-layout'
 import { background } from '../../lib/background'
 import { AreaBoundary } from '../failures'
+import { inlineReviewOverlay } from '../review'
 
 /** Keeps a collapsible panel in step with its on/off flag in the layout, both ways. */
 function useCollapsible(flag: keyof Pick<LayoutView, 'sidebar' | 'terminal' | 'right'>, openSize: string) {
@@ -153,7 +154,7 @@ function Layout({ project, right }: { project: ProjectInfo; right: ReactNode | n
           <Panel id="editor" minSize={120}>
             <ProjectStoreContext.Provider value={folder}>
               <AreaBoundary area="editor">
-                <EditorArea />
+                <EditorArea overlay={inlineReviewOverlay} />
               </AreaBoundary>
             </ProjectStoreContext.Provider>
           </Panel>

@@ -1,4 +1,5 @@
 import type { BusEvent } from '../core/bus/bus'
+import type { PreviewSurface } from './preview-surface'
 
 /**
  * One client of the IPC layer: an Electron window or a WebSocket. Project events
@@ -6,6 +7,8 @@ import type { BusEvent } from '../core/bus/bus'
  */
 export class Connection {
   private readonly shown = new Set<string>()
+  /** Where this client shows preview pages; set by its transport. */
+  preview?: PreviewSurface
 
   constructor(
     readonly id: string,

@@ -49,4 +49,5 @@ export function createAppRouter(services: Services): Router {
 }
 
 export { Connection } from './connection'
+export type { PreviewSurface } from './preview-surface'
 export type { Router } from './router'

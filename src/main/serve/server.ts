@@ -11,6 +11,7 @@ import type { Services } from '../core/services'
 import { Connection, type Router } from '../ipc'
 import { CallMessage, CLOSE_UNAUTHORIZED, type ServerMessage } from './protocol'
 import { createStaticHandler } from './static'
+import { PreviewProxy } from './preview-proxy'
 import { detached } from '../core/util/detached'
 
 export interface ServeOptions {
@@ -75,8 +76,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     new Set([`${urlHost}:${port}`, `127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`])
   const allowedOrigins = (): Set<string> => new Set([...allowedHosts()].map((h) => `http://${h}`))
 
-  const serveStatic = createStaticHandler(options.rendererDir, () => `ws://${urlHost}:${port}`)
+  const preview = new PreviewProxy(() => port, () => [...allowedOrigins()])
+  const serveStatic = createStaticHandler(options.rendererDir, () => `ws://${urlHost}:${port}`, () => preview.frameSource())
   const server = createServer((req, res) => {
+    const previewPort = preview.targetPort(req.headers.host)
+    if (previewPort !== null) {
+      preview.handle(req, res, previewPort)
+      return
+    }
     if (!allowedHosts().has(req.headers.host ?? '') && isLoopbackHost(host)) {
       res.writeHead(421, { 'Content-Type': 'text/plain' }).end('unexpected Host header')
       return
@@ -95,6 +102,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   })
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const previewPort = preview.targetPort(req.headers.host)
+    if (previewPort !== null) return preview.upgrade(req, socket, head, previewPort)
     const url = new URL(req.url ?? '/', 'http://localhost')
     if (url.pathname !== '/ws') return rejectUpgrade(socket, 400, ErrorNames.NotFound, 'unknown endpoint')
     const origin = req.headers.origin
@@ -122,6 +131,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       if (event.channel === 'pty:data') sendTerminalOutput(ws, event.envelope)
       else send(ws, { type: 'event', channel: event.channel, ...event.envelope })
     })
+    connection.preview = preview.surface
     connections.add(connection)
     ws.on('close', () => connections.delete(connection))
     ws.on('error', (error) => console.error(`[serve] ${connection.id}:`, error.message))

@@ -20,7 +20,7 @@ const TYPES: Record<string, string> = {
 }
 
 /** Serves the built renderer with strict headers; index.html gets the CSP for this server's socket. */
-export function createStaticHandler(rendererDir: string, wsOrigin: () => string) {
+export function createStaticHandler(rendererDir: string, wsOrigin: () => string, frameSource: () => string) {
   const root = normalize(rendererDir + sep)
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -40,7 +40,7 @@ export function createStaticHandler(rendererDir: string, wsOrigin: () => string)
       res.writeHead(403).end()
       return
     }
-    const csp = contentSecurityPolicy([wsOrigin()])
+    const csp = contentSecurityPolicy([wsOrigin()], { frameSources: [frameSource()] })
     const headers: Record<string, string> = {
       'Content-Security-Policy': csp,
       'X-Content-Type-Options': 'nosniff',
@@ -57,7 +57,7 @@ export function createStaticHandler(rendererDir: string, wsOrigin: () => string)
           .toString('utf8')
           .replace(
             CSP_META_PATTERN,
-            `<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy([wsOrigin()], { meta: true })}" />`,
+            `<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy([wsOrigin()], { meta: true, frameSources: [frameSource()] })}" />`,
           )
       }
       res.writeHead(200, { ...headers, 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' })

@@ -1,6 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react'
 import { ChatPanel, installChatCommands } from './features/chat'
 import { ActivityView, AskNotices, installActivityCommands } from './features/activity'
+import { installPreviewCommands } from './features/preview'
 import { SettingsDialog } from './features/settings'
 import { ProjectTabs } from './features/tabs'
 import { TrustPrompt } from './features/trust'
@@ -96,6 +97,7 @@ function ErrorBanner() {
 export function App() {
   useEffect(() => installChatCommands(), [])
   useEffect(() => installActivityCommands(), [])
+  useEffect(() => installPreviewCommands(), [])
   useWindowTitle()
   return (
     <div className="app">

@@ -3,6 +3,7 @@ import { ActivityButton } from './features/activity'
 import { ProblemCounts, problemsFor } from './features/problems'
 import { NoticesButton } from './features/notices'
 import { ProcessesButton } from './features/processes'
+import { PreviewButton } from './features/preview'
 import { projectStoreFor, existingProjectStore } from './stores/project'
 import { useWorkspace } from './stores/workspace'
 
@@ -46,6 +47,7 @@ export function StatusBar() {
       <span data-testid="connection-state">{connection === 'open' ? 'Connected' : (detail ?? connection)}</span>
       {activeId && bridge && <ProblemCounts key={`problems-${activeId}`} bridge={bridge} projectId={activeId} onShow={() => showProblems(activeId)} />}
       <TerminalToggle />
+      {activeId && bridge && <PreviewButton key={`preview-${activeId}`} bridge={bridge} projectId={activeId} />}
       {activeId && bridge && <ProcessesButton key={`processes-${activeId}`} bridge={bridge} projectId={activeId} />}
       {activeId && bridge && root !== undefined && <NoticesButton key={`notices-${activeId}`} bridge={bridge} projectId={activeId} root={root} />}
       <ActivityButton />

@@ -35,7 +35,7 @@ export const channels = {
   lsp: { methods: ['status', 'diagnostics', 'open', 'restart', 'install'], events: ['status', 'diagnostics'] },
   trust: { methods: ['status', 'decide', 'list', 'revoke'], events: ['changed'] },
   worktree: { methods: ['list', 'create', 'open', 'diff', 'file', 'previewMerge', 'mergeFile', 'merge', 'remove'], events: ['changed'] },
-  preview: { methods: ['start', 'status', 'stop', 'console', 'allowUrl'], events: ['status', 'console'] },
+  preview: { methods: ['start', 'status', 'stop', 'console', 'allowUrl', 'open', 'bounds', 'go', 'close'], events: ['status', 'console', 'navigated'] },
 } as const
 
 export type Channels = typeof channels

@@ -13,6 +13,7 @@ import { BottomPanel } from './BottomPanel'
 import { openSettings } from '../settings'
 import { RestrictedBadge } from '../trust'
 import { SearchPanel } from '../search'
+import { PreviewPanel, usePreviewPanel } from '../preview'
 import { initialCenterLayout, initialMainLayout } from './initial-layout'
 import { background } from '../../lib/background'
 import { AreaBoundary } from '../failures'
@@ -110,6 +111,7 @@ function Layout({ project, right }: { project: ProjectInfo; right: ReactNode | n
   const sidebar = useCollapsible('sidebar', '20%')
   const terminal = useCollapsible('terminal', '32%')
   const rightPanel = useCollapsible('right', '28%')
+  const previewPanel = usePreviewPanel('34%')
   // The tree, search and editor show the folder of the chat on screen; panels and terminals stay the tab's.
   const folder = useShownFolderStore()
   const worktree = useChatScope((s) => shownWorktree(project.id, s))
@@ -171,6 +173,12 @@ function Layout({ project, right }: { project: ProjectInfo; right: ReactNode | n
             <BottomPanel />
           </Panel>
         </Group>
+      </Panel>
+      <Separator className="separator vertical" />
+      <Panel id="preview" defaultSize="0%" minSize={280} collapsible collapsedSize={0} panelRef={previewPanel.ref} onResize={previewPanel.onResize}>
+        <AreaBoundary area="Preview">
+          <PreviewPanel />
+        </AreaBoundary>
       </Panel>
       {right !== null && <Separator className="separator vertical" />}
       {right !== null && (

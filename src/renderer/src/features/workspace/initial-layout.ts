@@ -1,7 +1,7 @@
 import type { Layout } from 'react-resizable-panels'
 import type { LayoutView } from '../../stores/project-layout'
 
-const DEFAULT_MAIN = { tree: 20, center: 52, right: 28 }
+const DEFAULT_MAIN = { tree: 20, center: 52, preview: 0, right: 28 }
 const DEFAULT_CENTER = { editor: 68, terminal: 32 }
 
 /**
@@ -11,7 +11,8 @@ const DEFAULT_CENTER = { editor: 68, terminal: 32 }
  */
 function fit(saved: Record<string, number> | undefined, defaults: Record<string, number>, hidden: Set<string>, filler: string): Layout {
   const ids = Object.keys(defaults)
-  const usable = saved && ids.every((id) => typeof saved[id] === 'number') && Object.keys(saved).length === ids.length
+  // A panel added since the sizes were saved (and hidden now) does not void them.
+  const usable = saved && ids.every((id) => typeof saved[id] === 'number' || hidden.has(id)) && Object.keys(saved).every((id) => ids.includes(id))
   const sizes: Record<string, number> = { ...(usable ? saved : defaults) }
   for (const id of hidden) {
     sizes[filler] = (sizes[filler] ?? 0) + (sizes[id] ?? 0)
@@ -23,8 +24,9 @@ function fit(saved: Record<string, number> | undefined, defaults: Record<string,
 }
 
 export function initialMainLayout(view: LayoutView, withRight: boolean): Layout {
-  const defaults: Record<string, number> = withRight ? DEFAULT_MAIN : { tree: DEFAULT_MAIN.tree, center: 100 - DEFAULT_MAIN.tree }
-  const hidden = new Set<string>()
+  const defaults: Record<string, number> = withRight ? DEFAULT_MAIN : { tree: DEFAULT_MAIN.tree, center: 100 - DEFAULT_MAIN.tree, preview: 0 }
+  // The Preview pane starts closed in every tab: its page loads when asked for.
+  const hidden = new Set<string>(['preview'])
   if (!view.sidebar) hidden.add('tree')
   if (withRight && !view.right) hidden.add('right')
   return fit(view.panels.main, defaults, hidden, 'center')

@@ -138,8 +138,8 @@ describe('the fake server refuses what the Messages API refuses', () => {
   it.each([
     ['thinking without its signature', { ...base, messages: toolTurn({ type: 'thinking', thinking: 'hm' }) }, /signature: Field required/],
     [
-      'thinking on while the tool-loop turn does not start with thinking',
-      { ...base, thinking: { type: 'adaptive' }, messages: toolTurn({ type: 'text', text: 'let me look' }) },
+      'budget thinking on while the tool-loop turn does not start with thinking',
+      { ...base, model: 'claude-sonnet-4-5', thinking: { type: 'enabled', budget_tokens: 1024 }, messages: toolTurn({ type: 'text', text: 'let me look' }) },
       /final `assistant` message must start with a thinking block/,
     ],
     ['budget_tokens not below max_tokens', { ...base, thinking: { type: 'enabled', budget_tokens: 2000 }, messages: [user] }, /must be greater than `thinking.budget_tokens`/],
@@ -148,9 +148,10 @@ describe('the fake server refuses what the Messages API refuses', () => {
     expect(validateAnthropic(body)?.message).toMatch(message)
   })
 
-  it('accepts a signed tool loop and thinking switched off', () => {
+  it('accepts a signed tool loop, an adaptive step the model took without thinking, and thinking switched off', () => {
     const signed = { ...base, thinking: { type: 'adaptive' }, messages: toolTurn({ type: 'thinking', thinking: 'hm', signature: 's' }) }
     expect(validateAnthropic(signed)).toBeUndefined()
+    expect(validateAnthropic({ ...base, thinking: { type: 'adaptive' }, messages: toolTurn({ type: 'text', text: 'let me look' }) })).toBeUndefined()
     expect(validateAnthropic({ ...base, thinking: { type: 'disabled' }, messages: toolTurn({ type: 'text', text: 'x' }) })).toBeUndefined()
   })
 })

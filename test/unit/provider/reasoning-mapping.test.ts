@@ -109,14 +109,14 @@ describe('Anthropic manual budgets', () => {
     expect(anthropicHeaders({ ...withTools, model: 'anthropic/claude-sonnet-5-5' }, model('anthropic/claude-sonnet-5-5'))).toBeUndefined()
   })
 
-  it('goes without thinking for a tool loop whose assistant turn another model wrote', () => {
+  it('goes without budget thinking for a tool loop whose assistant turn another model wrote; adaptive thinking stays on through the loop', () => {
     const messages: ChatRequest['messages'] = [
       { role: 'user', content: [{ type: 'text', text: 'read a' }] },
       { role: 'assistant', content: [{ type: 'tool-call', id: 'call_1', name: 'read', input: { path: 'a' } }] },
       { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_1', toolName: 'read', output: 'A' }] },
     ]
     expect(anthropic('claude-haiku-4-5', 'high', { messages, tools })).not.toHaveProperty('thinking')
-    expect(anthropic('claude-sonnet-5-5', 'high', { messages, tools }).thinking).toEqual({ type: 'disabled' })
+    expect(anthropic('claude-sonnet-5-5', 'high', { messages, tools }).thinking).toEqual({ type: 'adaptive' })
   })
 })
 

@@ -131,9 +131,11 @@ export interface AnthropicReasoning {
 }
 
 /**
- * With thinking on, an assistant turn in the middle of a tool loop must start with a
+ * With budget thinking on, an assistant turn in the middle of a tool loop must start with a
  * thinking block; history written by another model has none, so such a request goes
- * without thinking (the next user turn thinks again).
+ * without thinking (the next user turn thinks again). Adaptive thinking has no such rule
+ * (the model itself may skip thinking on a step), and one thinking configuration is kept
+ * for the whole tool loop: changing it mid-loop would also drop the cached messages.
  */
 function toolLoopLacksThinking(messages: MessageParam[]): boolean {
   const last = messages[messages.length - 1]
@@ -168,8 +170,6 @@ export function anthropicReasoning(
     const disabled: AnthropicReasoning =
       capability.off === 'disable' ? { thinking: { type: 'disabled' }, interleaved: false } : none
     if (effort === 'off') return disabled
-    // A model that always thinks cannot leave it out; the others go without for this one request.
-    if (capability.off !== 'never' && toolLoopLacksThinking(messages)) return disabled
     const wire: AnthropicEffortValue = effort === 'max' && !capability.effort.includes('max') ? 'xhigh' : effort
     return { thinking: { type: 'adaptive' }, effort: wire, interleaved: false }
   }

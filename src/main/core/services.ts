@@ -32,7 +32,7 @@ import { detached } from './util/detached'
 import { loginShellEnv, pickShell, useProcessEnvironment } from './tools'
 import { CommandSandbox, sandboxContext, sandboxPolicy, sandboxSupport } from './sandbox'
 import { createLspTool, diagnosticsAfterTool, lateDiagnostics, LspService, settleDiagnostics } from './lsp'
-import { PreviewManager, type DriverFactory } from './preview'
+import { createPreviewTools, PreviewManager, type DriverFactory } from './preview'
 import { endOwnProcesses, installProcessMarker, ProcessSweeps } from './process/owner-marker'
 import { SessionLocks } from './session/locks'
 
@@ -238,6 +238,7 @@ export function createServices(options: ServicesOptions): Services {
       log.warn(`[mcp] servers of project ${projectId} not started: ${(error as Error).message}`)
     }
   }
+  const previews = new PreviewManager({ bus, trust, configs, env, ...(options.previewDriver ? { driver: options.previewDriver } : {}) })
   const tools = new ToolRuntimes({
     permissions,
     questions,
@@ -245,7 +246,7 @@ export function createServices(options: ServicesOptions): Services {
     bus,
     outputRoot: join(options.dataDir, 'tool-output'),
     extraTools: (projectId) => mcp.toolsOf(projectId),
-    coreTools: [lspTool],
+    coreTools: [lspTool, ...createPreviewTools((projectId) => previews.for(projects.get(projectId)))],
     providers,
     postSteps: [
       // Language server diagnostics after edits (and a warm server after reads).
@@ -316,7 +317,6 @@ export function createServices(options: ServicesOptions): Services {
     sessionLocks,
   )
   const worktrees = new WorktreeService({ storage, projects, configs, checkpoints, agents, sessions, bus, dataDir: options.dataDir })
-  const previews = new PreviewManager({ bus, trust, configs, ...(options.previewDriver ? { driver: options.previewDriver } : {}) })
   // A new decision applies at once to the open projects below the folder: their config is
   // re-read, their MCP servers restarted (started now, or stopped when trust is taken back) and
   // their language servers looked up again where the folder's own copies matter.

@@ -27,6 +27,8 @@ export const PreviewStatus = z.object({
   /** The terminal tab showing the server's output (absent for the built-in static server). */
   terminalId: z.string().optional(),
   pid: z.number().int().optional(),
+  /** A server was already answering on the project's port (started outside the preview): shown, never stopped by it. */
+  attached: z.boolean().optional(),
   /** Why it failed or exited. */
   error: z.string().optional(),
   startedAt: z.number().optional(),

@@ -42,6 +42,8 @@ export const RESTRICTED_LAYER_POLICY = {
   lsp: 'withhold',
   // Places folders outside the project and may start its MCP servers in them.
   worktree: 'withhold',
+  // Names a browser program to run.
+  preview: 'withhold',
 } as const satisfies Record<keyof ConfigLayer, Policy>
 
 export interface RestrictedLayer {
@@ -155,6 +157,7 @@ function describeWithheld(key: string, value: unknown, file: string): WithheldIt
   if (key === 'hooks') return describeHooks(value, file)
   if (key === 'provider') return describeProviders(value, file)
   if (key === 'shell') return [{ kind: 'shell', file, detail: `shell: ${String(value)}` }]
+  if (key === 'preview') return [{ kind: 'shell', file, detail: `preview: ${JSON.stringify(value)}` }]
   return [{ kind: 'provider', file, detail: key }]
 }
 

@@ -224,6 +224,14 @@ export const ConfigSchema = z.strictObject({
   sandbox: SandboxConfigSchema.optional(),
   lsp: LspConfigSchema.optional(),
   worktree: WorktreeConfigSchema.optional(),
+  /** The preview of the project's dev server (`.hotaru/launch.json` says how to start it). */
+  preview: z
+    .object({
+      /** The Chromium (or Chrome) the preview tools drive headless in `serve` and the CLI; default `HOTARU_CHROMIUM`, else found on PATH. */
+      chromium: z.string().min(1).optional(),
+    })
+    .strict()
+    .optional(),
   /**
    * How long a model response may stay silent (no bytes, before or during the stream) before the attempt is
    * given up and retried, in ms. Default 60 000.

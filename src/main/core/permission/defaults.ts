@@ -37,6 +37,8 @@ function buildDefaults(): Rule[] {
     // What the OS sandbox would stop is the user's call, every time.
     { permission: P.SandboxNetwork, pattern: '*', action: 'ask' },
     { permission: P.BashUnsandboxed, pattern: '*', action: 'ask' },
+    // Starting the dev server runs the project's own command; the page tools click and type in the app.
+    { permission: P.Preview, pattern: '*', action: 'ask' },
     ...ENV_READ_RULES,
   ]
 }
@@ -45,7 +47,7 @@ function buildDefaults(): Rule[] {
  * The built-in rules an agent starts from, before global config, project config and
  * remembered approvals are layered on top:
  * - build (and general, and any custom agent): everything allowed except bash,
- *   edits, outside-project paths, web searches, `.env*` reads (not `.env.example`) and doom loops, which ask;
+ *   edits, outside-project paths, web searches, preview tools, `.env*` reads (not `.env.example`) and doom loops, which ask;
  *   read-only bash commands (`@read-only`) run unasked, their paths still checked;
  * - plan: like build, but edits are denied except its plan file under `.hotaru/plans/`;
  * - explore: edits denied, writing commands denied.

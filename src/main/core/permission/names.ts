@@ -22,6 +22,11 @@ export const Permission = {
   SandboxNetwork: 'sandbox_network',
   /** One bash command re-run outside the OS sandbox; never remembered. */
   BashUnsandboxed: 'bash_unsandboxed',
+  /**
+   * The preview tools (start the dev server, look at and drive its page); asks by default. Pattern: the
+   * launch configuration for `preview_start`, the URL for `preview_navigate`, `*` for the rest.
+   */
+  Preview: 'preview',
 } as const
 
 /** Where plan-mode agents keep their plan, relative to the project root. */

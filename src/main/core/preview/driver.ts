@@ -38,8 +38,8 @@ export interface BrowserDriver {
   click(target: ElementTarget): Promise<void>
   /** Focuses the element and types `text` into it (key by key); `submit` presses Enter after. */
   type(target: ElementTarget, text: string, options?: { submit?: boolean }): Promise<void>
-  /** Heap and process memory of the browser, for the bench (bytes). */
-  memory?(): Promise<{ rssBytes: number }>
+  /** Memory the browser's processes take (bytes; proportional set size where the OS tells it), for the bench. */
+  memory?(): Promise<{ bytes: number; processes: number }>
   close(): Promise<void>
 }
 

@@ -5,3 +5,4 @@ export { LAUNCH_FILE, readLaunchFile, type LaunchConfiguration } from './launch-
 export { PreviewManager, type PreviewManagerOptions } from './manager'
 export { PreviewService, type PreviewServiceDeps } from './service'
 export { isLoopback, UrlPolicy } from './urls'
+export { createPreviewTools } from './tools'

@@ -5,7 +5,7 @@ import { ServiceKey } from '../project/service-key'
 import { terminalsOf } from '../pty/terminal-host'
 import { pickShell } from '../tools/bash/shell-env'
 import type { TrustService } from '../trust/trust-service'
-import type { DriverFactory } from './driver'
+import type { BrowserDriver, DriverFactory, DriverOptions } from './driver'
 import { PreviewService, type PreviewServiceDeps } from './service'
 
 const SERVICE_KEY = new ServiceKey<PreviewService>('preview')
@@ -14,8 +14,10 @@ export interface PreviewManagerOptions {
   bus: EventBus
   trust: TrustService
   configs: ProjectConfigs
-  /** The browser the agent tools drive; the desktop app passes its pane's, `serve` and the CLI headless Chromium. */
+  /** The browser the agent tools drive; the desktop app passes its pane's. Default: headless system Chromium over CDP. */
   driver?: DriverFactory
+  /** For finding Chromium (`HOTARU_CHROMIUM`, PATH). */
+  env?: NodeJS.ProcessEnv
   /** Wraps a launch command in the OS sandbox when the project's config turns it on. */
   confine?: (project: ProjectInstance) => PreviewServiceDeps['confine']
 }
@@ -33,11 +35,18 @@ export class PreviewManager {
         terminals: () => terminalsOf(p, bus),
         shell: () => pickShell(this.options.configs.of(p).last?.config.shell),
         ...(this.options.confine ? { confine: this.options.confine(p) } : {}),
-        ...(this.options.driver ? { driver: this.options.driver } : {}),
+        driver: this.options.driver ?? ((options) => this.headless(p, options)),
         onStatus: (status) => bus.publish('preview:status', status, p.id),
         onConsole: (entry) => bus.publish('preview:console', { projectId: p.id, entry }, p.id),
       })
     })
+  }
+
+  /** Headless Chromium (`HOTARU_CHROMIUM`, the `preview.chromium` key, PATH); its code loads only when a preview is driven. */
+  private async headless(project: ProjectInstance, options: DriverOptions): Promise<BrowserDriver> {
+    const { config } = await this.options.configs.of(project).load()
+    const [{ findChromium }, { CdpDriver }] = await Promise.all([import('./chromium'), import('./cdp-driver')])
+    return CdpDriver.launch(findChromium({ ...(this.options.env ? { env: this.options.env } : {}), configured: config.preview?.chromium }), options)
   }
 
   /** The preview of a project if one was used (never creates one). */

@@ -37,3 +37,16 @@ export async function waitForUrl(url: string, options: { timeoutMs: number; ende
   if (ended !== undefined) return { ready: false, reason: ended }
   return { ready: false, reason: `${url} did not answer within ${Math.round(options.timeoutMs / 1000)} s (${lastError})` }
 }
+
+/** Whether something answers HTTP at `url` right now (one short request). */
+export async function answers(url: string, timeoutMs = 1_000): Promise<boolean> {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' })
+    await response.body?.cancel()
+    return true
+  } catch (error) {
+    // Refused or silent: nothing serves there.
+    if (error instanceof Error) return false
+    throw error
+  }
+}

@@ -10,7 +10,7 @@ import { canListen } from '../worktree/ports'
 import { resolveLaunch, type ResolvedLaunch } from './detect'
 import type { BrowserDriver, DriverFactory } from './driver'
 import { PreviewErrorNames, previewError } from './errors'
-import { waitForUrl } from './ready'
+import { answers, waitForUrl } from './ready'
 import { startStaticServer, type StaticServer } from './static-server'
 import { launchUrl, UrlPolicy } from './urls'
 
@@ -47,6 +47,7 @@ interface Running {
   confined?: { dispose(): Promise<void> }
   stop: AbortController
   ended: Promise<string>
+  attached?: boolean
 }
 
 /**
@@ -160,6 +161,12 @@ export class PreviewService {
     const running: Running = { launch, port, url, tag: treeTag(), stop, ended: Promise.resolve('') }
     this.running = running
     const startedAt = Date.now()
+    // The user's own dev server on the worktree's port (a terminal, another hotaru preview start) is used as it is.
+    if ((launch.port !== undefined || project.ports !== null) && (await answers(url))) {
+      running.attached = true
+      this.update({ projectId: project.id, state: 'ready', ...this.describe(running), startedAt, readyAt: Date.now() })
+      return this.status()
+    }
     this.update({ projectId: project.id, state: 'starting', ...this.describe(running), startedAt })
     try {
       await this.spawn(running)
@@ -242,6 +249,7 @@ export class PreviewService {
       ...(running.launch.command !== undefined ? { command: running.launch.command } : {}),
       url: running.url,
       port: running.port,
+      ...(running.attached ? { attached: true } : {}),
       ...(running.terminalId !== undefined ? { terminalId: running.terminalId } : {}),
       ...(running.pid !== undefined ? { pid: running.pid } : {}),
     }

@@ -15,6 +15,7 @@ Commands:
   mcp          MCP servers of a project (hotaru mcp list)
   lsp          Language servers: status, and the diagnostics of files (hotaru lsp --help)
   trust        Trust a folder, take it back, or list decisions (hotaru trust --help)
+  preview      Start the project's dev server, its status, a screenshot (hotaru preview --help)
   serve        Serve the Hotaru UI to a browser on this machine (loopback only)
 
 Options:
@@ -40,6 +41,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   mcp: () => import('./commands/mcp').then((m) => m.runMcp),
   lsp: () => import('./commands/lsp').then((m) => m.runLsp),
   trust: () => import('./commands/trust').then((m) => m.runTrust),
+  preview: () => import('./commands/preview').then((m) => m.runPreview),
   serve: () => import('./commands/serve').then((m) => m.runServe),
 }
 

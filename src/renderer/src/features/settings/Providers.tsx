@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import type { HotaruBridge, MethodOutput } from '@shared/ipc'
 import type { ModelSummary } from '@shared/ipc/agent'
 import { errorMessage, unwrap } from '../../ipc'
 import { background } from '../../lib/background'
+import { useSettingsDialog } from './settings-state'
 
 type Provider = MethodOutput<'settings', 'providers'>[number]
 
@@ -19,6 +20,14 @@ function ProviderRow({ bridge, provider, models, onChanged }: { bridge: HotaruBr
   const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null)
   const [busy, setBusy] = useState(false)
   const model = models.find((m) => m.providerId === provider.id)?.id
+  // Opened from "Add key": the cursor waits in this provider's key field.
+  const wanted = useSettingsDialog((s) => s.keyFor === provider.id)
+  const keyField = useRef<HTMLInputElement>(null)
+  useEffect(() => {
+    if (!wanted || !keyField.current) return
+    keyField.current.scrollIntoView({ block: 'center' })
+    keyField.current.focus()
+  }, [wanted])
   const run = async (action: () => Promise<string>): Promise<void> => {
     setBusy(true)
     try {
@@ -67,7 +76,7 @@ function ProviderRow({ bridge, provider, models, onChanged }: { bridge: HotaruBr
             if (key.trim()) background('save', save())
           }}
         >
-          <input type="password" className="provider-key" placeholder="API key" value={key} onChange={(e) => setKey(e.target.value)} autoComplete="off" aria-label={`${provider.name} API key`} />
+          <input ref={keyField} type="password" className="provider-key" placeholder="API key" value={key} onChange={(e) => setKey(e.target.value)} autoComplete="off" aria-label={`${provider.name} API key`} />
           <button type="submit" className="small" disabled={busy || !key.trim()}>
             Save
           </button>

@@ -1,3 +1,4 @@
 export { SettingsDialog } from './SettingsDialog'
-export { openSettings, closeSettings } from './settings-state'
+export { ProviderSetup } from './ProviderSetup'
+export { openSettings, openKeySetup, closeSettings } from './settings-state'
 import './settings.css'

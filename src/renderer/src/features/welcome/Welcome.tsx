@@ -1,5 +1,10 @@
 import { PathInput } from '../../components/PathInput'
-import { useState, type FormEvent } from 'react'
+import { useEffect, useState, type FormEvent } from 'react'
+import type { HotaruBridge } from '@shared/ipc'
+import { usePreferences } from '../../stores/preferences'
+import { loadProviderKeys, missingKey, useProviderKeys } from '../../stores/provider-keys'
+import { ProviderSetup } from '../settings'
+import { useSettingsDialog } from '../settings/settings-state'
 import { useShallow } from 'zustand/react/shallow'
 import { useWorkspace, workspace } from '../../stores/workspace'
 import { background } from '../../lib/background'
@@ -13,11 +18,40 @@ function timeAgo(ms: number): string {
   return new Date(ms).toLocaleDateString()
 }
 
+/** The model a new session uses when none is configured. */
+const BUILT_IN_DEFAULT = 'anthropic/claude-sonnet-5-5'
+
+/**
+ * First run: the default model's provider has no key. Before any folder is open, the welcome says so and leads
+ * to the key field, or to a model running on this computer (Ollama, LM Studio). Gone once a key or model is set.
+ */
+function ModelSetup({ bridge }: { bridge: HotaruBridge }) {
+  const providers = useProviderKeys((s) => s.providers)
+  const defaultModel = usePreferences((s) => s.defaultModel)
+  const settingsOpen = useSettingsDialog((s) => s.open)
+  useEffect(() => {
+    if (!settingsOpen) background('loadProviderKeys', loadProviderKeys(bridge))
+  }, [bridge, settingsOpen])
+  const provider = missingKey(providers, defaultModel ?? BUILT_IN_DEFAULT)
+  if (!provider) return null
+  return (
+    <section className="welcome-setup" aria-labelledby="setup-title" data-testid="welcome-setup">
+      <h2 id="setup-title">Connect a model</h2>
+      <p className="muted">
+        The agent needs a model to work with. Add an API key for {provider.name} (it is kept in this app&apos;s secret store), or use a model
+        running on this computer with Ollama or LM Studio.
+      </p>
+      <ProviderSetup bridge={bridge} providerId={provider.id} addLabel={`Add ${provider.name} API key`} />
+    </section>
+  )
+}
+
 /** Shown when no project tab is active: open a folder or pick a recent one. */
 export function Welcome() {
   const canPick = useWorkspace((s) => s.info?.capabilities.pickFolder ?? false)
   const recent = useWorkspace(useShallow((s) => s.recent))
   const [path, setPath] = useState('')
+  const bridge = useWorkspace((s) => s.bridge)
 
   const submit = async (event: FormEvent): Promise<void> => {
     event.preventDefault()
@@ -28,6 +62,7 @@ export function Welcome() {
     <main className="welcome" data-testid="welcome">
       <h1>Hotaru</h1>
       <p className="muted">Open a folder to start working with the agent.</p>
+      {bridge && <ModelSetup bridge={bridge} />}
       {canPick && (
         <button type="button" className="primary" onClick={() => background('workspace.pickFolder', workspace.pickFolder())} data-testid="pick-folder">
           Open Folder…

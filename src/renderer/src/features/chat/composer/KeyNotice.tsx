@@ -27,7 +27,7 @@ export function KeyNotice({ model, sessionId }: { model: string; sessionId: stri
         <strong>{provider.name}</strong> needs an API key for {model || 'the default model'}
         {provider.envKeys.length > 0 ? ` (or set ${provider.envKeys.join(' / ')})` : ''}.
       </span>
-      <NoKeyActions sessionId={sessionId} />
+      <NoKeyActions sessionId={sessionId} providerId={provider.id} />
     </div>
   )
 }

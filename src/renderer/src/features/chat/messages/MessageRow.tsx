@@ -11,7 +11,7 @@ import { ToolCard } from '../tools/ToolCard'
 import { Compaction, HookFailures, Reasoning } from './parts'
 import { MessageImages } from './MessageImages'
 import { StopNotice } from './StopNotice'
-import { friendlyError } from './error-text'
+import { friendlyError, keyNeeded } from './error-text'
 import type { Transcript } from '../../../stores/chat-model'
 import type { TurnSummary } from './turns'
 
@@ -59,10 +59,16 @@ function MessageError({ error, sessionId }: { error: NonNullable<Message['error'
   if (error.name === 'Aborted') return <div className="msg-stopped muted" data-testid="turn-stopped">Stopped</div>
   // No key: the message says where one goes; the actions add one or switch to a local model.
   if (error.name === 'ProviderAuth') {
+    const providerId = typeof error.data.providerId === 'string' ? error.data.providerId : 'anthropic'
     return (
-      <div className="msg-error" role="alert" data-testid="message-error">
-        {error.data.message}
-        <NoKeyActions sessionId={sessionId} />
+      <div className="msg-error" role="alert" data-testid="message-error" data-error={error.name}>
+        <span className="msg-error-text">{keyNeeded(providerId, error.data.message)}</span>
+        <NoKeyActions sessionId={sessionId} providerId={providerId} />
+        <RetryTurn sessionId={sessionId} />
+        <details className="msg-error-details">
+          <summary>Details</summary>
+          <code data-testid="error-details">{error.data.message}</code>
+        </details>
       </div>
     )
   }

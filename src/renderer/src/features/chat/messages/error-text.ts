@@ -54,3 +54,13 @@ export function retryLine(attempt: number, message: string, secondsLeft: number 
   const cause = /ECONNREFUSED|fetch failed|ENOTFOUND|ETIMEDOUT|connect/i.test(message) ? 'the provider cannot be reached' : 'the provider did not answer'
   return `Retrying${wait} (attempt ${attempt}): ${cause}`
 }
+
+/**
+ * A missing or refused key, in plain words (where keys can be set, in config terms, goes behind "Details").
+ * A key refused by the provider (401/403) reads differently from none at all.
+ */
+export function keyNeeded(providerId: string, message: string): string {
+  const who = providerName(providerId)
+  if (/^No API key/i.test(message)) return `${who} needs an API key before it can answer. Add one, or use a model that runs on this computer.`
+  return `${who} did not accept the API key. Check it in Settings, or use a model that runs on this computer.`
+}

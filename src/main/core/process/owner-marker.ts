@@ -1,3 +1,5 @@
+import childProcess, { ChildProcess } from 'node:child_process'
+import { syncBuiltinESMExports } from 'node:module'
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { log } from '../util/log'
@@ -23,6 +25,38 @@ export const OWNERS_FOLDER = 'processes'
 
 let installed: string | undefined
 let registry: string | undefined
+/** Whether this process started any child: with none, nothing can carry its marker and exit looks at no process. */
+let childStarted = false
+
+/** A child was started outside Node's `child_process` (a terminal's pty). */
+export function noteChildStarted(): void {
+  childStarted = true
+}
+
+/**
+ * Every `spawn`, `execFile`, `exec` and `fork` of Node goes through `ChildProcess.prototype.spawn`, and the
+ * synchronous three are module functions: noting them there covers the libraries and extensions that start
+ * processes too (the MCP and language-server clients, git, custom tools), where a list of our own call
+ * sites would miss some.
+ */
+function noteSpawns(): void {
+  const proto = ChildProcess.prototype as unknown as { spawn: (...args: unknown[]) => unknown }
+  const original = proto.spawn
+  proto.spawn = function spawnNoted(this: unknown, ...args: unknown[]): unknown {
+    childStarted = true
+    return original.apply(this, args)
+  }
+  const functions = childProcess as unknown as Record<'spawnSync' | 'execFileSync' | 'execSync', (...args: unknown[]) => unknown>
+  for (const name of ['spawnSync', 'execFileSync', 'execSync'] as const) {
+    const sync = functions[name]
+    functions[name] = (...args: unknown[]): unknown => {
+      childStarted = true
+      return sync(...args)
+    }
+  }
+  // ES modules that imported these by name see the noted ones too.
+  syncBuiltinESMExports()
+}
 
 /** `<pid>.<start time>`: the start time tells a live owner from a new process that reused its pid. */
 function tokenOf(pid: number): string | undefined {
@@ -51,6 +85,7 @@ export function installProcessMarker(dataDir?: string): string | undefined {
   installed = tokenOf(process.pid)
   if (!installed) return undefined
   process.env[OWNER_VARIABLE] = installed
+  noteSpawns()
   if (dataDir !== undefined) {
     const folder = join(dataDir, OWNERS_FOLDER)
     try {
@@ -91,7 +126,7 @@ function unlist(folder: string, token: string): void {
 /** At exit: ends every process still carrying this process's token (what graceful shutdown did not reach). */
 export function endOwnProcesses(): number {
   if (!installed) return 0
-  const killed = killAll(processesOf(installed))
+  const killed = childStarted ? killAll(processesOf(installed)) : 0
   if (registry) unlist(registry, installed)
   return killed
 }

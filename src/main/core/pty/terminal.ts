@@ -2,6 +2,7 @@ import { spawn, type IPty } from '@lydell/node-pty'
 import type { TerminalInfo, TerminalReplay } from '@shared/schema/terminal'
 import { DEFAULT_FLOW_LIMITS, FlowControl, type FlowLimits } from './flow-control'
 import { OutputRing } from './output-ring'
+import { noteChildStarted } from '../process/owner-marker'
 import { descendantGroups, signalGroups } from '../process/tree'
 import type { ShellSpec } from './shell'
 
@@ -48,6 +49,7 @@ export class Terminal {
 
   constructor(private readonly options: TerminalOptions) {
     this.ring = new OutputRing({ cols: options.cols, rows: options.rows })
+    noteChildStarted()
     this.pty = spawn(options.shell.file, options.shell.args, {
       name: 'xterm-256color',
       cols: options.cols,

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, readFileSync, readdirSync, realpathSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startFakeLlm, type FakeLlm, type FakeTurn } from '../fixtures/fake-llm'
@@ -141,5 +141,30 @@ describe.runIf(process.platform === 'linux' && strace !== undefined)('a CLI comm
     const opened = readFileSync(trace, 'utf8')
     expect(opened).toContain('hotaru.db')
     expect(opened.split('\n').filter((line) => /\/proc\/\d+\/environ/.test(line))).toEqual([])
+  })
+})
+
+describe.skipIf(smallDiskUnavailable() !== null)('the data disk fills up during a turn', () => {
+  it('the turn stops with the data folder named and what to do, exit 1', async () => {
+    const dataDir = realpathSync(tempDir())
+    unmounts.push(mountSmallDisk(dataDir, '8m'))
+    const project = writeTree(tempDir(), { 'a.txt': 'one\n' })
+    const filler = join(dataDir, 'filler')
+    const server = await fake([
+      { toolCalls: [{ name: 'bash', args: { command: `dd if=/dev/zero of=${filler} bs=64k 2>/dev/null; head -c 100000 /dev/zero | tr '\\0' x; echo`, description: 'fill the disk' } }] },
+      { text: 'Never stored.' },
+    ])
+    const env = fakeProviderEnv(server, dataDir, { HOTARU_CONFIG_CONTENT: JSON.stringify({ permission: { bash: 'allow', external_directory: 'allow' } }) })
+    const result = await runHotaru(['run', '--dir', project, '--model', MODEL, '--yes', 'fill it'], env)
+    // Not a crash from a timer that stores live output: the turn ends with the folder and the way out.
+    expect(result.code).toBe(1)
+    expect(result.stderr).not.toContain('SqliteError')
+    expect(result.stderr).toContain(`hotaru run: Cannot use the data folder ${dataDir}: the disk holding it is full (database or disk is full) while saving the session.`)
+    expect(result.stderr).toContain('Free space on that disk, or move the data folder to another disk with HOTARU_DATA_DIR')
+    // What was stored before the disk filled is still there once space is freed.
+    rmSync(filler)
+    const list = await runHotaru(['sessions', 'list', '--dir', project], env)
+    expect(list.code).toBe(0)
+    expect(list.stdout).toContain('fill it')
   })
 })

@@ -7,7 +7,7 @@ import { forgetInheritedPorts } from './project/command-env'
 import { NoticeLog } from './project/notices'
 import { ProjectManager } from './project/manager'
 import type { ItemRevealer } from './project/reveal'
-import { Storage, WalCheckpoints, type WalCheckpointsOptions } from './storage'
+import { isStorageFailure, Storage, storageError, WalCheckpoints, type WalCheckpointsOptions } from './storage'
 import { join } from 'node:path'
 import { AgentService } from './agent/service'
 import { turnEnvironment } from './agent/environment'
@@ -315,6 +315,7 @@ export function createServices(options: ServicesOptions): Services {
     checkpoints,
     (projectId) => projects.find(projectId),
     sessionLocks,
+    (error) => (isStorageFailure(error) ? storageError(storage.db.name, error, 'saving the session') : error),
   )
   const worktrees = new WorktreeService({ storage, projects, configs, checkpoints, agents, sessions, bus, dataDir: options.dataDir })
   // A new decision applies at once to the open projects below the folder: their config is

@@ -1,4 +1,5 @@
 import { ErrorNames, HotaruError, toErrorData, type ErrorData } from '@shared/errors'
+import { log } from '../util/log'
 import type { Effort } from '@shared/schema/effort'
 import type { Message, Part, PartOf, SessionStatus, Usage } from '@shared/schema/session'
 import type { FinishReason, ProviderRegistry, ProviderSettings, StreamEvent } from '../provider'
@@ -233,11 +234,18 @@ async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager
           progress: (update) => {
             const current = toolParts.get(part.callId)
             if (!current || current.state.status !== 'running') return
-            const next = store.updatePart({
+            const next = {
               ...current,
               state: { ...current.state, title: update.title ?? current.state.title, metadata: { ...current.state.metadata, ...update.metadata } },
-            })
-            toolParts.set(part.callId, next)
+            }
+            try {
+              toolParts.set(part.callId, store.updatePart(next))
+            } catch (error) {
+              // Live output comes from a tool's timer: a store that cannot write it (a full disk) must not
+              // throw there. The tool's result is written next; that write fails the turn with the reason.
+              log.warn(`[agent] progress of ${part.callId} not stored: ${(error as Error).message}`)
+              toolParts.set(part.callId, next)
+            }
           },
         },
       )

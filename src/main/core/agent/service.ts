@@ -107,6 +107,8 @@ export class AgentService {
     private readonly owner: (projectId: string) => ProjectInstance | undefined = () => undefined,
     /** One writer per session across processes: a turn holds its session for its whole run. */
     private readonly locks?: SessionLocks,
+    /** A failure as the user needs it: the database's own errors name the data folder and the way out. */
+    private readonly explain: (error: unknown) => unknown = (error) => error,
   ) {
     this.context = new ContextManager({
       store,
@@ -266,7 +268,7 @@ export class AgentService {
         // Turns that cannot start (invalid config, unknown agent) end as errors the UI can show.
         result = controller.signal.aborted
           ? { status: 'aborted', steps: 0, ...abortReason(controller.signal) }
-          : { status: 'error', error: toErrorData(error), steps: 0 }
+          : { status: 'error', error: toErrorData(this.explain(error)), steps: 0 }
       } finally {
         releaseLock(held, session.id)
         this.running.delete(session.id)

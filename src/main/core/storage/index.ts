@@ -42,7 +42,7 @@ export class Storage {
 }
 
 export { isReadOnlyFallback, openDatabase, schemaVersion } from './database'
-export { StorageErrorNames, storageError } from './storage-errors'
+export { isStorageFailure, StorageErrorNames, storageError } from './storage-errors'
 export { WalCheckpoints, type WalCheckpointsOptions } from './wal-checkpoints'
 export type { Db } from './database'
 export type { ProjectRow } from './projects-repo'

@@ -20,6 +20,12 @@ export function isDiskFull(error: unknown): boolean {
   return code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT' || /database or disk is full|no space left/i.test((error as Error).message)
 }
 
+/** A failure of the database itself (full, I/O, damaged), as opposed to a constraint or a bug. */
+export function isStorageFailure(error: unknown): boolean {
+  const code = codeOf(error)
+  return isDiskFull(error) || code.startsWith('SQLITE_IOERR') || isDamaged(error)
+}
+
 function isDamaged(error: unknown): boolean {
   const code = codeOf(error)
   return code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB'

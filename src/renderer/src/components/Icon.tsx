@@ -7,15 +7,10 @@ export type IconName =
   | 'close'
   | 'close-all'
   | 'arrow-down'
-  | 'arrow-up'
   | 'edit'
   | 'diff'
-  | 'add'
-  | 'comment-discussion'
-  | 'sparkle'
   | 'file-code'
   | 'selection'
-  | 'go-to-file'
 
 /** A VS Code codicon (font glyph), sized with the text around it; decorative unless given a label. */
 export function Icon({ name, label, className }: { name: IconName; label?: string; className?: string }) {

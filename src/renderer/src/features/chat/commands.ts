@@ -6,6 +6,8 @@ import { registerCommands } from '../commands'
 import { confirmDeleteSession, renameSessionDialog } from '../sessions'
 import { openSettings } from '../settings'
 import { showWorktreeView } from '../worktrees'
+import { addContextChip } from '../../stores/chat-context'
+import { focusedSelection } from '../../stores/editor-selection'
 
 function showPanel(): void {
   const id = useWorkspace.getState().activeId
@@ -28,7 +30,29 @@ const isBusy = (): boolean => {
 /** The agent's actions in the command palette, with shortcuts. */
 export function installChatCommands(): () => void {
   return registerCommands([
-    { id: 'agent.focus', category: 'Agent', title: 'Focus Chat Input', keys: 'Mod+L', when: hasChat, run: () => focusInActive('[data-testid="chat-input"]') },
+    {
+      id: 'agent.focus',
+      category: 'Agent',
+      title: 'Focus Chat Input (with the Editor’s Selection Attached)',
+      keys: 'Mod+L',
+      when: hasChat,
+      run: () => {
+        // From the editor with text selected, the selection goes with the next message as a file:lines chip.
+        const focused = focusedSelection()
+        const chat = activeChat()
+        if (focused && chat) addContextChip(chat.projectId, { kind: 'selection', ...focused.selection, state: 'ready' })
+        focusInActive('[data-testid="chat-input"]')
+      },
+    },
+    {
+      id: 'agent.inlineEdit',
+      category: 'Agent',
+      title: 'Edit the Editor’s Selection with the Agent…',
+      keys: 'Mod+K',
+      // Only with text selected in the editor: otherwise Ctrl+K stays Monaco's chord key.
+      when: () => hasChat() && focusedSelection() !== null,
+      run: () => focusedSelection()?.source.inlineEdit(),
+    },
     {
       id: 'agent.new',
       category: 'Agent',

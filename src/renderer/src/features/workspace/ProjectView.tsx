@@ -18,6 +18,16 @@ import { initialCenterLayout, initialMainLayout } from './initial-layout'
 import { background } from '../../lib/background'
 import { AreaBoundary } from '../failures'
 import { inlineReviewOverlay } from '../review'
+import { editorAgentOverlay } from '../editor-agent'
+import type { EditorOverlay } from '../editor'
+
+/** What the editor shows besides the file: the agent's changes inline, and its actions on a selection. */
+const editorOverlay: EditorOverlay = (editor, monaco, path) => (
+  <>
+    {inlineReviewOverlay(editor, monaco, path)}
+    {editorAgentOverlay(editor, monaco, path)}
+  </>
+)
 
 /** Keeps a collapsible panel in step with its on/off flag in the layout, both ways. */
 function useCollapsible(flag: keyof Pick<LayoutView, 'sidebar' | 'terminal' | 'right'>, openSize: string) {
@@ -156,7 +166,7 @@ function Layout({ project, right }: { project: ProjectInfo; right: ReactNode | n
           <Panel id="editor" minSize={120}>
             <ProjectStoreContext.Provider value={folder}>
               <AreaBoundary area="editor">
-                <EditorArea overlay={inlineReviewOverlay} />
+                <EditorArea overlay={editorOverlay} />
               </AreaBoundary>
             </ProjectStoreContext.Provider>
           </Panel>

@@ -19,6 +19,9 @@ import { draftOf, setDraft } from '../../../stores/drafts'
 import { ImageStrip } from './ImageStrip'
 import { IMAGE_DROP_EVENT } from '../../../lib/image-drop'
 import { imageFiles, MAX_MESSAGE_IMAGE_BASE64, readComposerImage, toUploads, uploadSize, type ComposerImage } from './images'
+import { addContextChip, chatContextFor, clearContextChips, contextBlock, updateContextChip } from '../../../stores/chat-context'
+import { ContextChips } from './ContextChips'
+import { errorMessage, unwrap } from '../../../ipc'
 
 const MAX_HEIGHT = 260
 
@@ -52,7 +55,8 @@ export function Composer({ sessionId }: { sessionId: string | null }) {
   // Known from the catalog: a model without vision cannot be sent images (core refuses them too).
   const noVision = useChat((s) => s.models.find((m) => m.id === model)?.images === false)
   const mcp = useMcpItems(bridge, projectId)
-  const waiting = mcp.attachments.some((a) => a.state !== 'ready')
+  const chips = useStore(chatContextFor(chatId), (s) => s.chips)
+  const waiting = mcp.attachments.some((a) => a.state !== 'ready') || chips.some((c) => c.state !== 'ready')
   const servers = useChat((s) => s.mcp)
   const { refresh } = mcp
   const menu = trigger?.kind
@@ -152,7 +156,11 @@ export function Composer({ sessionId }: { sessionId: string | null }) {
       mcp.attach(resource)
       return replaceTrigger(`${item.label} `)
     }
-    if (trigger.kind === 'mention') return replaceTrigger(`@${item.id} `)
+    if (trigger.kind === 'mention') {
+      // The mention stays in the text where it was typed; the file goes with the message whole, as a chip.
+      mentionFile(item.id)
+      return replaceTrigger(`@${item.id} `)
+    }
     const prompt = pickedPrompt(mcp.prompts, item.id)
     if (prompt) {
       replaceTrigger('')
@@ -165,6 +173,20 @@ export function Composer({ sessionId }: { sessionId: string | null }) {
     setText('')
     setTrigger(null)
     if (command) background('command.run', command.run(chat, ''))
+  }
+
+  const mentionFile = (path: string): void => {
+    const key = addContextChip(chatId, { kind: 'file', path, text: '', state: 'reading' })
+    background(
+      'composer.mention',
+      unwrap(bridge.fs.read({ projectId: folderId, path })).then(
+        (file) => {
+          if (file.binary) updateContextChip(chatId, key, { state: 'failed', error: 'it is a binary file' })
+          else updateContextChip(chatId, key, { state: 'ready', text: file.truncated ? `${file.content}\n[… the file goes on; only its start is attached]` : file.content })
+        },
+        (error: unknown) => updateContextChip(chatId, key, { state: 'failed', error: errorMessage(error) }),
+      ),
+    )
   }
 
   /** A rendered prompt goes where the caret is. */
@@ -180,12 +202,13 @@ export function Composer({ sessionId }: { sessionId: string | null }) {
 
   const submit = (): void => {
     const value = text.trim()
-    if ((!value && !images.length) || waiting || (images.length > 0 && noVision)) return
+    if ((!value && !images.length && !chips.length) || waiting || (images.length > 0 && noVision)) return
     setText('')
     setTrigger(null)
-    const slash = mcp.attachments.length || images.length ? null : parseSlash(value)
+    const slash = mcp.attachments.length || images.length || chips.length ? null : parseSlash(value)
     if (slash) return background('slash.command.run', slash.command.run(chat, slash.args))
-    const blocks = mcp.attachments.flatMap((a) => (a.block ? [a.block] : []))
+    const sentChips = clearContextChips(chatId)
+    const blocks = [...sentChips.map(contextBlock), ...mcp.attachments.flatMap((a) => (a.block ? [a.block] : []))]
     mcp.clearAttachments()
     const sent = images
     setImages([])
@@ -194,6 +217,8 @@ export function Composer({ sessionId }: { sessionId: string | null }) {
     background(
       'chat.send',
       chat.send(withAttachments(value, blocks), toUploads(sent)).then((error) => {
+        // Not stored: the context comes back to the composer with the message.
+        if (error) for (const chip of sentChips) addContextChip(chatId, chip)
         if (!error || !sent.length) {
           for (const image of sent) URL.revokeObjectURL(image.url)
           return
@@ -258,6 +283,7 @@ export function Composer({ sessionId }: { sessionId: string | null }) {
           }}
         />
       )}
+      <ContextChips projectId={chatId} chips={chips} />
       <Attachments items={mcp.attachments} onRemove={mcp.detach} />
       <ImageStrip images={images} onRemove={removeImage} />
       {imageError && (
@@ -323,7 +349,7 @@ export function Composer({ sessionId }: { sessionId: string | null }) {
           type="button"
           className="primary send"
           onClick={submit}
-          disabled={(!text.trim() && !images.length) || waiting || (images.length > 0 && noVision)}
+          disabled={(!text.trim() && !images.length && !chips.length) || waiting || (images.length > 0 && noVision)}
           title={waiting ? 'Wait for the attached resources (remove one that failed)' : busy ? 'Queue (Enter)' : 'Send (Enter)'}
           data-testid="send-button"
         >

@@ -1,6 +1,7 @@
 import { memo, type ReactNode } from 'react'
 import type { Message, Part } from '@shared/schema/session'
 import { formatDuration } from '../../../components/Elapsed'
+import { splitContext } from '../../../stores/chat-context'
 import { REVIEW_NOTE_END, useChat, useChatController } from '../../../stores/chat'
 import { background } from '../../../lib/background'
 import { TurnChanges } from '../../checkpoints'
@@ -172,7 +173,9 @@ export function TurnFooter({ sessionId, summary }: { sessionId: string; summary:
 function UserText({ text }: { text: string }) {
   // A review note sent ahead of the message is the app's, not the user's: it shows as a chip.
   const end = text.indexOf(REVIEW_NOTE_END)
-  const own = end >= 0 ? text.slice(end + REVIEW_NOTE_END.length).trimStart() : text
+  const written = end >= 0 ? text.slice(end + REVIEW_NOTE_END.length).trimStart() : text
+  // Editor selections and mentioned files went to the model as blocks after the text: they show as chips.
+  const { own, context } = splitContext(written)
   // @mentions stand out; everything else is shown exactly as typed.
   const pieces = own.split(/(@[^\s@]+)/g)
   return (
@@ -183,6 +186,15 @@ function UserText({ text }: { text: string }) {
         </span>
       )}
       {pieces.map((piece, i) => (piece.startsWith('@') && i % 2 === 1 ? <span key={i} className="mention">{piece}</span> : piece))}
+      {context.length > 0 && (
+        <span className="msg-context">
+          {context.map((c, i) => (
+            <span key={i} className="badge-pill context-pill" title={c.text.slice(0, 2000)} data-testid="message-context" data-kind={c.kind}>
+              {c.label}
+            </span>
+          ))}
+        </span>
+      )}
     </>
   )
 }

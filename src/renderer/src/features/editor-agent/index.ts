@@ -1,0 +1,2 @@
+export { EditorAgent, addSelectionToChat, editorAgentOverlay } from './EditorAgent'
+import './editor-agent.css'

@@ -238,7 +238,7 @@ export function createServices(options: ServicesOptions): Services {
       log.warn(`[mcp] servers of project ${projectId} not started: ${(error as Error).message}`)
     }
   }
-  const previews = new PreviewManager({ bus, trust, configs, env, ...(options.previewDriver ? { driver: options.previewDriver } : {}) })
+  const previews = new PreviewManager({ bus, trust, configs, env, dataDir: options.dataDir, ...(options.previewDriver ? { driver: options.previewDriver } : {}) })
   const tools = new ToolRuntimes({
     permissions,
     questions,

@@ -1,4 +1,5 @@
-import { realpathSync } from 'node:fs'
+import { existsSync, readFileSync, realpathSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { PreviewStatus } from '@shared/schema/preview'
 import { ProjectInstance } from '../../../src/main/core/project/instance'
@@ -6,6 +7,8 @@ import { ServiceKey } from '../../../src/main/core/project/service-key'
 import { PreviewService } from '../../../src/main/core/preview/service'
 import { TerminalHost } from '../../../src/main/core/pty/terminal-host'
 import { isAlive } from '../../../src/main/core/process/tree'
+import { confineForTerminal } from '../../../src/main/core/preview/confine'
+import { commandSandbox } from '../../../src/main/core/sandbox/project'
 import { tempDir, writeTree } from '../../support/temp'
 import { until } from '../../support/until'
 
@@ -28,7 +31,7 @@ function openProject(files: Record<string, string>): ProjectInstance {
   return new ProjectInstance({ id: `previewtest${String(seq).padStart(4, '0')}`, root, name: 'p' })
 }
 
-function previewOf(project: ProjectInstance, options: { trusted?: boolean } = {}): { preview: PreviewService; statuses: PreviewStatus[]; terminals: TerminalHost } {
+function previewOf(project: ProjectInstance, options: { trusted?: boolean; sandboxHome?: string } = {}): { preview: PreviewService; statuses: PreviewStatus[]; terminals: TerminalHost } {
   const statuses: PreviewStatus[] = []
   const terminals = project.service(TERMINALS, (p) => new TerminalHost({ projectId: p.id, root: p.root, extraEnv: () => p.commandEnv, publish: () => {} }))
   const preview = project.service(
@@ -39,10 +42,18 @@ function previewOf(project: ProjectInstance, options: { trusted?: boolean } = {}
         trusted: () => options.trusted ?? true,
         terminals: () => terminals,
         shell: () => '/bin/sh',
+        ...(options.sandboxHome !== undefined ? { confine: sandboxed(p.root, options.sandboxHome) } : {}),
         onStatus: (status) => statuses.push(status),
       }),
   )
   return { preview, statuses, terminals }
+}
+
+/** The OS sandbox as \`sandbox.enabled\` sets it up, with a home folder of the test's own. */
+function sandboxed(root: string, home: string) {
+  const sandbox = commandSandbox({ enabled: true }, { projectRoot: root, homeDir: home, dataDir: join(home, 'data'), env: process.env })
+  if (!sandbox) throw new Error('the sandbox is on')
+  return (command: Parameters<typeof confineForTerminal>[1], cwd: string, env: Record<string, string>) => confineForTerminal(sandbox, command, cwd, env)
 }
 
 describe('PreviewService', () => {
@@ -87,6 +98,23 @@ describe('PreviewService', () => {
     await until(() => !isAlive(status.pid ?? 0), 'the server ended')
     await expect(fetch(status.url ?? '')).rejects.toThrow()
     await project.dispose()
+  })
+
+  it('in the OS sandbox the dev server answers on its loopback port, cannot write outside the project, and ends with it', async () => {
+    const home = realpathSync(tempDir('hotaru-preview-home-'))
+    const project = openProject({
+      'server.js': `require('node:fs').writeFile(${JSON.stringify(join(home, 'escaped'))}, 'x', (e) => require('node:fs').writeFileSync('write-result', e ? e.code : 'written'))\n${SERVER}`,
+      '.hotaru/launch.json': JSON.stringify({ configurations: [{ name: 'web', command: 'node server.js' }] }),
+    })
+    const { preview } = previewOf(project, { sandboxHome: home })
+    const status = await preview.start()
+    expect(await (await fetch(status.url ?? '')).text()).toBe(`hello from ${status.port} ${status.port}`)
+    await until(() => existsSync(join(project.root, 'write-result')), 'the server tried its write')
+    expect(readFileSync(join(project.root, 'write-result'), 'utf8')).toMatch(/^(EROFS|EACCES|EPERM)$/)
+    expect(existsSync(join(home, 'escaped'))).toBe(false)
+    await project.dispose()
+    expect(isAlive(status.pid ?? 0)).toBe(false)
+    await expect(fetch(status.url ?? '')).rejects.toThrow()
   })
 
   it('a restricted folder runs nothing from its launch file until trusted', async () => {

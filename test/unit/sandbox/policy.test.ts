@@ -59,6 +59,16 @@ describe('Seatbelt profile', () => {
   })
 })
 
+describe('a dev server that must be reachable (shareNetwork)', () => {
+  it('keeps the network under Seatbelt but not local daemons’ sockets, and under bubblewrap shares the network namespace', () => {
+    const profile = seatbeltProfile(fixedPolicy(), { shareNetwork: true, proxyPort: 40123 })
+    expect(profile).not.toContain('(deny network-outbound)')
+    expect(profile.trim().split('\n').at(-1)).toBe('(deny network-outbound (remote unix-socket))')
+    expect(bwrapArgs(fixedPolicy(), { cwd: '/p', shareNetwork: true }, '/x/denied')).not.toContain('--unshare-net')
+    expect(bwrapArgs(fixedPolicy(), { cwd: '/p' }, '/x/denied')).toContain('--unshare-net')
+  })
+})
+
 describe('bubblewrap arguments', () => {
   it('binds / read-only, the writable roots read-write, protected files read-only and hides denied paths', () => {
     const root = realpathSync(tempDir())

@@ -6,7 +6,11 @@ import { terminalsOf } from '../pty/terminal-host'
 import { pickShell } from '../tools/bash/shell-env'
 import type { TrustService } from '../trust/trust-service'
 import type { BrowserDriver, DriverFactory, DriverOptions } from './driver'
-import { PreviewService, type PreviewServiceDeps } from './service'
+import { commandSandbox } from '../sandbox/project'
+import { sandboxContext } from '../sandbox/status'
+import type { ShellSpec } from '../pty/shell'
+import { confineForTerminal } from './confine'
+import { PreviewService, type Confined } from './service'
 
 const SERVICE_KEY = new ServiceKey<PreviewService>('preview')
 
@@ -18,8 +22,8 @@ export interface PreviewManagerOptions {
   driver?: DriverFactory
   /** For finding Chromium (`HOTARU_CHROMIUM`, PATH). */
   env?: NodeJS.ProcessEnv
-  /** Wraps a launch command in the OS sandbox when the project's config turns it on. */
-  confine?: (project: ProjectInstance) => PreviewServiceDeps['confine']
+  /** The app's data dir: hidden from a sandboxed dev server, as from every sandboxed command. */
+  dataDir: string
 }
 
 /** The preview of every open project and worktree: one `PreviewService` each, ended with its project. */
@@ -34,12 +38,21 @@ export class PreviewManager {
         trusted: () => this.options.trust.isTrusted(p.trustRoot),
         terminals: () => terminalsOf(p, bus),
         shell: () => pickShell(this.options.configs.of(p).last?.config.shell),
-        ...(this.options.confine ? { confine: this.options.confine(p) } : {}),
+        confine: (command, cwd, env) => this.confine(p, command, cwd, env),
         driver: this.options.driver ?? ((options) => this.headless(p, options)),
         onStatus: (status) => bus.publish('preview:status', status, p.id),
         onConsole: (entry) => bus.publish('preview:console', { projectId: p.id, entry }, p.id),
       })
     })
+  }
+
+  /** With `sandbox.enabled`, a launch command runs in the OS sandbox like any command (its ports stay reachable). */
+  private async confine(project: ProjectInstance, command: ShellSpec, cwd: string, env: Record<string, string>): Promise<Confined | undefined> {
+    const { config } = await this.options.configs.of(project).load()
+    const processEnv = this.options.env ?? process.env
+    const sandbox = commandSandbox(config.sandbox, sandboxContext({ projectRoot: project.root, dataDir: this.options.dataDir, env: processEnv }))
+    if (!sandbox) return undefined
+    return confineForTerminal(sandbox, command, cwd, env)
   }
 
   /** Headless Chromium (`HOTARU_CHROMIUM`, the `preview.chromium` key, PATH); its code loads only when a preview is driven. */

@@ -29,11 +29,18 @@ export interface PreviewServiceDeps {
    * Wraps the command in the OS sandbox when it is on (loopback ports stay reachable); returns the
    * command to run instead, and a cleanup for when it ended.
    */
-  confine?(command: ShellSpec, cwd: string, env: Record<string, string>): Promise<{ command: ShellSpec; env: Record<string, string>; dispose(): Promise<void> } | undefined>
+  confine?(command: ShellSpec, cwd: string, env: Record<string, string>): Promise<Confined | undefined>
   /** Opens the browser the agent tools drive (headless Chromium over CDP, or the desktop pane). */
   driver?: DriverFactory
   onStatus?(status: PreviewStatus): void
   onConsole?(entry: PreviewConsoleEntry): void
+}
+
+/** A launch command wrapped in the OS sandbox: run `command` with exactly `env`; `dispose` once it ended. */
+export interface Confined {
+  command: ShellSpec
+  env: Record<string, string>
+  dispose(): Promise<void>
 }
 
 interface Running {
@@ -204,7 +211,6 @@ export class PreviewService {
     const confined = await this.deps.confine?.(command, launch.cwd, env)
     if (confined) {
       command = confined.command
-      Object.assign(env, confined.env)
       running.confined = confined
     }
     const terminals = this.deps.terminals()
@@ -220,6 +226,7 @@ export class PreviewService {
       rows: 30,
       cwd: relative(this.deps.project.root, launch.cwd),
       command,
+      ...(confined ? { baseEnv: confined.env } : {}),
       env,
       onExit: ({ exitCode, signal }) => resolveEnded(signal ? `the server was ended by signal ${signal}` : `the server exited with code ${exitCode}`),
     })

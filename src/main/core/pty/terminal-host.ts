@@ -37,7 +37,16 @@ export class TerminalHost {
    * Starts the user's shell in the project, or `command` (a dev server of the preview) with `env`
    * on top; `onExit` hears when its process ends.
    */
-  create(input: { cols: number; rows: number; cwd?: string; command?: ShellSpec; env?: Record<string, string>; onExit?: (exit: { exitCode: number; signal: number | null }) => void }): TerminalInfo {
+  create(input: {
+    cols: number
+    rows: number
+    cwd?: string
+    command?: ShellSpec
+    /** Replaces the user's environment the terminal starts from (a sandboxed command's, secrets removed). */
+    baseEnv?: Record<string, string>
+    env?: Record<string, string>
+    onExit?: (exit: { exitCode: number; signal: number | null }) => void
+  }): TerminalInfo {
     if (this.disposed) throw new HotaruError(ErrorNames.ProjectNotOpen, { message: 'the project is closing' })
     if (this.terminals.size >= MAX_TERMINALS) {
       throw new HotaruError(ErrorNames.Forbidden, { message: `a project can have at most ${MAX_TERMINALS} terminals` })
@@ -55,7 +64,7 @@ export class TerminalHost {
       cwdRel,
       cols: input.cols,
       rows: input.rows,
-      env: { ...(this.options.env ?? terminalEnv()), ...this.options.extraEnv?.(), ...input.env },
+      env: { ...(input.baseEnv ?? this.options.env ?? terminalEnv()), ...this.options.extraEnv?.(), ...input.env },
       flow: this.options.flow,
       onData: (data, offset) => this.options.publish('pty:data', { id, data, offset }),
       onExit: (exit) => {

@@ -8,6 +8,8 @@ export interface BwrapOptions {
   seccompFd?: number
   /** This process runs as uid 0. */
   asRoot?: boolean
+  /** Keep the machine's network (a dev server whose loopback ports must be reachable from outside). */
+  shareNetwork?: boolean
 }
 
 /** An empty file nobody may read, bound over denied files (a missing file would look like "not found"). */
@@ -38,7 +40,7 @@ function kind(path: string): 'dir' | 'file' | 'missing' {
  */
 export function bwrapArgs(policy: SandboxPolicy, options: BwrapOptions, unreadable: string): string[] {
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc']
-  args.push('--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--unshare-net', '--die-with-parent')
+  args.push('--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', ...(options.shareNetwork ? [] : ['--unshare-net']), '--die-with-parent')
   // Root (containers, CI) would otherwise keep CAP_DAC_OVERRIDE and read the unreadable stand-ins.
   if (options.asRoot) args.push('--cap-drop', 'ALL')
   for (const dir of policy.writable) if (existsSync(dir)) args.push('--bind', dir, dir)

@@ -63,6 +63,12 @@ export interface WrapOptions {
   env: NodeJS.ProcessEnv
   /** Asked about hosts not on the allowlist (a permission ask); absent: they are refused. */
   decideDomain?: DomainDecider
+  /**
+   * The command serves on loopback ports that must be reachable from outside it (a preview's dev
+   * server): it keeps the machine's network, so the network rules (`none`, the domain proxy) do not
+   * apply to it; the file rules do.
+   */
+  shareNetwork?: boolean
 }
 
 const PROXY_VARS = ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy', 'ALL_PROXY', 'all_proxy']
@@ -108,22 +114,26 @@ export class CommandSandbox {
         const filter = this.unixSocketFilterFile()
         // Opened per launch: a shared fd would share its read offset between two starting commands.
         filterFd = filter ? openSync(filter, 'r') : undefined
-        const forwarder = this.policy.network.mode === 'proxy' ? this.support.forwarder : undefined
+        const forwarder = this.policy.network.mode === 'proxy' && !options.shareNetwork ? this.support.forwarder : undefined
         if (forwarder && this.policy.network.mode === 'proxy') {
           proxy = await startDomainProxy({ allowedDomains: this.policy.network.allowedDomains, decide })
           Object.assign(env, proxyEnv(`http://127.0.0.1:${FORWARDER_PORT}`), forwarder.env)
         }
         const guard = guardMissingProtected(this.policy)
         const stdio: Array<number | 'ipc'> = [...(filterFd !== undefined ? [filterFd] : []), ...(proxy ? (['ipc'] as const) : [])]
-        const args = bwrapArgs(this.policy, { cwd: options.cwd, asRoot: process.getuid?.() === 0, ...(filterFd !== undefined ? { seccompFd: 3 } : {}) }, unreadableFile(this.policy))
+        const args = bwrapArgs(
+          this.policy,
+          { cwd: options.cwd, asRoot: process.getuid?.() === 0, shareNetwork: options.shareNetwork === true, ...(filterFd !== undefined ? { seccompFd: 3 } : {}) },
+          unreadableFile(this.policy),
+        )
         const inner = forwarder && proxy ? [forwarder.command, '-e', FORWARDER_SOURCE, String(FORWARDER_PORT), ...argv] : [...argv]
         return this.launch({ command: this.bwrapPath(), args: [...args, '--', ...inner], env, dropped, proxy, contained: true, guard, stdio, filterFd })
       }
-      if (this.policy.network.mode === 'proxy') {
+      if (this.policy.network.mode === 'proxy' && !options.shareNetwork) {
         proxy = await startDomainProxy({ listen: { port: 0 }, allowedDomains: this.policy.network.allowedDomains, decide })
         Object.assign(env, proxyEnv(`http://127.0.0.1:${proxy.port}`))
       }
-      const profile = seatbeltProfile(this.policy, proxy?.port !== undefined ? { proxyPort: proxy.port } : {})
+      const profile = seatbeltProfile(this.policy, { ...(proxy?.port !== undefined ? { proxyPort: proxy.port } : {}), shareNetwork: options.shareNetwork === true })
       return this.launch({ command: '/usr/bin/sandbox-exec', args: ['-p', profile, ...argv], env, dropped, proxy, contained: false, stdio: [] })
     } catch (error) {
       if (filterFd !== undefined) closeSync(filterFd)

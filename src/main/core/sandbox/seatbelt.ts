@@ -19,13 +19,18 @@ const WRITABLE_DEVICES = ['(literal "/dev/null")', '(literal "/dev/zero")', '(li
  * for the denied paths, and outbound network — unix sockets of local daemons included,
  * unless `allowUnixSockets` — only to the proxy port on loopback, when there is one.
  */
-export function seatbeltProfile(policy: SandboxPolicy, options: { proxyPort?: number } = {}): string {
+export function seatbeltProfile(policy: SandboxPolicy, options: { proxyPort?: number; shareNetwork?: boolean } = {}): string {
   const lines = ['(version 1)', '(allow default)', '(deny file-write*)']
   lines.push(`(allow file-write* ${[subpaths(policy.writable), ...WRITABLE_DEVICES].filter(Boolean).join(' ')})`)
   if (policy.protectedWrites.length > 0) lines.push(`(deny file-write* ${subpaths(policy.protectedWrites)})`)
   if (policy.denyRead.length > 0) {
     lines.push(`(deny file-read* ${subpaths(policy.denyRead)})`)
     lines.push(`(deny file-write* ${subpaths(policy.denyRead)})`)
+  }
+  if (options.shareNetwork) {
+    // A dev server keeps the network (binding, accepting, its own ports and APIs are allowed by default); local daemons' sockets stay closed.
+    if (policy.allowUnixSockets !== true) lines.push('(deny network-outbound (remote unix-socket))')
+    return `${lines.join('\n')}\n`
   }
   lines.push('(deny network-outbound)')
   if (options.proxyPort !== undefined) lines.push(`(allow network-outbound (remote ip "localhost:${options.proxyPort}"))`)

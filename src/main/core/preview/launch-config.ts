@@ -49,7 +49,7 @@ export function readLaunchFile(root: string): LaunchConfiguration[] | undefined 
   const ref: ConfigFileRef = { path, display: LAUNCH_FILE }
   const warnings: string[] = []
   const document = parseJsonc(readFileSync(path, 'utf8'), ref, warnings)
-  const parsed = LaunchFile.safeParse(document)
+  const parsed = LaunchFile.safeParse(document, { reportInput: true })
   if (!parsed.success) throw configInvalid(ref, toConfigIssues(parsed.error.issues))
   const names = new Set<string>()
   for (const [index, configuration] of parsed.data.configurations.entries()) {

@@ -7,6 +7,7 @@ import { restrictAgentOverride } from '../config/restricted-layer'
 import { parseAgentFile } from '../extensions/agent-files'
 import { convertMcpServers } from '../mcp/mcp-servers-json'
 import { PROJECT_MCP_JSON } from '../mcp/project-mcp-json'
+import { LAUNCH_FILE, readLaunchFile } from '../preview/launch-config'
 
 const TOOL_FILE = /\.(?:ts|js|mjs)$/
 
@@ -18,7 +19,20 @@ const TOOL_FILE = /\.(?:ts|js|mjs)$/
  */
 export async function folderInventory(projectRoot: string): Promise<WithheldItem[]> {
   const [mcp, tools, agents] = await Promise.all([mcpServers(projectRoot), toolFiles(projectRoot), agentFileWidenings(projectRoot)])
-  return [...mcp, ...tools, ...agents]
+  return [...mcp, ...tools, ...agents, ...launchCommands(projectRoot)]
+}
+
+/** The dev-server commands of `.hotaru/launch.json`: the preview runs them only once the folder is trusted. */
+function launchCommands(projectRoot: string): WithheldItem[] {
+  const file = join(projectRoot, LAUNCH_FILE)
+  try {
+    const configurations = readLaunchFile(projectRoot) ?? []
+    return configurations.flatMap((c) => (c.command === undefined ? [] : [{ kind: 'shell' as const, file, detail: `preview "${c.name}": ${c.command}` }]))
+  } catch (error) {
+    // A broken file starts nothing either; say it is there.
+    if (error instanceof HotaruError) return [{ kind: 'shell', file, detail: `${LAUNCH_FILE} (unreadable: ${error.message})` }]
+    throw error
+  }
 }
 
 async function readOptional(file: string): Promise<string | undefined> {

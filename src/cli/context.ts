@@ -1,27 +1,47 @@
 import { existsSync, realpathSync } from 'node:fs'
+import { createInterface } from 'node:readline/promises'
 import { resolve } from 'node:path'
 import { HotaruError } from '@shared/errors'
 import type { Session } from '@shared/schema/session'
 import { loadEventCheck } from '../main/core/bus/events'
 import { defaultDataDir } from '../main/core/config/paths'
 import { createServices, type Services } from '../main/core/services'
-import { Storage } from '../main/core/storage'
+import { moveDamagedAside, Storage, StorageErrorNames } from '../main/core/storage'
 import { TrustService } from '../main/core/trust/trust-service'
 import { CliError } from './errors'
 
 /**
  * Core services for one CLI command, on the shared data dir. `runsTurns`: the command runs the agent, so
  * a project's language servers start as it opens (listing sessions or checkpoints starts none).
+ * A damaged session database is never replaced unasked: at a terminal the user may agree to move it aside
+ * (kept for recovery) and go on with an empty one; otherwise the error names the file and the way out.
  */
 export async function cliServices(options: { runsTurns?: boolean } = {}): Promise<Services> {
-  return createServices({
-    dataDir: defaultDataDir(),
-    transport: 'cli',
-    ownProcesses: true,
-    lsp: { startWithProject: options.runsTurns === true },
-    checkEvent: await loadEventCheck(process.env),
-    onStorageReadOnly: (reason) => process.stderr.write(`warning: ${reason}\n`),
-  })
+  const checkEvent = await loadEventCheck(process.env)
+  const open = (): Services =>
+    createServices({
+      dataDir: defaultDataDir(),
+      transport: 'cli',
+      ownProcesses: true,
+      lsp: { startWithProject: options.runsTurns === true },
+      checkEvent,
+      onStorageReadOnly: (reason) => process.stderr.write(`warning: ${reason}\n`),
+    })
+  try {
+    return open()
+  } catch (error) {
+    const damaged = error as Partial<HotaruError>
+    if (damaged.name !== StorageErrorNames.Damaged || typeof damaged.data?.path !== 'string' || !process.stdin.isTTY || !process.stderr.isTTY) throw error
+    process.stderr.write(`${damaged.message ?? ''}\n`)
+    const file = damaged.data.path
+    const rl = createInterface({ input: process.stdin, output: process.stderr })
+    const answer = (await rl.question(`Move ${file} aside (kept for recovery) and start with an empty session database? [y/N] `)).trim().toLowerCase()
+    rl.close()
+    if (answer !== 'y' && answer !== 'yes') throw new CliError('the damaged database was left as it is', 1)
+    const moved = moveDamagedAside(file)
+    process.stderr.write(`Moved it to ${moved}; \`sqlite3 ${moved} .recover\` can often get the sessions back out of it.\n`)
+    return open()
+  }
 }
 
 /** The app's trust decisions alone (no project is opened, nothing starts), for as long as `use` runs. */

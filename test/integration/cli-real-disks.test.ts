@@ -2,7 +2,7 @@ import { chmodSync, existsSync, readFileSync, readdirSync, realpathSync, rmSync,
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startFakeLlm, type FakeLlm, type FakeTurn } from '../fixtures/fake-llm'
-import { fakeProviderEnv, runHotaru } from '../support/cli'
+import { BIN, fakeProviderEnv, runHotaru } from '../support/cli'
 import { fillDisk, mountSmallDisk, smallDiskUnavailable } from '../support/small-disk'
 import { tempDir, writeTree } from '../support/temp'
 import { withoutPermissionBypass } from '../support/unprivileged'
@@ -141,6 +141,44 @@ describe.runIf(process.platform === 'linux' && strace !== undefined)('a CLI comm
     const opened = readFileSync(trace, 'utf8')
     expect(opened).toContain('hotaru.db')
     expect(opened.split('\n').filter((line) => /\/proc\/\d+\/environ/.test(line))).toEqual([])
+  })
+})
+
+describe('a damaged database at a terminal', () => {
+  it('is moved aside with a timestamp only after the user says yes, and the command goes on with an empty one', async () => {
+    const { spawn: spawnPty } = await import('@lydell/node-pty')
+    const dataDir = realpathSync(tempDir())
+    const file = join(dataDir, 'hotaru.db')
+    const garbage = Buffer.alloc(8192, 'not a database at all ')
+    writeFileSync(file, garbage)
+    const env = fakeProviderEnv({ anthropicBaseURL: 'http://127.0.0.1:9', openaiBaseURL: 'http://127.0.0.1:9' }, dataDir)
+    const ask = async (answer: string): Promise<{ code: number; screen: string }> => {
+      const pty = spawnPty(process.execPath, [BIN, 'sessions', 'list', '--dir', realpathSync(tempDir())], { cols: 200, rows: 40, env: env as Record<string, string> })
+      let screen = ''
+      let answered = false
+      const exited = new Promise<number>((resolve) => pty.onExit(({ exitCode }) => resolve(exitCode)))
+      pty.onData((data) => {
+        screen += data
+        if (!answered && screen.includes('[y/N]')) {
+          answered = true
+          pty.write(`${answer}\r`)
+        }
+      })
+      return { code: await exited, screen }
+    }
+    const no = await ask('n')
+    expect(no.code).toBe(1)
+    expect(no.screen).toContain(`The session database ${file} is damaged`)
+    expect(no.screen).toContain('the damaged database was left as it is')
+    expect(readFileSync(file).equals(garbage)).toBe(true)
+
+    const yes = await ask('y')
+    expect(yes.code).toBe(0)
+    const moved = readdirSync(dataDir).filter((name) => /^hotaru\.db\.damaged-\d{4}-\d\d-\d\dT[\d-]+Z$/.test(name))
+    expect(moved).toHaveLength(1)
+    expect(yes.screen.replace(/\r?\n/g, '')).toContain(`Moved it to ${join(dataDir, moved[0] as string)}`)
+    expect(readFileSync(join(dataDir, moved[0] as string)).equals(garbage)).toBe(true)
+    expect(yes.screen).toContain('No sessions')
   })
 })
 

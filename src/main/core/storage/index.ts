@@ -43,6 +43,7 @@ export class Storage {
 
 export { isReadOnlyFallback, openDatabase, schemaVersion } from './database'
 export { isStorageFailure, StorageErrorNames, storageError } from './storage-errors'
+export { moveDamagedAside } from './damaged'
 export { WalCheckpoints, type WalCheckpointsOptions } from './wal-checkpoints'
 export type { Db } from './database'
 export type { ProjectRow } from './projects-repo'

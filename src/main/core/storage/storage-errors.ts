@@ -70,6 +70,7 @@ export function storageError(file: string, error: unknown, doing: string): Hotar
   )
 }
 
-function stamp(): string {
+/** A timestamp for a file name: `2026-12-07T06-12-03-123Z`. */
+export function stamp(): string {
   return new Date().toISOString().replace(/[:.]/g, '-')
 }

@@ -6,7 +6,7 @@ import { tempDir, writeTree } from '../support/temp'
 
 /** The label of the element that has the keyboard focus. */
 function focusedLabel(page: import('playwright-core').Page): Promise<string | null> {
-  return page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? null)
+  return page.evaluate("document.activeElement?.getAttribute('aria-label') ?? null") as Promise<string | null>
 }
 
 describe('first run without an API key, in Chromium', () => {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, realpathSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { PreviewStatus } from '@shared/schema/preview'
@@ -6,7 +6,8 @@ import { ProjectInstance } from '../../../src/main/core/project/instance'
 import { ServiceKey } from '../../../src/main/core/project/service-key'
 import { PreviewService } from '../../../src/main/core/preview/service'
 import { TerminalHost } from '../../../src/main/core/pty/terminal-host'
-import { isAlive } from '../../../src/main/core/process/tree'
+import { descendants, isAlive } from '../../../src/main/core/process/tree'
+import { ROOT } from '../../support/cli'
 import { confineForTerminal } from '../../../src/main/core/preview/confine'
 import { commandSandbox } from '../../../src/main/core/sandbox/project'
 import { tempDir, writeTree } from '../../support/temp'
@@ -116,6 +117,29 @@ describe('PreviewService', () => {
     expect(isAlive(status.pid ?? 0)).toBe(false)
     await expect(fetch(status.url ?? '')).rejects.toThrow()
   })
+
+  it('detects a Vite dev script, tells Vite the port and loopback host, and stop ends npm, Vite and its helpers', async () => {
+    const project = openProject({
+      'package.json': JSON.stringify({ name: 'fixture', private: true, type: 'module', scripts: { dev: 'vite' } }),
+      'index.html': '<!doctype html><html><body><h1>Vite fixture</h1><script type="module" src="/main.js"></script></body></html>',
+      'main.js': "document.querySelector('h1').textContent = 'from vite'\n",
+    })
+    // The repository's own Vite on the fixture's PATH of scripts; the fixture's node_modules is its own, so Vite's cache goes there.
+    mkdirSync(join(project.root, 'node_modules/.bin'), { recursive: true })
+    symlinkSync(join(ROOT, 'node_modules/vite/bin/vite.js'), join(project.root, 'node_modules/.bin/vite'))
+    const { preview } = previewOf(project)
+    const status = await preview.start()
+    expect(status).toMatchObject({ state: 'ready', source: 'vite', name: 'dev', command: 'npm run dev -- --port "$PORT" --strictPort --host 127.0.0.1' })
+    const page = await (await fetch(status.url ?? '')).text()
+    // Served by Vite: its client is injected into the page.
+    expect(page).toContain('/@vite/client')
+    expect(page).toContain('Vite fixture')
+    const tree = [status.pid ?? 0, ...descendants(status.pid ?? 0)]
+    expect(tree.length).toBeGreaterThan(2)
+    await preview.stop()
+    expect(tree.filter(isAlive)).toEqual([])
+    await project.dispose()
+  }, 120_000)
 
   it('a restricted folder runs nothing from its launch file until trusted', async () => {
     const project = openProject({ 'server.js': SERVER, '.hotaru/launch.json': JSON.stringify({ configurations: [{ name: 'web', command: 'node server.js' }] }) })

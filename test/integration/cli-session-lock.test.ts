@@ -3,9 +3,10 @@ import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startFakeLlm, type FakeLlm, type FakeTurn } from '../fixtures/fake-llm'
-import { BIN, fakeProviderEnv, runHotaru, type CliResult } from '../support/cli'
+import { BIN, fakeProviderEnv, runHotaru, startServe, type CliResult } from '../support/cli'
 import { tempDir, writeTree } from '../support/temp'
 import { until } from '../support/until'
+import { WsClient } from '../support/ws-client'
 
 const servers: FakeLlm[] = []
 const running: Array<ReturnType<typeof spawn>> = []
@@ -64,6 +65,20 @@ describe('one session, one writer, across processes', () => {
     expect(restore.code).toBe(1)
     expect(restore.stderr).toContain(`cannot restore files now: a turn is running in session ${session} of this project (hotaru run, pid ${held.child.pid}`)
     // The file the running turn wrote is still there: the restore touched nothing.
+    expect(readFileSync(join(project, 'held.txt'), 'utf8')).toBe('held\n')
+
+    // The same from the browser UI: hotaru serve refuses the restore while the CLI's turn runs.
+    const served = await startServe(['--port', '0', '--dir', project], env)
+    try {
+      const url = new URL(served.url)
+      const client = await WsClient.connect(`ws://${url.host}/ws?token=${url.searchParams.get('token')}`, { Origin: url.origin })
+      const fromUi = (await client.call('checkpoint.restore', { checkpointId: checkpoint?.id as string, mode: 'code' })) as { ok: boolean; error?: { data: { message: string } } }
+      client.close()
+      expect(fromUi.ok).toBe(false)
+      expect(fromUi.error?.data.message).toContain(`cannot restore files now: a turn is running in session ${session} of this project (hotaru run, pid ${held.child.pid}`)
+    } finally {
+      await served.stop()
+    }
     expect(readFileSync(join(project, 'held.txt'), 'utf8')).toBe('held\n')
 
     writeFileSync(join(project, '.release'), '')

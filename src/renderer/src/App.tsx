@@ -12,6 +12,7 @@ import { existingProjectStore } from './stores/project'
 import { useChatScope } from './stores/chat-scope'
 import { shownWorktree } from './stores/shown-folder'
 import { windowTitle } from './features/workspace/title'
+import { Icon } from './components/Icon'
 
 /**
  * RIGHT-HAND PANEL SLOT — the agent chat mounts here. Return the chat for
@@ -88,7 +89,7 @@ function ErrorBanner() {
     <div className="banner error" role="alert" data-testid="error-banner">
       <span>{error}</span>
       <button type="button" className="icon" aria-label="Dismiss" onClick={() => workspace.dismissError()}>
-        ×
+        <Icon name="close" />
       </button>
     </div>
   )

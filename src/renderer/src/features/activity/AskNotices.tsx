@@ -3,6 +3,7 @@ import { activity, useActivity, type AskNotice } from '../../stores/activity'
 import { openSession } from '../../stores/chat'
 import { useWhere } from './ActivityView'
 import { showDesktopNotification } from './desktop-notify'
+import { Icon } from '../../components/Icon'
 
 function open(notice: AskNotice): void {
   activity.resolved(notice.id)
@@ -24,7 +25,7 @@ function Notice({ notice }: { notice: AskNotice }) {
         Open
       </button>
       <button type="button" className="icon" aria-label="Dismiss" onClick={() => activity.resolved(notice.id)}>
-        ×
+        <Icon name="close" />
       </button>
     </div>
   )

@@ -8,6 +8,7 @@ import { showWorktreeView } from '../worktrees'
 import { openSettings } from '../settings'
 import { confirmDeleteSession, renameSessionDialog } from '../sessions'
 import { background } from '../../lib/background'
+import { Icon } from '../../components/Icon'
 
 /** Session switcher, title, new session and settings: one dense row. */
 export function ChatHeader() {
@@ -66,7 +67,7 @@ export function ChatHeader() {
         onClick={() => chat.setShowSessions(!showing)}
         data-testid="sessions-toggle"
       >
-        ☰
+        <Icon name="menu" />
       </button>
       <span className="chat-title" title={title} data-testid="chat-title" onDoubleClick={() => activeId && void renameSessionDialog(chat, activeId)}>
         {showing ? 'Sessions' : timeline && activeId ? `Checkpoints · ${title ?? ''}` : (title ?? 'New session')}
@@ -74,7 +75,7 @@ export function ChatHeader() {
       {busy && <StatusGlyph state="running" />}
       <span className="chat-header-actions">
         <button type="button" className="icon" aria-label="New session" aria-haspopup="menu" title="New session: in this folder or in a new worktree" onClick={(e) => setNewMenu(below(e))} data-testid="new-session">
-          +
+          <Icon name="add" />
         </button>
         {activeId && (
           <button
@@ -89,16 +90,16 @@ export function ChatHeader() {
             }}
             data-testid="timeline-toggle"
           >
-            ↺
+            <Icon name="history" />
           </button>
         )}
         {activeId && (
           <button type="button" className="icon" aria-label="Session actions" title="Session actions" onClick={openMenu} data-testid="session-menu">
-            ⋯
+            <Icon name="ellipsis" />
           </button>
         )}
         <button type="button" className="icon" aria-label="Settings" title="Settings" onClick={() => openSettings()} data-testid="open-settings">
-          ⚙
+          <Icon name="settings-gear" />
         </button>
       </span>
       {menu && <ContextMenu x={menu.x} y={menu.y} items={items} onClose={() => setMenu(null)} label="Session actions" />}

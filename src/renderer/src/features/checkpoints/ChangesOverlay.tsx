@@ -10,6 +10,7 @@ import { FileReview, type Decide } from './FileReview'
 import { checkpointLabel } from './labels'
 import { background } from '../../lib/background'
 import { fileState, nextOpenFile, reviewProgress } from './review-model'
+import { Icon } from '../../components/Icon'
 
 type Entry = Pick<MethodOutput<'checkpoint', 'diff'>[number], 'path' | 'status' | 'additions' | 'deletions'>
 
@@ -170,7 +171,7 @@ function Changes({ view }: { view: ChangesView }) {
             </span>
           )}
           <button type="button" className="icon changes-close" aria-label="Close" onClick={close} autoFocus>
-            ×
+            <Icon name="close" />
           </button>
         </header>
         {reviewing && (turn.conflicts.length > 0 || turn.undoCheckpointId) && (

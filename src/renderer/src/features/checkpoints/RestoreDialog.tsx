@@ -8,6 +8,7 @@ import { useChatController, useCheckpoints } from '../../stores/chat'
 import type { Checkpoint } from '@shared/schema/checkpoint'
 import { changeLine, checkpointLabel, fileNames } from './labels'
 import { useMessageSnippet } from './Timeline'
+import { Icon } from '../../components/Icon'
 
 type Preview = MethodOutput<'checkpoint', 'preview'>
 
@@ -173,7 +174,7 @@ export function RestoreBanner() {
         </button>
       )}
       <button type="button" className="icon" aria-label="Dismiss" onClick={() => chat.checkpoints.dismissRestore()}>
-        ×
+        <Icon name="close" />
       </button>
     </div>
   )

@@ -4,6 +4,8 @@ import { baseName, parentOf } from '../../lib/paths'
 import { useProject, useProjectStore } from '../../stores/project'
 import { closeFile } from './actions'
 import { background } from '../../lib/background'
+import { FileIcon } from '../../components/FileIcon'
+import { Icon } from '../../components/Icon'
 
 const TAB_TYPE = 'application/x-hotaru-file-tab'
 
@@ -56,6 +58,7 @@ export function EditorTabs() {
               store.getState().moveOpenFile(dragged, index)
             }}
           >
+            <FileIcon path={path} />
             <span className="editor-tab-name">{name}</span>
             {ambiguous && <span className="editor-tab-dir">{parentOf(path) || './'}</span>}
             <button
@@ -71,7 +74,7 @@ export function EditorTabs() {
                 ●
               </span>
               <span className="close-x" aria-hidden>
-                ×
+                <Icon name="close" />
               </span>
             </button>
           </div>
@@ -81,7 +84,7 @@ export function EditorTabs() {
         <div role="tab" aria-selected className="editor-tab active diff-tab" data-testid="diff-tab">
           <span className="editor-tab-name">Diff</span>
           <button type="button" className="icon" aria-label="Close diff" onClick={() => store.getState().showDiff(null)}>
-            ×
+            <Icon name="close" />
           </button>
         </div>
       )}

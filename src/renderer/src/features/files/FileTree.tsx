@@ -12,6 +12,8 @@ import { openTerminal } from '../terminal'
 import { copyPath, createInFolder, deleteEntry, renameEntry, revealInOs } from './file-actions'
 import { flattenTree, type TreeRowData } from './flatten'
 import { background } from '../../lib/background'
+import { FileIcon } from '../../components/FileIcon'
+import { Icon } from '../../components/Icon'
 
 const ROW_HEIGHT = 22
 const INDENT = 12
@@ -60,10 +62,11 @@ const Row = memo(function Row({ row, focused, git, domId, onActivate, onMenu }: 
       onContextMenu={(e) => onMenu(row, e)}
     >
       <span className={`twisty${isDir ? (expanded ? ' open' : ' closed') : ''}`} aria-hidden />
+      <FileIcon path={entry.path} {...(isDir ? { folder: { open: expanded } } : {})} />
       <span className={isDir ? 'dir-name' : 'file-name'}>{entry.name}</span>
       {entry.kind === 'symlink' && (
         <span className="badge" title="symbolic link">
-          ↪
+          <Icon name="link" label="symbolic link" />
         </span>
       )}
       {git && (

@@ -6,6 +6,7 @@ import { StatusPopover } from '../../components/StatusPopover'
 import { background } from '../../lib/background'
 import { relativeInside } from '../../lib/paths'
 import { dismissNotices, dismissUiFailures, noticesFor, uiFailures, type UiFailure } from '../../stores/notices'
+import { Icon } from '../../components/Icon'
 
 const LEVEL_GLYPH: Record<ProjectNotice['level'], string> = { error: '⨯', warning: '⚠', info: 'ℹ' }
 
@@ -36,7 +37,7 @@ function NoticeRow({ notice, root, onDismiss }: { notice: ProjectNotice; root: s
         </span>
       )}
       <button type="button" className="icon" aria-label="Dismiss notice" title="Dismiss" onClick={onDismiss}>
-        ×
+        <Icon name="close" />
       </button>
     </li>
   )
@@ -53,7 +54,7 @@ function FailureRow({ failure }: { failure: UiFailure }) {
         <div className="notice-message">{failure.message}</div>
       </div>
       <button type="button" className="icon" aria-label="Dismiss notice" title="Dismiss" onClick={() => dismissUiFailures([failure.id])}>
-        ×
+        <Icon name="close" />
       </button>
     </li>
   )

@@ -2,8 +2,9 @@ import { useStore } from 'zustand'
 import { useShallow } from 'zustand/react/shallow'
 import type { HotaruBridge } from '@shared/ipc'
 import { countProblems, problemsFor } from '../../stores/problems'
+import { Icon } from '../../components/Icon'
 
-/** "⨯ 2 ⚠ 1" for the status bar; a click shows the Problems panel of the project. */
+/** Error and warning counts for the status bar; a click shows the Problems panel of the project. */
 export function ProblemCounts({ bridge, projectId, onShow }: { bridge: HotaruBridge; projectId: string; onShow(): void }) {
   const store = problemsFor(bridge, projectId)
   const counts = useStore(store, useShallow((s) => countProblems(s.files)))
@@ -18,7 +19,7 @@ export function ProblemCounts({ bridge, projectId, onShow }: { bridge: HotaruBri
       title={starting ? 'Language servers are starting…' : 'Show problems'}
       onClick={onShow}
     >
-      ⨯ {counts.errors} ⚠ {counts.warnings}
+      <Icon name="error" label="errors" /> {counts.errors} <Icon name="warning" label="warnings" /> {counts.warnings}
       {starting ? ' …' : ''}
     </button>
   )

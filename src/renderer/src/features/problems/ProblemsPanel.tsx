@@ -5,13 +5,14 @@ import { useProjectStore } from '../../stores/project'
 import { workspace } from '../../stores/workspace'
 import { openFile } from '../editor'
 import { problemsFor } from '../../stores/problems'
+import { Icon, type IconName } from '../../components/Icon'
 
 /** Runs a server action; a failure is shown in the app's error banner. */
 function act(run: Promise<unknown>): void {
   run.catch((error: unknown) => workspace.showError(errorMessage(error)))
 }
 
-const ICON: Record<LspDiagnostic['severity'], string> = { error: '⨯', warning: '⚠', info: 'ℹ', hint: '·' }
+const ICON: Record<LspDiagnostic['severity'], IconName> = { error: 'error', warning: 'warning', info: 'info', hint: 'info' }
 
 /** Servers that need the user: missing with an install offer, or degraded with a reason. */
 function ServerNotices() {
@@ -77,7 +78,7 @@ export function ProblemsPanel() {
                       title={`${file.path}:${d.line}:${d.column}`}
                     >
                       <span className="problem-icon" aria-label={d.severity}>
-                        {ICON[d.severity]}
+                        <Icon name={ICON[d.severity]} />
                       </span>
                       <span className="problem-message">{d.message}</span>
                       {d.code && <span className="muted mono"> {d.code}</span>}

@@ -7,6 +7,7 @@ import { useChatScope } from '../../stores/chat-scope'
 import { shownWorktree } from '../../stores/shown-folder'
 import { documentsFor } from '../editor'
 import { rankFiles } from './rank'
+import { FileIcon } from '../../components/FileIcon'
 
 function Highlighted({ text, indexes }: { text: string; indexes: readonly number[] }) {
   const marks = new Set(indexes)
@@ -97,6 +98,7 @@ function QuickOpenBody({ store, client }: { store: ProjectStore; client: Project
                 }}
                 onMouseMove={() => setActive(i)}
               >
+                <FileIcon path={r.path} />
                 <span className="palette-label">
                   <Highlighted text={r.path} indexes={r.indexes} />
                 </span>

@@ -6,6 +6,7 @@ import { useProject, useProjectStore } from '../../stores/project'
 import { projectClient } from '../../stores/project-client'
 import { documentsFor } from '../editor'
 import { parseGlobs, searchSummary } from './search-model'
+import { Icon } from '../../components/Icon'
 
 function MatchText({ match }: { match: SearchMatch }) {
   // Leading indentation is noise in a result list; ranges shift with it.
@@ -34,7 +35,7 @@ function FileGroup({ file, onOpen }: { file: SearchFileResult; onOpen(match: Sea
   return (
     <li className="search-file" role="treeitem" aria-expanded={open} aria-label={`${file.path}, ${file.matches.length} results`} aria-selected={false}>
       <button type="button" className="search-file-head" onClick={() => setOpen(!open)}>
-        <span aria-hidden>{open ? '▾' : '▸'}</span>
+        <Icon name={open ? 'chevron-down' : 'chevron-right'} />
         <span className="search-file-name">{file.path.slice(slash + 1)}</span>
         <span className="muted search-file-dir">{slash > 0 ? file.path.slice(0, slash) : ''}</span>
         <span className="badge-count">{file.matches.length}</span>

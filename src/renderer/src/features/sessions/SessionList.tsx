@@ -10,6 +10,7 @@ import { confirmDeleteSession, renameSessionDialog } from './actions'
 import { SessionBadgeMark } from './SessionBadgeMark'
 import { WorktreeGroupHead } from './WorktreeGroupHead'
 import { background } from '../../lib/background'
+import { Icon } from '../../components/Icon'
 
 const NO_WORKTREES: Worktree[] = []
 
@@ -99,7 +100,7 @@ function SessionGroup({ tabId, chat, worktree, query, cursor, setCursor, headed 
                     background('renameSessionDialog', renameSessionDialog(chat, s.id))
                   }}
                 >
-                  ✎
+                  <Icon name="pencil" />
                 </button>
                 <button
                   type="button"
@@ -112,7 +113,7 @@ function SessionGroup({ tabId, chat, worktree, query, cursor, setCursor, headed 
                   }}
                   data-testid="session-delete"
                 >
-                  ✕
+                  <Icon name="trash" />
                 </button>
               </span>
             </li>

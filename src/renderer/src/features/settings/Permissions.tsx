@@ -4,6 +4,7 @@ import type { HotaruBridge, MethodOutput } from '@shared/ipc'
 import type { RememberedApproval } from '@shared/schema/permission-rules'
 import { errorMessage, unwrap } from '../../ipc'
 import { groupRules } from './permission-groups'
+import { Icon } from '../../components/Icon'
 
 type Rules = MethodOutput<'permission', 'rules'>
 type Action = 'allow' | 'ask' | 'deny'
@@ -111,7 +112,7 @@ export function Permissions({ bridge, projectId, sessionId }: { bridge: HotaruBr
                   <td>
                     {(rule.layer === 'user' || rule.layer === 'project') && (
                       <button type="button" className="icon small" aria-label={`Remove ${rule.layer} rule ${tool.permission} ${rule.pattern}`} onClick={() => background('change', change(rule.layer as 'user' | 'project', tool.permission, rule.pattern, null))}>
-                        ×
+                        <Icon name="close" />
                       </button>
                     )}
                   </td>

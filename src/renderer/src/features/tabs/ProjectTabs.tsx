@@ -5,6 +5,7 @@ import { useWorkspace, workspace, type ProjectStatus } from '../../stores/worksp
 import { tabStatus, useChatScope } from '../../stores/chat-scope'
 import { closeProjectTab } from '../workspace'
 import { background } from '../../lib/background'
+import { Icon } from '../../components/Icon'
 
 const TAB_TYPE = 'application/x-hotaru-project-tab'
 
@@ -85,7 +86,7 @@ export function ProjectTabs() {
                 background('closeProjectTab', closeProjectTab(project.id))
               }}
             >
-              ×
+              <Icon name="close" />
             </button>
           </div>
         )

@@ -6,6 +6,7 @@ import { useProject, useProjectStore } from '../../stores/project'
 import type { TerminalTab } from '../../stores/project-terminals'
 import { closeTerminal, forgetTerminals, onFindRequest, openTerminal, restoreTerminals, sessionOf } from './sessions'
 import { background } from '../../lib/background'
+import { Icon } from '../../components/Icon'
 
 /** Mounts the (long-lived) xterm of a terminal into the panel and keeps it fitted. */
 function TerminalView({ tab: { projectId, id }, active }: { tab: TerminalTab; active: boolean }) {
@@ -71,13 +72,13 @@ function FindBar({ tab: { projectId, id }, onClose }: { tab: TerminalTab; onClos
         }}
       />
       <button type="button" className="icon" aria-label="Previous match" onClick={() => find(true)}>
-        ↑
+        <Icon name="arrow-up" />
       </button>
       <button type="button" className="icon" aria-label="Next match" onClick={() => find(false)}>
-        ↓
+        <Icon name="arrow-down" />
       </button>
       <button type="button" className="icon" aria-label="Close find" onClick={close}>
-        ×
+        <Icon name="close" />
       </button>
     </div>
   )
@@ -136,7 +137,7 @@ export function TerminalPanel() {
                   background('closeTerminal', closeTerminal(store, t.key))
                 }}
               >
-                ×
+                <Icon name="close" />
               </button>
             </div>
           ))}
@@ -159,7 +160,7 @@ export function TerminalPanel() {
             title={`Hide (${formatShortcut('Ctrl+`')})`}
             onClick={() => store.getState().setView({ terminal: false })}
           >
-            ⌄
+            <Icon name="chevron-down" />
           </button>
         </div>
       </div>

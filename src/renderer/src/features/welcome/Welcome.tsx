@@ -8,6 +8,7 @@ import { useSettingsDialog } from '../settings/settings-state'
 import { useShallow } from 'zustand/react/shallow'
 import { useWorkspace, workspace } from '../../stores/workspace'
 import { background } from '../../lib/background'
+import { Icon } from '../../components/Icon'
 
 function timeAgo(ms: number): string {
   const minutes = Math.round((Date.now() - ms) / 60000)
@@ -109,7 +110,7 @@ export function Welcome() {
                 title="Remove from recent"
                 onClick={() => background('workspace.forget', workspace.forget(project.id))}
               >
-                ×
+                <Icon name="close" />
               </button>
             </li>
           ))}

@@ -18,6 +18,7 @@ import { initialCenterLayout, initialMainLayout } from './initial-layout'
 import { background } from '../../lib/background'
 import { AreaBoundary } from '../failures'
 import { inlineReviewOverlay } from '../review'
+import { Icon } from '../../components/Icon'
 import { editorAgentOverlay } from '../editor-agent'
 import type { EditorOverlay } from '../editor'
 
@@ -67,7 +68,15 @@ function SidebarHead({ project, worktree }: { project: ProjectInfo; worktree: Wo
       data-testid="sidebar-head"
       data-worktree={worktree?.name ?? ''}
     >
-      <span className="sidebar-title">{worktree ? `⑂ ${worktree.name}` : project.name}</span>
+      <span className="sidebar-title">
+        {worktree ? (
+          <>
+            <Icon name="git-branch" label="worktree" /> {worktree.name}
+          </>
+        ) : (
+          project.name
+        )}
+      </span>
       <RestrictedBadge projectId={project.id} onReview={() => openSettings('trust')} />
       {branch && (
         <span className="branch" title={`git branch ${branch}`}>
@@ -76,13 +85,13 @@ function SidebarHead({ project, worktree }: { project: ProjectInfo; worktree: Wo
       )}
       <span className="sidebar-actions">
         <button type="button" className="icon" aria-label="New file" title="New File…" onClick={() => background('newFile', newFile())}>
-          +
+          <Icon name="new-file" />
         </button>
         <button type="button" className="icon" aria-label="New folder" title="New Folder…" onClick={() => background('createInFolder', createInFolder(store, '', 'dir'))}>
-          ⊞
+          <Icon name="new-folder" />
         </button>
         <button type="button" className="icon" aria-label="Collapse folders" title="Collapse All" onClick={() => store.getState().collapseAll()}>
-          ⊟
+          <Icon name="collapse-all" />
         </button>
       </span>
     </header>

@@ -2,6 +2,7 @@ import { useEffect, type ReactNode } from 'react'
 import { createPortal } from 'react-dom'
 import type { WorktreeFileChange } from '@shared/schema/worktree'
 import { showWorktreeView } from './state'
+import { Icon } from '../../components/Icon'
 
 const STATUS_LETTER: Record<WorktreeFileChange['status'], string> = { added: 'A', modified: 'M', deleted: 'D' }
 
@@ -23,7 +24,7 @@ export function Overlay({ title, testId, actions, children, onClose = () => show
           <h2>{title}</h2>
           {actions}
           <button type="button" className="icon changes-close" aria-label="Close" onClick={onClose} autoFocus>
-            ×
+            <Icon name="close" />
           </button>
         </header>
         <div className="changes-body">{children}</div>

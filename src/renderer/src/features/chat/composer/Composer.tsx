@@ -22,6 +22,7 @@ import { imageFiles, MAX_MESSAGE_IMAGE_BASE64, readComposerImage, toUploads, upl
 import { addContextChip, chatContextFor, clearContextChips, contextBlock, updateContextChip } from '../../../stores/chat-context'
 import { ContextChips } from './ContextChips'
 import { errorMessage, unwrap } from '../../../ipc'
+import { Icon } from '../../../components/Icon'
 
 const MAX_HEIGHT = 260
 
@@ -342,7 +343,7 @@ export function Composer({ sessionId }: { sessionId: string | null }) {
         {sessionId && <ContextMeter sessionId={sessionId} model={model} />}
         {busy && (
           <button type="button" className="stop" onClick={() => background('chat.abort', chat.abort(sessionId))} title="Stop (Esc)" data-testid="stop-button">
-            ■ Stop
+            <Icon name="debug-stop" /> Stop
           </button>
         )}
         <button

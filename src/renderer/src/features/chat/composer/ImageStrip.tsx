@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { ImageViewer } from '../../../components/ImageViewer'
 import type { ComposerImage } from './images'
+import { Icon } from '../../../components/Icon'
 
 /** Thumbnails of the images attached to the message being written: each opens larger, each removable. */
 export function ImageStrip({ images, onRemove }: { images: ComposerImage[]; onRemove(key: number): void }) {
@@ -15,7 +16,7 @@ export function ImageStrip({ images, onRemove }: { images: ComposerImage[]; onRe
               <img src={image.url} alt={image.name} />
             </button>
             <button type="button" className="icon image-thumb-remove" aria-label={`Remove ${image.name}`} onClick={() => onRemove(image.key)}>
-              ×
+              <Icon name="close" />
             </button>
           </li>
         ))}

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react'
 import { mcpLabel, missingArguments } from './mcp-items'
 import type { Attachment, PromptAsk } from './use-mcp-items'
+import { Icon } from '../../../components/Icon'
 
 /** The resources attached to the message being written, each removable; a failed read says why. */
 export function Attachments({ items, onRemove }: { items: Attachment[]; onRemove(key: number): void }) {
@@ -13,7 +14,7 @@ export function Attachments({ items, onRemove }: { items: Attachment[]; onRemove
           {a.state === 'reading' && <span className="muted"> reading…</span>}
           {a.state === 'failed' && <span role="alert"> could not be read: {a.error}</span>}
           <button type="button" className="icon" aria-label={`Remove ${a.label}`} onClick={() => onRemove(a.key)}>
-            ×
+            <Icon name="close" />
           </button>
         </li>
       ))}

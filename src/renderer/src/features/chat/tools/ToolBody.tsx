@@ -8,6 +8,7 @@ import { WebSearchResults } from './WebSearchResults'
 import { cardText, headTail } from './output-view'
 import { errorMessage, unwrap } from '../../../ipc'
 import { useChatController } from '../../../stores/chat'
+import { Icon } from '../../../components/Icon'
 
 const OUTPUT_LIMIT = 20_000
 
@@ -16,7 +17,7 @@ function Section({ title, children, initiallyOpen }: { title: string; children: 
   return (
     <div className="tool-section">
       <button type="button" className="tool-section-head" aria-expanded={open} onClick={() => setOpen(!open)}>
-        {open ? '▾' : '▸'} {title}
+        <Icon name={open ? 'chevron-down' : 'chevron-right'} /> {title}
       </button>
       {open && children}
     </div>

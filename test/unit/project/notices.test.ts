@@ -38,4 +38,18 @@ describe('NoticeLog', () => {
     expect(log.list('p').map((n) => n.message)).toEqual(['d'])
     expect(log.dismiss('unknown')).toBe(0)
   })
+
+  it('retires the restricted-mode notice of a folder once it is trusted, and only that one', () => {
+    const bus = new EventBus()
+    const log = new NoticeLog(bus)
+    bus.publish('project:notice', { projectId: 'p', level: 'info', message: 'Restricted mode: /p is not trusted, so its own config and files did not run or widen anything:' }, 'p')
+    bus.publish('project:notice', { projectId: 'p', level: 'warning', message: 'broken skill' }, 'p')
+    bus.publish('trust:changed', { path: '/p', trusted: false, projectIds: ['p'] })
+    expect(log.list('p')).toHaveLength(2)
+    bus.publish('trust:changed', { path: '/p', trusted: true, projectIds: ['p'] })
+    expect(log.list('p').map((n) => n.message)).toEqual(['broken skill'])
+    // Restricted again later: the notice may show again (retired, not dismissed).
+    bus.publish('project:notice', { projectId: 'p', level: 'info', message: 'Restricted mode: /p is not trusted, so its own config and files did not run or widen anything:' }, 'p')
+    expect(log.list('p')).toHaveLength(2)
+  })
 })

@@ -2,6 +2,9 @@ import type { ProjectNotice } from '@shared/ipc/project'
 import type { EventBus } from '../bus/bus'
 import type { Subscription } from '../util/disposable'
 
+/** How the notice of a folder in restricted mode begins (`restrictedSummary`): trusting the folder retires it. */
+const RESTRICTED_PREFIX = 'Restricted mode:'
+
 /** Kept per project; the oldest go first beyond it. */
 const MAX_NOTICES = 100
 /** Dismissed texts remembered per project. */
@@ -32,6 +35,11 @@ export class NoticeLog {
         this.logs.delete((event.envelope.payload as { projectId: string }).projectId)
         return
       }
+      if (event.channel === 'trust:changed') {
+        const change = event.envelope.payload as { trusted: boolean; projectIds?: readonly string[] }
+        if (change.trusted) for (const id of change.projectIds ?? []) this.retire(id, (n) => n.message.startsWith(RESTRICTED_PREFIX))
+        return
+      }
       if (projectId === undefined) return
       if (event.channel === 'project:notice') {
         const notice = event.envelope.payload as { level: ProjectNotice['level']; message: string; file?: string }
@@ -59,6 +67,19 @@ export class NoticeLog {
     }
     while (log.dismissed.size > MAX_DISMISSED) log.dismissed.delete(log.dismissed.values().next().value as string)
     return dismissed
+  }
+
+  /** Removes notices that no longer hold (not remembered as dismissed: should they hold again, they show again). */
+  retire(projectId: string, stale: (notice: ProjectNotice) => boolean): number {
+    const log = this.logs.get(projectId)
+    if (!log) return 0
+    let retired = 0
+    for (const [key, notice] of log.notices) {
+      if (!stale(notice)) continue
+      log.notices.delete(key)
+      retired++
+    }
+    return retired
   }
 
   dispose(): void {

@@ -1,4 +1,7 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react'
+import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react'
+
+/** Space kept between the panel and the window's edge. */
+const EDGE_PX = 8
 
 export interface StatusPopoverProps {
   /** The button's accessible name (e.g. "Notices (2)"). */
@@ -19,6 +22,16 @@ export interface StatusPopoverProps {
 export function StatusPopover({ label, title, warn, testId, face, heading, actions, children }: StatusPopoverProps) {
   const [open, setOpen] = useState(false)
   const anchor = useRef<HTMLSpanElement>(null)
+  const panel = useRef<HTMLDivElement>(null)
+  /** Horizontal shift that keeps the panel inside the window (a button near the right edge opens it leftwards). */
+  const [shift, setShift] = useState(0)
+  useLayoutEffect(() => {
+    if (!open || !panel.current || !anchor.current) return
+    const start = anchor.current.getBoundingClientRect().left
+    const width = panel.current.getBoundingClientRect().width
+    const overflow = start + width - (window.innerWidth - EDGE_PX)
+    setShift(overflow > 0 ? -Math.min(overflow, Math.max(0, start - EDGE_PX)) : 0)
+  }, [open])
   useEffect(() => {
     if (!open) return
     const onDown = (e: MouseEvent): void => {
@@ -43,7 +56,9 @@ export function StatusPopover({ label, title, warn, testId, face, heading, actio
       </button>
       {open && (
         <div
+          ref={panel}
           className="statusbar-popover"
+          style={{ left: shift }}
           role="dialog"
           aria-label={heading}
           onKeyDown={(e) => {

@@ -34,6 +34,8 @@ export function noticesFor(bridge: HotaruBridge, projectId: string): NoticesStor
       bridge.mcp.onWarning(({ projectId: id }) => {
         if (id === projectId) reload()
       }),
+      // Trusting the folder retires its "restricted" notice in core.
+      bridge.trust.onChanged(() => reload()),
     ],
   })
 }

@@ -6,9 +6,9 @@ import { StatusPopover } from '../../components/StatusPopover'
 import { background } from '../../lib/background'
 import { relativeInside } from '../../lib/paths'
 import { dismissNotices, dismissUiFailures, noticesFor, uiFailures, type UiFailure } from '../../stores/notices'
-import { Icon } from '../../components/Icon'
+import { Icon, type IconName } from '../../components/Icon'
 
-const LEVEL_GLYPH: Record<ProjectNotice['level'], string> = { error: '⨯', warning: '⚠', info: 'ℹ' }
+const LEVEL_ICON: Record<ProjectNotice['level'], IconName> = { error: 'error', warning: 'warning', info: 'info' }
 
 /** The reason without the file it names first (`/p/x.md: reason`), since the row shows the file itself. */
 function reasonOf(notice: ProjectNotice): string {
@@ -21,7 +21,7 @@ function NoticeRow({ notice, root, onDismiss }: { notice: ProjectNotice; root: s
   return (
     <li className={`notice notice-${notice.level}`} data-testid="notice" data-source={notice.source}>
       <span className="notice-glyph" aria-label={notice.level}>
-        {LEVEL_GLYPH[notice.level]}
+        <Icon name={LEVEL_ICON[notice.level]} />
       </span>
       <div className="notice-body">
         {(file || notice.source === 'mcp') && (
@@ -47,7 +47,7 @@ function FailureRow({ failure }: { failure: UiFailure }) {
   return (
     <li className="notice notice-error" data-testid="notice" data-source="app">
       <span className="notice-glyph" aria-label="error">
-        {LEVEL_GLYPH.error}
+        <Icon name="error" />
       </span>
       <div className="notice-body">
         <div className="notice-origin">{failure.what}</div>

@@ -122,11 +122,9 @@ export function PermissionCard({ ask, position, total, origin, onReply }: Permis
       <div className="ask-always">
         {canAlways ? (
           <>
-            <span className="ask-label">“Always” remembers</span>
+            <span className="ask-always-text">Always allows</span>
             <span className="ask-always-patterns" data-testid="permission-always">
-              {ask.always.map((p) => (
-                <code key={p}>{p}</code>
-              ))}
+              {ask.always.map((p) => (p === '*' ? <span key={p}>everything of this kind</span> : <code key={p}>{p}</code>))}
             </span>
             <label className="ask-scope">
               for

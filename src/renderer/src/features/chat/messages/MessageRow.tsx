@@ -182,7 +182,7 @@ function UserText({ text }: { text: string }) {
     <>
       {end >= 0 && (
         <span className="badge-pill review-note" title={text.slice(0, end)}>
-          reverted hunks reported
+          notes from your review
         </span>
       )}
       {pieces.map((piece, i) => (piece.startsWith('@') && i % 2 === 1 ? <span key={i} className="mention">{piece}</span> : piece))}

@@ -144,4 +144,51 @@ describe('the agent’s edits in the editor and in the review (Chromium through 
       await ui.close()
     }
   })
+
+  it('shows an edit waiting for approval in the editor, where Ctrl+Enter allows it and Reject refuses it', { timeout: 150_000 }, async () => {
+    const project = writeTree(tempDir('hotaru-e2e-proposed-'), { 'src/config.ts': BEFORE })
+    const ui = await servedPage(shared, { viewport: { width: 1500, height: 900 } })
+    const { page, errors } = ui
+    try {
+      await ui.openProject(project)
+      shared.fake.enqueue(
+        { toolCalls: [{ name: 'read', args: { filePath: 'src/config.ts' } }] },
+        { toolCalls: [{ name: 'edit', args: { filePath: 'src/config.ts', oldString: 'export const v3 = 3', newString: 'export const v3 = 300' } }] },
+        { text: 'Raised v3.' },
+      )
+      await send(ui, 'Raise v3')
+      const ask = ui.chat().locator('[data-testid="permission-dialog"][data-permission="edit"]')
+      await ask.waitFor()
+      // The ask opens the file with the proposed change in place.
+      await ask.getByTestId('permission-show-in-editor').click()
+      const editor = ui.view().locator('[data-testid="code-editor"][data-path="src/config.ts"]')
+      const proposal = editor.getByTestId('proposed-edit')
+      await proposal.waitFor()
+      await until(async () => (await editor.getByTestId('proposed-added').innerText()).includes('export const v3 = 300'), 'added line shown')
+      expect(await editor.locator('.proposed-removed-line').count()).toBe(1)
+      expect(readFileSync(join(project, 'src/config.ts'), 'utf8')).toBe(BEFORE)
+      await screenshot(page, 'proposed-01-in-editor')
+      // Ctrl+Enter in the editor allows it: the file is written, the ask goes, the made change waits for review.
+      await editor.locator('.view-lines').click()
+      await page.keyboard.press('Control+Enter')
+      await ui.chat().getByText('Raised v3.').waitFor()
+      await until(() => readFileSync(join(project, 'src/config.ts'), 'utf8').includes('export const v3 = 300\n'), 'edit written')
+      expect(await ask.count()).toBe(0)
+      await until(async () => (await proposal.count()) === 0, 'proposal gone')
+      await editor.getByTestId('inline-review').waitFor()
+
+      // Reject on the editor's bar refuses the next one: nothing is written.
+      shared.fake.enqueue({ toolCalls: [{ name: 'edit', args: { filePath: 'src/config.ts', oldString: 'export const v4 = 4', newString: 'export const v4 = 400' } }] })
+      await send(ui, 'Raise v4')
+      await proposal.waitFor()
+      await proposal.getByRole('button', { name: 'Reject' }).click()
+      await ui.chat().locator('[data-testid="tool-card"][data-tool="edit"][data-status="error"]').waitFor()
+      await until(async () => (await proposal.count()) === 0 && (await ask.count()) === 0, 'ask answered')
+      expect(readFileSync(join(project, 'src/config.ts'), 'utf8')).toContain('export const v4 = 4\n')
+      await screenshot(page, 'proposed-02-rejected')
+      expect(errors).toEqual([])
+    } finally {
+      await ui.close()
+    }
+  })
 })

@@ -2,6 +2,9 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
 import type { PendingPermission } from '@shared/ipc/permission'
 import type { PermissionReply } from '../../stores/chat'
 import { askDiff, diffLineKind, headingOf, patternsLabel } from './describe'
+import { proposedBlocks, proposedFile } from '../review'
+import { documentsFor } from '../editor'
+import { useShownFolderStore } from '../../stores/shown-folder'
 
 export type ApprovalScope = 'session' | 'project' | 'persisted'
 
@@ -51,6 +54,15 @@ export function PermissionCard({ ask, position, total, origin, onReply }: Permis
   const card = useRef<HTMLDivElement>(null)
   const canAlways = ask.always.length > 0
   const diff = askDiff(ask)
+  const proposed = proposedFile(ask)
+  const folder = useShownFolderStore()
+  // The editor shows the proposed change in place, with Accept / Reject answering this ask.
+  const showInEditor = (): void => {
+    if (!proposed) return
+    const first = proposedBlocks(proposed.diff)[0]
+    const line = Math.max(1, first?.removed[0] ?? first?.afterLine ?? 1)
+    documentsFor(folder).openAt(proposed.path, { line, column: 1, endColumn: 1 })
+  }
 
   useEffect(() => {
     const timer = setTimeout(() => setArmed(true), ARM_MS)
@@ -119,6 +131,11 @@ export function PermissionCard({ ask, position, total, origin, onReply }: Permis
         </ul>
       </div>
       {diff && <UnifiedDiff diff={diff} />}
+      {proposed && (
+        <button type="button" className="ghost small ask-show" onClick={showInEditor} data-testid="permission-show-in-editor">
+          Show in the editor
+        </button>
+      )}
       <div className="ask-always">
         {canAlways ? (
           <>

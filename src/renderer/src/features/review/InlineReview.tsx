@@ -153,8 +153,8 @@ export function InlineReview({ editor, monaco, path }: InlineReviewProps) {
       background(`review.${action}`, d(action, f.path, hunk?.index))
     }
     const actions = [
-      editor.addAction({ id: 'hotaru.review.accept', label: 'Accept the Agent’s Change', keybindings: [monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter], precondition: 'hotaruReviewOpen', run: () => act('accept') }),
-      editor.addAction({ id: 'hotaru.review.reject', label: 'Reject the Agent’s Change', keybindings: [monaco.KeyMod.CtrlCmd | monaco.KeyCode.Backspace], precondition: 'hotaruReviewOpen', run: () => act('reject') }),
+      editor.addAction({ id: 'hotaru.review.accept', label: 'Accept the Agent’s Change', keybindings: [monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter], precondition: 'hotaruReviewOpen && !hotaruProposalOpen', run: () => act('accept') }),
+      editor.addAction({ id: 'hotaru.review.reject', label: 'Reject the Agent’s Change', keybindings: [monaco.KeyMod.CtrlCmd | monaco.KeyCode.Backspace], precondition: 'hotaruReviewOpen && !hotaruProposalOpen', run: () => act('reject') }),
     ]
     return () => {
       for (const a of actions) a.dispose()

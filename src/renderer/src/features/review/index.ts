@@ -1,5 +1,6 @@
 export { InlineReview, inlineReviewOverlay } from './InlineReview'
 export { ReviewBar } from './ReviewBar'
+export { ProposedEdit, proposedBlocks, proposedEditOverlay, proposedFile } from './ProposedEdit'
 export { hunkCounts, liveCounts, openCount, placeOpenHunks, withoutRejected } from './hunk-layout'
 export { turnRange, useLatestTurnReview, type TurnRange } from './latest-turn'
 export { reviewEntry, useReview, type Decide, type ReviewRange, type ReviewState } from './review-store'

@@ -17,15 +17,16 @@ import { PreviewPanel, usePreviewPanel } from '../preview'
 import { initialCenterLayout, initialMainLayout } from './initial-layout'
 import { background } from '../../lib/background'
 import { AreaBoundary } from '../failures'
-import { inlineReviewOverlay } from '../review'
+import { inlineReviewOverlay, proposedEditOverlay } from '../review'
 import { Icon } from '../../components/Icon'
 import { editorAgentOverlay } from '../editor-agent'
 import type { EditorOverlay } from '../editor'
 
-/** What the editor shows besides the file: the agent's changes inline, and its actions on a selection. */
+/** What the editor shows besides the file: the agent's changes and proposed edits inline, and its actions on a selection. */
 const editorOverlay: EditorOverlay = (editor, monaco, path) => (
   <>
     {inlineReviewOverlay(editor, monaco, path)}
+    {proposedEditOverlay(editor, monaco, path)}
     {editorAgentOverlay(editor, monaco, path)}
   </>
 )

@@ -10,6 +10,11 @@ import type { ProjectInstance } from '../project/instance'
 import { ServiceKey } from '../project/service-key'
 import type { CommandSandbox } from '../sandbox/sandbox'
 import { defineTool, type Tool, type ToolAttachment } from '../tools'
+import { owned, projectsUnder, type AttachContext } from '../attach'
+import type { ProjectConfigs } from '../config/project-configs'
+import { DisposableStore, type Disposable } from '../util/disposable'
+import { detached } from '../util/detached'
+import { log } from '../util/log'
 
 const SERVICE_KEY = new ServiceKey<ProjectServers>('mcp')
 
@@ -88,6 +93,39 @@ export class McpRuntime {
     await entry.manager.start()
     this.refresh(project.id, entry)
     return entry.manager
+  }
+
+  /**
+   * Servers start when a project opens, in the background (a turn waits for them to settle); a trust decision
+   * restarts those of the projects below the folder (started now, or stopped when trust is taken back).
+   */
+  attach({ projects, trust, configs }: AttachContext): Disposable {
+    const store = new DisposableStore()
+    store.add(owned(projects.onOpened((project) => detached('mcp start', this.startOf(project, configs)))))
+    store.add(
+      owned(
+        trust.onChange((change) => {
+          for (const project of projectsUnder(projects, change.path)) {
+            this.stop(project)
+              .then(() => this.startOf(project, configs))
+              .catch((error: unknown) => log.warn(`[mcp] servers of project ${project.id} did not stop: ${(error as Error).message}`))
+          }
+        }),
+      ),
+    )
+    return store
+  }
+
+  /** Starts the project's servers from its config; an invalid config leaves them off (a turn reports it). */
+  private async startOf(project: ProjectInstance, configs: ProjectConfigs): Promise<void> {
+    try {
+      if (!project.isOpen) return
+      // A worktree's sessions get the servers only where the main project asks for that (`worktree.mcp`).
+      if (project.worktreeOf && (await configs.of(project.worktreeOf).load()).config.worktree?.mcp !== true) return
+      await this.ensure(project, await configs.of(project).load())
+    } catch (error) {
+      log.warn(`[mcp] servers of project ${project.id} not started: ${(error as Error).message}`)
+    }
   }
 
   /** Ends the project's servers so that the next `ensure` starts them from the current config (after a trust change). */

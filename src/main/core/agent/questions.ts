@@ -4,6 +4,8 @@ import type { EventPayload } from '@shared/ipc'
 import type { PendingQuestion } from '@shared/ipc/question'
 import type { QuestionAnswer } from '../tools'
 import { Emitter, type Subscription, type Listener } from '../util/emitter'
+import { owned, type AttachContext } from '../attach'
+import { DisposableStore, type Disposable } from '../util/disposable'
 
 export type { PendingQuestion }
 
@@ -28,8 +30,35 @@ export class QuestionService {
    */
   answerable = true
 
+  /** How many listeners follow questions and answers. */
+  get listenerCount(): number {
+    return this.events.listenerCount
+  }
+
   onEvent(listener: Listener<QuestionEvent>): Subscription {
     return this.events.on(listener)
+  }
+
+  /** Questions reach every client through the bus; a project's questions end with it. */
+  attach({ bus, projects }: AttachContext): Disposable {
+    const store = new DisposableStore()
+    store.add(
+      owned(
+        this.onEvent((event) => {
+          if (event.type === 'asked') bus.publish('question:asked', event, event.question.projectId)
+          else bus.publish('question:answered', event, event.projectId)
+        }),
+      ),
+    )
+    store.add(
+      owned(
+        projects.onOpened((project) => {
+          const { id } = project
+          store.add(owned(project.track({ cancel: (reason) => this.cancelProject(id, reason) })))
+        }),
+      ),
+    )
+    return store
   }
 
   ask(input: Omit<PendingQuestion, 'id' | 'createdAt'>, signal?: AbortSignal): Promise<QuestionAnswer[]> {

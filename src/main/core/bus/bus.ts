@@ -40,6 +40,11 @@ export class EventBus {
     return event
   }
 
+  /** How many observers are subscribed, to any channel. */
+  get listenerCount(): number {
+    return this.listeners.listenerCount
+  }
+
   /** Every event, in publish order (the IPC bridges forward them to their clients). */
   subscribe(listener: BusListener): Subscription {
     return this.listeners.on(listener)

@@ -24,6 +24,8 @@ import type { KvRepo } from '../storage/kv-repo'
 import { ascendingId } from '../util/id'
 import { log } from '../util/log'
 import { detached } from '../util/detached'
+import { owned, type AttachContext } from '../attach'
+import type { Disposable } from '../util/disposable'
 import { insideRoot, PendingCapture, readPreImage } from './pre-images'
 
 /** A project's snapshot engine with what its disposal must wait for. */
@@ -134,6 +136,27 @@ export class CheckpointService {
    * next whole snapshot, step checkpoints hold only these (see `scopedStep`).
    */
   private readonly scoped = new Map<string, Set<string>>()
+
+  /**
+   * Where engines watch their tree (the desktop app and `serve`), an open tab's change feed starts with the
+   * project, so the watcher's start-up crawl runs in the background before the first message, not during it.
+   * The engine is built from the project's config (its snapshot excludes, size limit and quota), so that is read
+   * first; an invalid one leaves the start to the first message, which reports it.
+   */
+  attach({ projects, configs }: AttachContext): Disposable {
+    if (!this.options.changeFeed) return { dispose: () => undefined }
+    return owned(
+      projects.onOpened((project) => {
+        configs
+          .of(project)
+          .load()
+          .then(() => {
+            if (projects.find(project.id) === project) this.engine(project)
+          })
+          .catch((error: unknown) => log.warn(`[checkpoint] change feed of project ${project.id} not started: ${(error as Error).message}`))
+      }),
+    )
+  }
 
   /**
    * The project's snapshot engine, in its own worker thread (created on first use, disposed with

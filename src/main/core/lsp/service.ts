@@ -7,6 +7,9 @@ import { loginShellPathOnce } from '../mcp/shell-path'
 import type { ProjectInstance } from '../project/instance'
 import { ServiceKey } from '../project/service-key'
 import type { KvRepo } from '../storage/kv-repo'
+import { owned, projectsUnder, type AttachContext } from '../attach'
+import { DisposableStore, type Disposable } from '../util/disposable'
+import { log } from '../util/log'
 import { installPackages } from './install'
 import { ProjectLsp } from './project-lsp'
 
@@ -25,6 +28,8 @@ export interface LspServiceOptions {
   quietMs?: number
   /** Longest the end of a turn waits for the reports its edits are still owed (default 5 s). */
   settleMs?: number
+  /** Start a project's servers as it opens (default); off for commands that run no turn. */
+  startWithProject?: boolean
   /** Install missing npm servers without asking (the CLI's `--install-lsp`). */
   installWithoutAsking?: boolean
   /** Look at the app's own node_modules for servers (default true). */
@@ -53,6 +58,41 @@ export class LspService {
     this.quietMs = options.quietMs ?? 200
     this.settleMs = options.settleMs ?? 5_000
     this.installWithoutAsking = options.installWithoutAsking ?? false
+  }
+
+  /**
+   * A project's servers start as it opens (in `hotaru run`, while the first request is out). A restricted folder
+   * starts only what its first edit would: servers from outside it, none named by its own config. A trust decision
+   * makes the servers of the projects below the folder look again for the folder's own copies.
+   */
+  attach({ projects, trust, configs }: AttachContext): Disposable {
+    const store = new DisposableStore()
+    store.add(
+      owned(
+        projects.onOpened((project) => {
+          if (this.options.startWithProject === false) return
+          configs
+            .of(project)
+            .load()
+            .then(({ config }) => {
+              if (config.lsp !== false && projects.find(project.id) === project) this.for(project, config).prestart()
+            })
+            .catch((error: unknown) => log.warn(`[lsp] servers of project ${project.id} not started: ${(error as Error).message}`))
+        }),
+      ),
+    )
+    store.add(
+      owned(
+        trust.onChange((change) => {
+          for (const project of projectsUnder(projects, change.path)) {
+            this.for(project)
+              .trustChanged()
+              .catch((error: unknown) => log.warn(`[lsp] servers of project ${project.id} did not restart: ${(error as Error).message}`))
+          }
+        }),
+      ),
+    )
+    return store
   }
 
   /** Loads the client's module graph (the JSON-RPC protocol), which the first server start would otherwise load. */

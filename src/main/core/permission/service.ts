@@ -7,6 +7,8 @@ import type { ApprovalStore } from './approval-store'
 import { PermissionDeniedError, PermissionRejectedError } from './errors'
 import { findRuleOf, READ_ONLY_PATTERN, wildcardMatch, type PermissionAction, type Rule, type Ruleset } from './rule'
 import { Emitter, type Subscription } from '../util/emitter'
+import { owned, type AttachContext } from '../attach'
+import { DisposableStore, type Disposable } from '../util/disposable'
 
 /** How long an "always" approval lasts. `persisted` goes to the `ApprovalStore` and survives restarts. */
 export type ApprovalScope = z.infer<typeof ApprovalScopeSchema>
@@ -113,9 +115,40 @@ export class PermissionService {
     this.now = options.now ?? Date.now
   }
 
+  /** How many listeners follow asks and replies. */
+  get listenerCount(): number {
+    return this.events.listenerCount
+  }
+
   onEvent(listener: PermissionListener): Subscription {
     return this.events.on(listener)
   }
+
+  /**
+   * Asks and replies reach every client through the bus; a project's asks end with it (its turns are
+   * cancelled first, this catches the rest).
+   */
+  attach({ bus, projects }: AttachContext): Disposable {
+    const store = new DisposableStore()
+    store.add(
+      owned(
+        this.onEvent((event) => {
+          if (event.type === 'asked') bus.publish('permission:asked', event, event.request.projectId)
+          else bus.publish('permission:replied', event, event.projectId)
+        }),
+      ),
+    )
+    store.add(
+      owned(
+        projects.onOpened((project) => {
+          const { id } = project
+          store.add(owned(project.track({ cancel: (reason) => this.cancelProject(id, reason) })))
+        }),
+      ),
+    )
+    return store
+  }
+
 
   /** The decision for every pattern, without asking anyone. */
   async check(request: Omit<PermissionRequest, 'title' | 'always'>): Promise<PermissionAction> {

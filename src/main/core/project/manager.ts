@@ -54,6 +54,11 @@ export class ProjectManager {
     return instance
   }
 
+  /** How many listeners are told of projects opening. */
+  get listenerCount(): number {
+    return this.openedListeners.size
+  }
+
   /** Called for every project opened from now on, worktrees' included (services that start per project). */
   onOpened(listener: ProjectOpenedListener): () => void {
     this.openedListeners.add(listener)

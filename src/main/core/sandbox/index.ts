@@ -6,5 +6,5 @@ export { CommandSandbox, SandboxErrorNames, SandboxUnavailableError, type Sandbo
 export { seatbeltProfile } from './seatbelt'
 export { BWRAP_INSTALL_HINT, detectSandboxSupport, sandboxSupport, type SandboxDependency, type SandboxSupport } from './support'
 export { sandboxNotes } from './violations'
-export { commandSandbox } from './project'
+export { commandSandbox, optInSandbox } from './project'
 export { sandboxContext, sandboxStatus, sandboxStatusLine, type SandboxStatus } from './status'

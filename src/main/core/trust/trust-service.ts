@@ -78,6 +78,11 @@ export class TrustService {
     return this.repo.list()
   }
 
+  /** How many listeners follow trust decisions. */
+  get listenerCount(): number {
+    return this.changes.listenerCount
+  }
+
   onChange(listener: Listener<TrustChange>): Subscription {
     return this.changes.on(listener)
   }

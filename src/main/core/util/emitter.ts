@@ -40,4 +40,9 @@ export class Emitter<T> {
   clear(): void {
     this.listeners.clear()
   }
+
+  /** How many listeners are registered (an owner that disposed its subscriptions leaves none). */
+  get listenerCount(): number {
+    return this.listeners.size
+  }
 }

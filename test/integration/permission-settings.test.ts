@@ -1,9 +1,18 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { rulesInEffect, ruleFile, setRule } from '../../src/main/core/permission/overview'
+import type { RuleInEffect } from '@shared/schema/permission-rules'
+import { loadConfig } from '../../src/main/core/config'
+import { ruleFile, setRule } from '../../src/main/core/permission/overview'
+import { rulesInForce } from '../../src/main/core/permission/policy'
 import { testServices } from '../support/services'
 import { tempDir, writeTree } from '../support/temp'
+
+/** The rules Settings lists for an agent, from the config layers alone (no extensions in these folders). */
+async function rulesInEffect(projectDir: string, agent: string, env: NodeJS.ProcessEnv, trusted: boolean): Promise<RuleInEffect[]> {
+  const loaded = await loadConfig({ projectDir, env, trusted })
+  return rulesInForce(agent, { layers: loaded.permissionLayers, floors: loaded.floors, agentFiles: [], tools: [] })
+}
 
 describe('permission settings', () => {
   it('lists rules with their layer and writes user/project rules back with comments kept', async () => {

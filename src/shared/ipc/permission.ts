@@ -44,7 +44,7 @@ export const permissionContract = {
         .strict(),
       output: z.object({ replied: z.boolean() }),
     },
-    /** Rules in effect for an agent (default: build), lowest precedence first, with their layer; and the files user/project rules go to. */
+    /** Rules in force for an agent (default: the project's default agent), as the runtime enforces them, lowest precedence first, with their layer; and the files user/project rules go to. */
     rules: {
       input: z.object({ projectId: ProjectId, agent: z.string().min(1).max(100).optional() }).strict(),
       output: z.object({ rules: z.array(RuleInEffect), files: z.object({ user: z.string(), project: z.string() }) }),

@@ -5,7 +5,6 @@ import { memoryBlock } from '../context'
 import type { EventBus } from '../bus/bus'
 import {
   createSkillTool,
-  customToolRules,
   discoverSkills,
   loadAgentFiles,
   loadCustomTools,
@@ -15,10 +14,11 @@ import {
   type ExtensionError,
 } from '../extensions'
 import { portsPromptBlock } from '../project/command-env'
+import type { Tool } from '../tools'
 import type { ProjectManager } from '../project/manager'
 import { log } from '../util/log'
 import { detached } from '../util/detached'
-import { floorRulesets } from '../permission'
+import { enforcedRules, policyInput } from '../permission/policy'
 import { commandSandbox } from '../sandbox/project'
 import { sandboxContext } from '../sandbox/status'
 import { resolveAgents } from './agents'
@@ -91,7 +91,7 @@ export function turnEnvironment(options: EnvironmentOptions): (session: Session,
     ])
     report(options.bus, project.id, [...skills.errors, ...agentFiles.errors, ...custom.errors])
     const agents = mergeAgentFiles(resolveAgents(config), agentFiles.agents)
-    const mcpTools = options.mcp?.toolsOf(project.id) ?? []
+    const mcpTools = (): Tool[] => options.mcp?.toolsOf(project.id) ?? []
     const skillTools = skills.skills.length > 0 ? [createSkillTool(skills.skills)] : []
     const blocks = [skillsPromptBlock(skills.skills), subagentsPromptBlock(agents.values()), portsPromptBlock(project.ports)].filter((b) => b.length > 0)
     return {
@@ -105,9 +105,8 @@ export function turnEnvironment(options: EnvironmentOptions): (session: Session,
         turnId: turn.turnId,
         hooks: turn.hooks,
         extraTools: [...skillTools, ...custom.tools],
-        // Custom and MCP tools run code we have not seen: they ask unless the user's rules say otherwise.
-        extraRules: customToolRules([...custom.tools, ...mcpTools]),
-        floors: (agent) => floorRulesets(agent, snapshot.floors),
+        // The same policy Settings → Permissions shows; MCP tools are those connected at the call.
+        rules: (agent) => enforcedRules(agent, policyInput(snapshot, agentFiles.agents, [...custom.tools, ...mcpTools()])),
         ...(sandbox ? { sandbox } : {}),
       }),
       ...(sandbox ? { sandbox } : {}),

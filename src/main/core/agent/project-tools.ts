@@ -3,7 +3,8 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Config } from '../config'
 import type { EventBus } from '../bus/bus'
-import { agentDefaultRules, bindAsk, DoomLoopTracker, rulesFromConfig, type AskBinding, type PermissionService, type Rule } from '../permission'
+import { bindAsk, DoomLoopTracker, type AskBinding, type PermissionService } from '../permission'
+import type { EnforcedRules } from '../permission/policy'
 import type { ProjectInstance } from '../project/instance'
 import { ServiceKey } from '../project/service-key'
 import type { KvRepo } from '../storage/kv-repo'
@@ -13,7 +14,7 @@ import { warmBashParser } from '../permission/shell/bash-parser'
 import { BackgroundProcesses, builtinTools, defineTool, editFamilyDefaults, FileTimes, mayMutateFiles, plannedWrites, ToolRegistry, type SubagentRequest, type Todo, type TodoStore, type Tool } from '../tools'
 import type { ToolContext } from '../tools/tool'
 import type { Disposable } from '../util/disposable'
-import { customToolRules, plannedHooks, runHooks } from '../extensions'
+import { plannedHooks, runHooks } from '../extensions'
 import type { CommandSandbox } from '../sandbox/sandbox'
 import type { AgentInfo } from './agents'
 import type { QuestionService } from './questions'
@@ -142,12 +143,13 @@ export class ProjectToolRuntime implements Disposable {
     hooks: TurnHooks
     /** Skill and custom tools of this turn. */
     extraTools?: Tool[]
-    /** Rules between the agent's defaults and the user's config (custom and MCP tools ask). */
-    extraRules?: Rule[]
+    /**
+     * The permission rules in force for an agent (`permission/policy.ts`), asked at each call: MCP tools that
+     * connected after the turn began ask like the others.
+     */
+    rules: (agent: string) => EnforcedRules
     /** The OS sandbox bash and hooks run in (`sandbox.enabled`). */
     sandbox?: CommandSandbox
-    /** The user's and the managed config's rules for an agent: their denies hold over everything else. */
-    floors?: (agent: string) => Rule[][]
   }): ToolHost {
     const { config, sessionId, hooks } = input
     // Built-ins, project memory and MCP tools, each filtered by the agent's defaults and its `tools` config.
@@ -172,6 +174,7 @@ export class ProjectToolRuntime implements Disposable {
     return {
       definitions: (agent, model, settings) => this.registry.definitions(tools(agent, model, settings)),
       mutatesFiles: (name, agent) => mayMutateFiles(tools(agent).find((t) => t.id === name)),
+      permissionRules: (agent) => input.rules(agent),
       // The shell checker's grammar (WebAssembly) loads while the model writes its first answer, not before the request.
       warm: warmBashParser,
       lateContext: (options) => this.deps.lateFacts?.take(this.project, config, sessionId, options) ?? [],
@@ -184,19 +187,12 @@ export class ProjectToolRuntime implements Disposable {
       },
       execute: async (call, ctx) => {
         const available = tools(ctx.agent, ctx.model, ctx.providerSettings)
+        const rules = input.rules(ctx.agent.name)
         const binding: AskBinding = {
           sessionId,
           projectId: this.project.id,
-          ruleset: [
-            ...agentDefaultRules(ctx.agent.name),
-            ...(input.extraRules ?? []),
-            // MCP tools that connected after the turn began ask like the others.
-            ...customToolRules(this.deps.extraTools?.(this.project.id) ?? []),
-            ...rulesFromConfig(config.permission),
-            // The agent's own rules: from config or from its agent file.
-            ...rulesFromConfig(ctx.agent.permission ?? config.agent?.[ctx.agent.name]?.permission),
-          ],
-          floors: input.floors?.(ctx.agent.name),
+          ruleset: rules.ruleset,
+          floors: rules.floors,
           turnId: input.turnId(),
           messageId: ctx.messageId,
           callId: call.callId,

@@ -528,6 +528,7 @@ function afterCheckpoints(
   return {
     definitions: (agent, model, settings) => host.definitions(agent, model, settings),
     mutatesFiles: host.mutatesFiles ? (name, agent) => host.mutatesFiles?.(name, agent) ?? true : undefined,
+    permissionRules: host.permissionRules ? (agent) => host.permissionRules?.(agent) ?? { ruleset: [], floors: [] } : undefined,
     warm: host.warm ? () => host.warm?.() : undefined,
     lateContext: host.lateContext ? (options) => host.lateContext?.(options) ?? [] : undefined,
     beforeTurnEnd: host.beforeTurnEnd ? (signal) => host.beforeTurnEnd?.(signal) ?? Promise.resolve([]) : undefined,

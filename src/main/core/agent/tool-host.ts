@@ -1,5 +1,6 @@
 import type { ErrorData } from '@shared/errors'
 import type { ContextSection } from '../context/turn-context'
+import type { EnforcedRules } from '../permission/policy'
 import type { ProviderSettings, ToolDefinition } from '../provider'
 import type { AgentInfo } from './agents'
 
@@ -43,6 +44,8 @@ export interface ToolHost {
   /** The tools offered to `model` (its edit family, web search where its provider has it; all edit tools when no model is named). */
   definitions(agent: AgentInfo, model?: string, settings?: ProviderSettings): ToolDefinition[]
   execute(call: ToolCallRequest, ctx: ToolCallContext): Promise<ToolOutcome>
+  /** The permission rules a call of `agent` is checked against now (`permission/policy.ts`). */
+  permissionRules?(agent: string): EnforcedRules
   /** Whether a call of tool `name` may change files (see `mutatesFiles`); absent: every tool may. */
   mutatesFiles?(name: string, agent: AgentInfo): boolean
   /**

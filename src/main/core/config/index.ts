@@ -14,6 +14,7 @@ export {
   type LoadConfigOptions,
   type LoadedConfig,
   type PermissionFloor,
+  type PermissionLayerRules,
   isProjectLayer,
   loadConfig,
 } from './load'

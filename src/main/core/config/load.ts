@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import type { z } from 'zod'
+import { z } from 'zod'
 import { type ConfigFileRef, configInvalid } from './config-error'
 import { parseJsonc } from './jsonc'
 import {
@@ -17,7 +17,7 @@ import { mergeConfig } from './merge'
 import { resolvePlaceholders } from './placeholders'
 import { type WithheldItem, restrictLayer } from './restricted-layer'
 import { layeredSandbox, type SandboxLayer } from './sandbox-layers'
-import { type Config, ConfigLayerSchema, ConfigSchema, type PermissionConfig } from './schema'
+import { type Config, ConfigLayerSchema, ConfigSchema, type PermissionConfig, PermissionConfigSchema } from './schema'
 import { toConfigIssues } from './zod-issues'
 
 export type ConfigSourceKind = 'global' | 'project' | 'dot-hotaru' | 'env' | 'managed'
@@ -51,6 +51,16 @@ export interface PermissionFloor {
   agent?: Record<string, PermissionConfig | undefined>
 }
 
+/** One layer's permission rules as applied (trust applied), for the permission policy. */
+export interface PermissionLayerRules {
+  source: ConfigSource
+  permission?: PermissionConfig
+  /** Each agent's own rules (`agent.<name>.permission`). */
+  agent?: Record<string, PermissionConfig | undefined>
+  /** A project layer of a folder that is not trusted: what it asked for before its `allow` rules were withheld. */
+  requested?: { permission?: PermissionConfig; agent?: Record<string, PermissionConfig | undefined> }
+}
+
 export interface LoadedConfig {
   config: Config
   /** The layers that were applied, lowest precedence first. */
@@ -61,6 +71,8 @@ export interface LoadedConfig {
   withheld: WithheldItem[]
   /** Deny rules no project layer can lift, also once trusted. */
   floors: PermissionFloor[]
+  /** Every applied layer's permission rules, lowest precedence first (see `permission/policy.ts`). */
+  permissionLayers: PermissionLayerRules[]
   /** Providers whose effective `baseURL` was set by a project layer: keys from env or the secret store are not sent there. */
   projectBaseURLs: string[]
 }
@@ -101,6 +113,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   const withheld: WithheldItem[] = []
   const floors = { user: {} as unknown, managed: {} as unknown }
   const baseURLFrom = new Map<string, ConfigSourceKind>()
+  const permissionLayers: PermissionLayerRules[] = []
 
   const layers = await collectLayers({ env, homeDir, platform, projectDir, uid }, warnings)
   let merged: unknown = {}
@@ -108,6 +121,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
   for (const layer of layers) {
     let document = parseJsonc(layer.text, layer.ref, warnings)
     const project = isProjectLayer(layer.source.kind)
+    const requested = project && !trusted ? requestedPermissions(document) : undefined
     if (project && !trusted) {
       const restricted = restrictLayer(document, layer.source.file)
       withheld.push(...restricted.withheld)
@@ -118,9 +132,12 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
     const valid = validate(ConfigLayerSchema, document, layer.ref)
     if (valid.sandbox) sandboxLayers.push({ kind: layer.source.kind, sandbox: valid.sandbox })
     merged = mergeConfig(merged, valid)
+    permissionLayers.push({ source: layer.source, permission: valid.permission, agent: agentPermissions(valid), ...(requested ? { requested } : {}) })
     if (!project) {
       const scope = layer.source.kind === 'managed' ? 'managed' : 'user'
-      floors[scope] = mergeConfig(floors[scope], { permission: valid.permission, agent: agentPermissions(valid) })
+      // Only what the layer sets: a key present as undefined would wipe an earlier layer's floor in the merge.
+      const agent = definedAgentPermissions(valid)
+      floors[scope] = mergeConfig(floors[scope], { ...(valid.permission ? { permission: valid.permission } : {}), ...(agent ? { agent } : {}) })
     }
     for (const [id, entry] of Object.entries(valid.provider ?? {})) if (entry.baseURL) baseURLFrom.set(id, layer.source.kind)
   }
@@ -137,6 +154,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<LoadedConf
       { scope: 'user', ...(floors.user as Omit<PermissionFloor, 'scope'>) },
       { scope: 'managed', ...(floors.managed as Omit<PermissionFloor, 'scope'>) },
     ],
+    permissionLayers,
     projectBaseURLs: [...baseURLFrom].filter(([, kind]) => isProjectLayer(kind)).map(([id]) => id),
   }
 }
@@ -149,6 +167,24 @@ export function isProjectLayer(kind: ConfigSourceKind): boolean {
 function agentPermissions(layer: { agent?: Record<string, { permission?: PermissionConfig }> }): Record<string, PermissionConfig | undefined> | undefined {
   if (!layer.agent) return undefined
   return Object.fromEntries(Object.entries(layer.agent).map(([name, agent]) => [name, agent.permission]))
+}
+
+/** The agents' own rules of a layer, only for agents that have some. */
+function definedAgentPermissions(layer: { agent?: Record<string, { permission?: PermissionConfig }> }): Record<string, PermissionConfig> | undefined {
+  const entries = Object.entries(layer.agent ?? {}).flatMap(([name, agent]) => (agent.permission ? [[name, agent.permission] as const] : []))
+  return entries.length > 0 ? Object.fromEntries(entries) : undefined
+}
+
+const RequestedPermissions = z.looseObject({
+  permission: PermissionConfigSchema.optional(),
+  agent: z.record(z.string(), z.looseObject({ permission: PermissionConfigSchema.optional() })).optional(),
+})
+
+/** What an untrusted project layer's rules were before narrowing (a shape that does not validate lists nothing). */
+function requestedPermissions(document: unknown): PermissionLayerRules['requested'] {
+  const parsed = RequestedPermissions.safeParse(document)
+  if (!parsed.success) return undefined
+  return { permission: parsed.data.permission, agent: agentPermissions(parsed.data) }
 }
 
 function describeSources(layers: Layer[], homeDir: string): string {

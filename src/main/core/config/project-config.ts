@@ -3,7 +3,7 @@ import type { ProviderSettings } from '../provider/settings'
 import type { TrustService, TrustState } from '../trust/trust-service'
 import { folderInventory } from '../trust/inventory'
 import { DEFAULT_AGENT } from '../agent/agents'
-import { type LoadedConfig, type PermissionFloor, loadConfig } from './load'
+import { type LoadedConfig, type PermissionFloor, type PermissionLayerRules, loadConfig } from './load'
 import { type ConfigEnv, globalConfigDir, resolveHomeDir } from './locations'
 import type { WithheldItem } from './restricted-layer'
 import type { Config } from './schema'
@@ -29,6 +29,8 @@ export interface ProjectConfigSnapshot {
    */
   withheld: WithheldItem[]
   floors: PermissionFloor[]
+  /** Each applied layer's permission rules (see `permission/policy.ts`). */
+  permissionLayers: PermissionLayerRules[]
   locations: ConfigLocations
   /** `config.provider` for the provider layer, passed with each request. */
   providerSettings: ProviderSettings
@@ -82,6 +84,7 @@ export class ProjectConfig implements Disposable {
       trust: state,
       withheld,
       floors: loaded.floors,
+      permissionLayers: loaded.permissionLayers,
       locations: { projectRoot: this.root, homeDir, globalConfigDir: globalConfigDir({ env, homeDir, platform }) },
       providerSettings: providerSettingsOf(loaded),
       defaults: {

@@ -1,4 +1,5 @@
-import { ruleFile, rulesInEffect, setRule } from '../../core/permission/overview'
+import { ruleFile, setRule } from '../../core/permission/overview'
+import { loadPolicyInput, rulesInForce } from '../../core/permission/policy'
 import type { DomainHandlers } from '../router'
 
 export const permissionHandlers: DomainHandlers<'permission'> = {
@@ -10,9 +11,11 @@ export const permissionHandlers: DomainHandlers<'permission'> = {
   rules: async ({ projectId, agent }, { services }) => {
     const project = services.projects.get(projectId)
     const root = project.root
-    const { trust } = await services.configs.of(project).load()
+    const snapshot = await services.configs.of(project).load()
+    // The policy the runtime enforces, with the agent files, custom tools and MCP tools a turn would see now.
+    const input = await loadPolicyInput(snapshot, services.mcp.toolsOf(projectId))
     return {
-      rules: await rulesInEffect(root, agent ?? 'build', services.env, trust.trusted),
+      rules: rulesInForce(agent ?? snapshot.defaults.agent, input),
       files: { user: ruleFile('user', root, services.env), project: ruleFile('project', root, services.env) },
     }
   },

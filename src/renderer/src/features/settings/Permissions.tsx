@@ -1,7 +1,7 @@
 import { background } from '../../lib/background'
 import { useCallback, useEffect, useState, type FormEvent } from 'react'
 import type { HotaruBridge, MethodOutput } from '@shared/ipc'
-import type { RememberedApproval } from '@shared/schema/permission-rules'
+import type { PermissionLayer, RememberedApproval } from '@shared/schema/permission-rules'
 import { errorMessage, unwrap } from '../../ipc'
 import { groupRules } from './permission-groups'
 import { Icon } from '../../components/Icon'
@@ -9,11 +9,19 @@ import { Icon } from '../../components/Icon'
 type Rules = MethodOutput<'permission', 'rules'>
 type Action = 'allow' | 'ask' | 'deny'
 
-const LAYER_LABEL: Record<string, string> = { agent: 'built-in', user: 'user', project: 'project', env: 'environment', managed: 'managed' }
+const LAYER_LABEL: Record<PermissionLayer, string> = {
+  agent: 'built-in',
+  tool: 'custom or MCP tool',
+  user: 'user',
+  project: 'project',
+  env: 'environment',
+  managed: 'managed',
+  'agent-file': 'agent file',
+}
 
 /**
- * The permission rules in effect for the build agent in this project, per tool,
- * with the layer each came from; user and project rules can be added and
+ * The permission rules in force for the default agent in this project, per tool, as the runtime enforces them
+ * (the same policy), with the layer each came from; user and project rules can be added and
  * removed (written to their config file, comments kept); remembered "always"
  * approvals are listed and can be revoked.
  */
@@ -106,11 +114,13 @@ export function Permissions({ bridge, projectId, sessionId }: { bridge: HotaruBr
                   </td>
                   <td className={`action-${rule.action}`}>{rule.action}</td>
                   <td>
-                    <span className="badge-pill">{LAYER_LABEL[rule.layer] ?? rule.layer}</span>
+                    <span className="badge-pill">{LAYER_LABEL[rule.layer]}</span>
+                    {rule.agent && <span className="muted"> · agent {rule.agent}</span>}
+                    {rule.floor && <span className="muted"> · always holds</span>}
                     {rule.untrusted && <span className="muted"> · not trusted</span>}
                   </td>
                   <td>
-                    {(rule.layer === 'user' || rule.layer === 'project') && (
+                    {(rule.layer === 'user' || rule.layer === 'project') && !rule.agent && (
                       <button type="button" className="icon small" aria-label={`Remove ${rule.layer} rule ${tool.permission} ${rule.pattern}`} onClick={() => background('change', change(rule.layer as 'user' | 'project', tool.permission, rule.pattern, null))}>
                         <Icon name="close" />
                       </button>

@@ -9,7 +9,7 @@ export interface ToolRules {
 /**
  * Rules grouped per tool, in the order they apply. A rule is marked
  * overridden when a later rule of the same tool has the same pattern (it can
- * never be the last match).
+ * never be the last match), unless it is a floor (a user or managed deny holds anyway).
  */
 export function groupRules(rules: readonly RuleInEffect[]): ToolRules[] {
   const byTool = new Map<string, RuleInEffect[]>()
@@ -18,6 +18,6 @@ export function groupRules(rules: readonly RuleInEffect[]): ToolRules[] {
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([permission, list]) => ({
       permission,
-      rules: list.map((rule, i) => ({ ...rule, overridden: list.slice(i + 1).some((later) => later.pattern === rule.pattern) })),
+      rules: list.map((rule, i) => ({ ...rule, overridden: rule.floor !== true && list.slice(i + 1).some((later) => later.pattern === rule.pattern) })),
     }))
 }

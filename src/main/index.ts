@@ -17,6 +17,7 @@ import { electronRevealer } from './electron/revealer'
 import { installMenu } from './electron/menu'
 import { registerAppScheme, serveRenderer } from './electron/protocol'
 import { electronUrlOpener } from './electron/url-opener'
+import { PreviewViews } from './electron/preview-views'
 import { createMainWindow } from './electron/window'
 
 // The composition root of the desktop app: everything below `core` is shared
@@ -82,6 +83,8 @@ function desktopSecrets(dataDir: string): { secrets: FileSecretStore; secretsPro
 }
 
 function start(): void {
+  // The preview pages need the services (URL policy, console log); the services need them as the agent's browser.
+  const preview: { pages?: PreviewViews } = {}
   const services: Services = createServices({
     dataDir: app.getPath('userData'),
     transport: 'electron',
@@ -92,12 +95,30 @@ function start(): void {
     dropPaths: true,
     revealer: electronRevealer,
     urlOpener: electronUrlOpener,
+    previewDriver: (options) => {
+      if (!preview.pages) throw new Error('the preview pages are not ready yet')
+      return preview.pages.driver(options)
+    },
     ...desktopSecrets(app.getPath('userData')),
   })
+  const previewOf = (projectId: string) => {
+    const project = services.projects.find(projectId)
+    return project ? services.previews.for(project) : undefined
+  }
+  const previewPages = new PreviewViews({
+    bus: services.bus,
+    allows: (projectId, url) => previewOf(projectId)?.urls.allows(url) ?? false,
+    record: (projectId, entry) => previewOf(projectId)?.record(entry),
+    window: () => BrowserWindow.getAllWindows()[0],
+  })
+  preview.pages = previewPages
   // V8's helper threads mostly serve the background workers (snapshot walks, the file watch).
   lowerRuntimeHelperThreads(BACKGROUND_NICENESS)
   const router = createAppRouter(services)
-  const ipc = registerIpc(services, router)
+  const ipc = registerIpc(services, router, (contents) => {
+    const owner = BrowserWindow.fromWebContents(contents)
+    return owner ? previewPages.surfaceFor(owner) : undefined
+  })
   serveRenderer(join(__dirname, '../renderer'))
   services.projects.restore()
 
@@ -149,6 +170,7 @@ function start(): void {
     quitting = true
     event.preventDefault()
     ipc.dispose()
+    previewPages.dispose()
     services
       .dispose()
       .then(() => app.exit(0))

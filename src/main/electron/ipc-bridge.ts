@@ -1,7 +1,7 @@
 import { ipcMain, type WebContents } from 'electron'
 import { ErrorNames } from '@shared/errors'
 import type { Services } from '../core/services'
-import { Connection, type Router } from '../ipc'
+import { Connection, type PreviewSurface, type Router } from '../ipc'
 import { isTrustedSender } from '../ipc/sender'
 
 /**
@@ -9,7 +9,12 @@ import { isTrustedSender } from '../ipc/sender'
  * is checked before anything else, then the shared router parses the payload.
  * Events go to the windows whose connection shows the event's project.
  */
-export function registerIpc(services: Services, router: Router): { connectionFor(contents: WebContents): Connection; dispose(): void } {
+export function registerIpc(
+  services: Services,
+  router: Router,
+  /** Where the page of `contents` shows previews (its window's views). */
+  previewSurface?: (contents: WebContents) => PreviewSurface | undefined,
+): { connectionFor(contents: WebContents): Connection; dispose(): void } {
   const connections = new Map<number, Connection>()
 
   const connectionFor = (contents: WebContents): Connection => {
@@ -18,6 +23,8 @@ export function registerIpc(services: Services, router: Router): { connectionFor
       const created = new Connection(`window-${contents.id}`, (event) => {
         if (!contents.isDestroyed()) contents.send(event.channel, event.envelope)
       })
+      const surface = previewSurface?.(contents)
+      if (surface) created.preview = surface
       connections.set(contents.id, created)
       contents.once('destroyed', () => connections.delete(contents.id))
       connection = created

@@ -43,8 +43,41 @@ function snapshot() {
   }
 }
 
+const previewView = (index) => {
+  const view = record.views[index]
+  if (!view) throw new Error(`no preview view ${index}`)
+  return view
+}
+
 const commands = {
   snapshot,
+  /** The preview pages (WebContentsViews) the app made, and where they are. */
+  previewViews() {
+    const children = record.windows.at(-1)?.contentView.children ?? []
+    return record.views.map((view) => ({
+      webPreferences: view.options.webPreferences,
+      bounds: view.bounds,
+      visible: view.visible,
+      inWindow: children.includes(view),
+      loads: view.webContents.loads,
+      closed: view.webContents.destroyed,
+      hasOpenHandler: typeof view.webContents.openHandler === 'function',
+      permission: view.webContents.session.permissionCheck?.(view.webContents, 'geolocation') ?? null,
+    }))
+  },
+  /** The page of preview view `index` navigates by itself (a link, a script). */
+  previewNavigate({ index, url }) {
+    const e = preventable()
+    previewView(index).webContents.emit('will-navigate', e, url)
+    return { prevented: e.defaultPrevented }
+  },
+  previewWindowOpen({ index, url }) {
+    return previewView(index).webContents.openHandler({ url, frameName: '', features: '', disposition: 'foreground-tab' })
+  },
+  previewConsole({ index, level, message }) {
+    previewView(index).webContents.emit('console-message', { level, message, sourceId: 'http://127.0.0.1/app.js', lineNumber: 3 })
+    return null
+  },
   async ready() {
     app.markReady()
     await new Promise((r) => setImmediate(r))

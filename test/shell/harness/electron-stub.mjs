@@ -19,6 +19,8 @@ export const record = {
   protocolHandlers: new Map(),
   ipcHandlers: new Map(),
   windows: [],
+  /** WebContentsViews the app created (preview pages), in order. */
+  views: [],
   dialogs: [],
   opened: [],
   menus: 0,
@@ -123,6 +125,78 @@ class WebContents extends EventEmitter {
   isDestroyed() {
     return this.destroyed
   }
+  getZoomFactor() {
+    return 1
+  }
+}
+
+/** The webContents of a WebContentsView: loads are recorded and "succeed" at once, with the events Chromium sends. */
+class ViewContents extends WebContents {
+  url = ''
+  title = ''
+  loads = []
+  history = []
+  index = -1
+  navigationHistory = {
+    canGoBack: () => this.index > 0,
+    canGoForward: () => this.index < this.history.length - 1,
+    goBack: () => this.visit(this.history[--this.index], false),
+    goForward: () => this.visit(this.history[++this.index], false),
+  }
+  loadURL(url) {
+    note('view.loadURL', url)
+    this.loads.push(url)
+    this.visit(url, true)
+    return Promise.resolve()
+  }
+  visit(url, push) {
+    if (push) {
+      this.history.splice(this.index + 1, Infinity, url)
+      this.index = this.history.length - 1
+    }
+    this.url = url
+    this.title = new URL(url).host
+    this.emit('did-start-loading')
+    this.emit('did-navigate', preventable(), url)
+    this.emit('did-stop-loading')
+  }
+  reload() {
+    this.loads.push(this.url)
+    this.visit(this.url, false)
+  }
+  getURL() {
+    return this.url
+  }
+  getTitle() {
+    return this.title
+  }
+  isLoading() {
+    return false
+  }
+  close() {
+    this.destroyed = true
+    this.emit('destroyed')
+  }
+}
+
+export class WebContentsView {
+  constructor(options) {
+    note('new WebContentsView', options)
+    this.options = options
+    this.webContents = new ViewContents()
+    this.bounds = { x: 0, y: 0, width: 0, height: 0 }
+    this.visible = true
+    record.views.push(this)
+  }
+  setBounds(bounds) {
+    this.bounds = bounds
+  }
+  getBounds() {
+    return this.bounds
+  }
+  setVisible(visible) {
+    this.visible = visible
+  }
 }
 
 async function load(url) {
@@ -144,11 +218,23 @@ export class BrowserWindow extends EventEmitter {
   static getFocusedWindow() {
     return null
   }
+  static fromWebContents(contents) {
+    return windows.find((w) => w.webContents === contents) ?? null
+  }
   constructor(options) {
     super()
     note('new BrowserWindow', options)
     this.options = options
     this.webContents = new WebContents()
+    const children = []
+    this.contentView = {
+      children,
+      addChildView: (view) => children.push(view),
+      removeChildView: (view) => {
+        const at = children.indexOf(view)
+        if (at >= 0) children.splice(at, 1)
+      },
+    }
     this.destroyed = false
     this.shown = false
     this.focused = 0
@@ -274,4 +360,4 @@ export const Menu = {
   },
 }
 
-export default { app, BrowserWindow, ipcMain, protocol, net, dialog, shell, safeStorage, screen, Menu }
+export default { app, BrowserWindow, WebContentsView, ipcMain, protocol, net, dialog, shell, safeStorage, screen, Menu }

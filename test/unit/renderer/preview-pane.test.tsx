@@ -121,3 +121,42 @@ describe('the Preview pane', () => {
     expect(screen.getByTestId('preview-device-box').style.width).toBe('768px')
   })
 })
+
+describe('the Preview pane in the desktop app', () => {
+  it('reports where the page goes, and hides it while a dialog is open or once the pane closes', async () => {
+    const { bridge, calls } = serveBridge()
+    const store = previewFor(bridge, PROJECT)
+    store.setState({ url: 'http://localhost:5173/', address: 'http://localhost:5173/' })
+    const rect = (x: number, y: number, width: number, height: number) => () => ({ x, y, left: x, top: y, width, height, right: x + width, bottom: y + height, toJSON: () => ({}) }) as DOMRect
+    vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
+      // The stage clips the page: a device larger than the pane shows only what is in sight.
+      if (this.classList.contains('preview-stage')) return rect(900, 80, 400, 600)()
+      return rect(900, 80, 500, 844)()
+    })
+    globalThis.ResizeObserver ??= class {
+      observe(): void {}
+      disconnect(): void {}
+      unobserve(): void {}
+    }
+    const view = render(<PreviewPane bridge={bridge} projectId={PROJECT} store={store} surface="view" onClose={() => undefined} />)
+    await screen.findByTestId('preview-view')
+    const bounds = () => calls.filter((c) => c.method === 'preview.bounds').map((c) => (c.input as { bounds: unknown }).bounds)
+    expect(bounds()).toEqual([{ x: 900, y: 80, width: 400, height: 600 }])
+
+    const dialog = document.createElement('div')
+    dialog.setAttribute('role', 'dialog')
+    await act(async () => {
+      document.body.append(dialog)
+      await new Promise((resolve) => setTimeout(resolve, 0))
+    })
+    expect(bounds().at(-1)).toBeNull()
+    await act(async () => {
+      dialog.remove()
+      await new Promise((resolve) => setTimeout(resolve, 0))
+    })
+    expect(bounds().at(-1)).toEqual({ x: 900, y: 80, width: 400, height: 600 })
+    view.unmount()
+    expect(bounds().at(-1)).toBeNull()
+    vi.restoreAllMocks()
+  })
+})

@@ -44,6 +44,8 @@ export interface BrowserDriver {
 }
 
 export interface DriverOptions {
+  /** The project or worktree previewed (the desktop app drives that folder's pane; the service always names it). */
+  projectId?: string
   /** Where the page's console messages, exceptions and failed requests go (the preview's console log). */
   onConsole(entry: PreviewConsoleEntry): void
   /** Whether the page may load this URL (see `UrlPolicy`); other navigations are stopped. */

@@ -132,7 +132,7 @@ export class PreviewService {
     if (!this.deps.driver) throw previewError(PreviewErrorNames.NoBrowser, 'no browser is available to drive the preview here')
     if (!this.browser) {
       const factory = this.deps.driver
-      this.browser = factory({ onConsole: (entry) => this.record(entry), allows: (candidate) => this.urls.allows(candidate) }).then(async (driver) => {
+      this.browser = factory({ projectId: this.deps.project.id, onConsole: (entry) => this.record(entry), allows: (candidate) => this.urls.allows(candidate) }).then(async (driver) => {
         await driver.navigate(url)
         return driver
       })

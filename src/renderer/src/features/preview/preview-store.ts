@@ -132,7 +132,9 @@ export function previewFor(bridge: HotaruBridge, projectId: string): PreviewStor
         // The desktop app's page is the preview's own browser, so its console is the preview's. Under `serve`
         // that log is the agent's headless browser: the pane lists its own frame's messages instead.
         bridge.preview.onConsole(({ projectId: id, payload }) => {
-          if (id === projectId && useWorkspace.getState().info?.transport === 'electron') store.setState((s) => addConsole(s, payload.entry))
+          if (id !== projectId || useWorkspace.getState().info?.transport !== 'electron') return
+          // The pane lists what needs attention; the agent's log keeps every level.
+          if (payload.entry.level === 'error' || payload.entry.level === 'warning') store.setState((s) => addConsole(s, payload.entry))
         }),
         bridge.fs.onChanged(({ projectId: id, payload }) => {
           if (id === projectId && payload.changes.length > 0) reloadSoon()

@@ -6,6 +6,10 @@ import { useChat, useChatController } from '../../../stores/chat'
 import { usePreferences } from '../../../stores/preferences'
 import { useLocalModels } from '../../../stores/local-models'
 import { missingKey, useProviderKeys } from '../../../stores/provider-keys'
+import { openKeySetup } from '../../settings'
+
+/** Option values that open a provider's key setup instead of picking a model. */
+const SETUP_PREFIX = 'setup:'
 
 /**
  * Agent, model and effort of the next prompt: the session's, unless the user picks others here.
@@ -117,21 +121,45 @@ export function ModelPicker({ sessionId }: { sessionId: string | null }) {
     }
     return [...byProvider.entries()]
   }, [models, local])
-  const known = model === '' || groups.some(([, list]) => list.some((m) => m.id === model))
+  // Providers without a key are not listed model by model: one entry each says what is missing and leads to the key field.
+  const ready = groups.filter(([provider]) => !missingKey(providers, `${provider}/x`))
+  const locked = groups.filter(([provider]) => missingKey(providers, `${provider}/x`))
+  const known = model === '' || ready.some(([, list]) => list.some((m) => m.id === model))
   return (
-    <select className="picker" value={model} onChange={(e) => chat.setChoice(sessionId, { model: e.target.value || undefined })} aria-label="Model" data-testid="model-picker">
+    <select
+      className="picker"
+      value={model}
+      onChange={(e) => {
+        const value = e.target.value
+        if (value.startsWith(SETUP_PREFIX)) {
+          openKeySetup(value.slice(SETUP_PREFIX.length))
+          return
+        }
+        chat.setChoice(sessionId, { model: value || undefined })
+      }}
+      aria-label="Model"
+      data-testid="model-picker"
+    >
       {model === '' && <option value="">Default model</option>}
-      {!known && <option value={model}>{model}</option>}
-      {groups.map(([provider, list]) => (
-        <optgroup key={provider} label={missingKey(providers, `${provider}/x`) ? `${provider} (needs a key)` : provider}>
+      {!known && <option value={model}>{missingKey(providers, model) ? `${model} (needs a key)` : model}</option>}
+      {ready.map(([provider, list]) => (
+        <optgroup key={provider} label={provider}>
           {list.map((m) => (
             <option key={m.id} value={m.id}>
               {m.name}
-              {missingKey(providers, m.id) ? ' — no key' : ''}
             </option>
           ))}
         </optgroup>
       ))}
+      {locked.length > 0 && (
+        <optgroup label="Needs an API key">
+          {locked.map(([provider, list]) => (
+            <option key={provider} value={`${SETUP_PREFIX}${provider}`} data-testid="model-setup">
+              {provider}: {list.length} model{list.length === 1 ? '' : 's'} — add a key…
+            </option>
+          ))}
+        </optgroup>
+      )}
     </select>
   )
 }

@@ -42,6 +42,8 @@ export interface ServicesOptions {
   /** Told when the data folder's disk is full and the database opened read-only (default: the log). */
   onStorageReadOnly?: (reason: string) => void
   transport: AppInfo['transport']
+  /** How often an open tab's folder is looked at for being gone or back (default `PRESENCE_INTERVAL_MS`). */
+  presenceIntervalMs?: number
   folderPicker?: FolderPicker
   /** Whether dropped files carry filesystem paths (Electron only). */
   dropPaths?: boolean
@@ -141,7 +143,7 @@ export function createServices(options: ServicesOptions): Services {
   // Only UI hosts move SQLite's checkpoints off the loop.
   const walCheckpoints = servesUi ? new WalCheckpoints(storage.db, options.walCheckpoints) : undefined
   const bus = new EventBus({ check: options.checkEvent })
-  const projects = new ProjectManager(storage, bus)
+  const projects = new ProjectManager(storage, bus, options.presenceIntervalMs)
   const notices = new NoticeLog(bus)
   const sessions = new SessionStore(storage.sessions, bus)
   const secrets = options.secrets ?? new FileSecretStore(join(dataDir, 'secrets.json'))

@@ -6,8 +6,8 @@
 export const channels = {
   app: { methods: ['info'], events: [] },
   project: {
-    methods: ['open', 'close', 'completePath', 'list', 'recent', 'forget', 'pickFolder', 'notices', 'dismissNotices'],
-    events: ['opened', 'closed', 'notice'],
+    methods: ['open', 'close', 'locate', 'completePath', 'list', 'recent', 'forget', 'pickFolder', 'notices', 'dismissNotices'],
+    events: ['opened', 'closed', 'notice', 'presence'],
   },
   fs: {
     methods: ['list', 'read', 'write', 'create', 'rename', 'delete', 'gitStatus', 'reveal'],

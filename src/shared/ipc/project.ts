@@ -18,11 +18,17 @@ export const ProjectNotice = z.object({
 })
 export type ProjectNotice = z.infer<typeof ProjectNotice>
 
+/** Whether an open project's folder is at its path. */
+export const ProjectPresence = z.object({ projectId: ProjectId, root: z.string(), state: z.enum(['missing', 'present']) })
+export type ProjectPresence = z.infer<typeof ProjectPresence>
+
 export const projectContract = {
   methods: {
     /** Opens a folder as a project tab (or returns the tab already open for it). */
     open: { input: z.object({ path: z.string().min(1).max(4096) }).strict(), output: ProjectInfo },
     close: { input: z.object({ projectId: ProjectId }).strict(), output: z.object({ closed: z.boolean() }) },
+    /** Points a tab whose folder is missing at the folder's new place: opened there, in the same tab position. */
+    locate: { input: z.object({ projectId: ProjectId, path: z.string().min(1).max(4096) }).strict(), output: ProjectInfo },
     /** Folders completing a typed path (absolute or `~/…`), for the Open Folder field. */
     completePath: { input: z.object({ path: z.string().min(1).max(4096) }).strict(), output: z.object({ folders: z.array(z.string()) }) },
     /** The projects open in this workspace, in tab order. */
@@ -48,5 +54,7 @@ export const projectContract = {
     closed: z.object({ projectId: ProjectId }),
     /** Something the user should see about the project (a broken extension file, a failed server…). */
     notice: z.object({ projectId: ProjectId, level: NoticeLevel, message: z.string(), file: z.string().optional() }),
+    /** The project's folder vanished (deleted, renamed away, unmounted) or is back at its path. */
+    presence: ProjectPresence,
   },
 } satisfies DomainContract<'project'>

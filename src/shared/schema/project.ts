@@ -7,6 +7,8 @@ export const ProjectInfo = z.object({
   /** Absolute, symlink-resolved folder path. */
   root: z.string(),
   name: z.string(),
+  /** Set (in `project.list`) while the folder is not at `root`: the tab shows it as missing. */
+  missing: z.boolean().optional(),
 })
 export type ProjectInfo = z.infer<typeof ProjectInfo>
 

@@ -11,6 +11,7 @@ import { listDirectory, readFile } from './files'
 import { createEntry, deleteEntry, renameEntry, writeTextFile } from './fs-ops'
 import { GitStatusTracker } from './git-status'
 import { ProjectWatcher } from './watcher'
+import { RootPresence, type RootState } from './root-presence'
 
 /** Work running inside the project (a turn, a pending ask): stopped with a reason when the project closes. */
 export interface ProjectActivity {
@@ -32,6 +33,7 @@ export class ProjectInstance {
   private git: GitStatusTracker | null = null
   private readonly activities = new Set<ProjectActivity>()
   private portBlock: PortBlock | null = null
+  private presence: RootPresence | null = null
 
   constructor(
     readonly info: ProjectInfo,
@@ -123,6 +125,30 @@ export class ProjectInstance {
     return !this.disposables.isDisposed
   }
 
+  /** Whether the folder is at its path, as last seen (`present` until a watch of it started and said otherwise). */
+  get rootState(): RootState {
+    return this.presence?.current ?? 'present'
+  }
+
+  /**
+   * Follows whether the folder is at its path (once): `project:presence` on each change, and the
+   * tree listed again when it is back (it may have changed, or be another folder, meanwhile).
+   */
+  watchPresence(intervalMs?: number): RootPresence {
+    if (this.presence) return this.presence
+    const presence = new RootPresence({
+      root: this.root,
+      intervalMs,
+      onChange: (state) => {
+        this.bus?.publish('project:presence', { projectId: this.id, root: this.root, state })
+        if (state === 'present') this.bus?.publish('fs:changed', { changes: [], invalidated: [''] }, this.id)
+      },
+    })
+    this.presence = presence
+    this.disposables.addFn(() => presence.dispose())
+    return presence
+  }
+
   /**
    * Starts the file watcher (once): the tree UI and any module that wants the
    * change feed call this. Not started at open, so a CLI run that never looks at
@@ -136,7 +162,10 @@ export class ProjectInstance {
       onChanges: (batch) => {
         this.bus?.publish('fs:changed', batch, this.id)
         this.git?.schedule()
+        // A deleted root shows as a flood of deletions first: look whether the folder itself went.
+        if (batch.changes.some((c) => c.kind === 'deleted')) this.presence?.check()
       },
+      onTrouble: () => this.presence?.check(),
     })
     this.watcher = this.disposables.add(watcher)
     return watcher

@@ -20,6 +20,8 @@ export class ProjectManager {
   constructor(
     private readonly storage: Storage,
     private readonly bus: EventBus,
+    /** How often a tab's folder is looked at when nothing prompts a look (tests shorten it). */
+    private readonly presenceIntervalMs?: number,
   ) {}
 
   /**
@@ -48,6 +50,8 @@ export class ProjectManager {
         await this.close(instance.id)
       })
     }
+    // A tab follows whether its folder is there (the CLI's untabbed project stops its turn on a write instead).
+    if (options.tab !== false && !parent) instance.watchPresence(this.presenceIntervalMs)
     for (const listener of [...this.openedListeners]) listener(instance)
     // Workspace-wide news (app scope): every client learns of the new tab.
     if (!parent) this.bus.publish('project:opened', instance.info)
@@ -77,6 +81,20 @@ export class ProjectManager {
       this.bus.publish('project:closed', { projectId })
     }
     return true
+  }
+
+  /**
+   * Opens the folder of a tab whose folder went missing at its new place `path`, in the same tab
+   * position, and closes the missing one. Its sessions stay with the folder's old record.
+   */
+  async locate(projectId: string, path: string): Promise<ProjectInstance> {
+    const old = this.get(projectId)
+    const order = this.list().map((p) => p.id)
+    const located = this.openFolder(path)
+    if (located.id === old.id) return located
+    this.reorder(order.map((id) => (id === old.id ? located.id : id)).filter((id, i, all) => all.indexOf(id) === i))
+    await this.close(old.id)
+    return located
   }
 
   /** The open project, or undefined (no error) when it is not open. */
@@ -110,7 +128,9 @@ export class ProjectManager {
 
   /** The open projects (tabs), without the worktrees' own projects. */
   list(): ProjectInfo[] {
-    return [...this.open.values()].filter((p) => !p.worktreeOf).map((p) => p.info)
+    return [...this.open.values()]
+      .filter((p) => !p.worktreeOf)
+      .map((p) => (p.rootState === 'missing' ? { ...p.info, missing: true } : p.info))
   }
 
   /** Every open project, worktrees' included. */

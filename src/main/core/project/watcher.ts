@@ -19,6 +19,8 @@ export interface ProjectWatcherOptions {
   /** The project's rules as the host uses them (listings): forgotten where a `.gitignore` changed. */
   rules: IgnoreRules
   onChanges(batch: FsChanged): void
+  /** The watch reported a failure or ended: the folder itself may have gone. */
+  onTrouble?(): void
   batchMs?: number
 }
 
@@ -52,14 +54,22 @@ export class ProjectWatcher {
       if (message.type === 'changes') this.deliver(message.batch)
       else if (message.type === 'ready') markReady()
       else if (message.type === 'closed') markClosed()
-      else log.warn(`[watcher] ${options.root}: ${message.message}`)
+      else {
+        log.warn(`[watcher] ${options.root}: ${message.message}`)
+        options.onTrouble?.()
+      }
     })
-    this.worker.on('error', (error) => log.warn(`[watcher] ${options.root}: the watch failed: ${error.message}`))
+    this.worker.on('error', (error) => {
+      log.warn(`[watcher] ${options.root}: the watch failed: ${error.message}`)
+      options.onTrouble?.()
+    })
     this.worker.on('exit', (code) => {
       // Whoever waits for the watch is not left hanging; the tree lists its folders again when asked.
       markReady()
       markClosed()
-      if (!this.disposed) log.warn(`[watcher] ${options.root}: the watch ended (code ${code}); the file tree no longer follows changes`)
+      if (this.disposed) return
+      log.warn(`[watcher] ${options.root}: the watch ended (code ${code}); the file tree no longer follows changes`)
+      options.onTrouble?.()
     })
   }
 

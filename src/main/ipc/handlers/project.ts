@@ -9,6 +9,12 @@ export const projectHandlers: DomainHandlers<'project'> = {
     connection.show(instance.id)
     return instance.info
   },
+  locate: async ({ projectId, path }, { services, connection }) => {
+    const instance = await services.projects.locate(projectId, expandTilde(path.trim()))
+    connection.show(instance.id)
+    connection.hide(projectId)
+    return instance.info
+  },
   completePath: ({ path }) => ({ folders: completeFolder(path) }),
   close: async ({ projectId }, { services, connection }) => {
     const closed = await services.projects.close(projectId)

@@ -17,6 +17,8 @@ export interface OpenPathRequest {
   /** Why we ask, e.g. a dropped folder whose path the browser does not reveal. */
   reason?: string
   initial?: string
+  /** The missing project this path locates (its tab is reopened there) instead of opening a new tab. */
+  locate?: string
 }
 
 export interface WorkspaceState {
@@ -30,6 +32,8 @@ export interface WorkspaceState {
   status: Record<string, ProjectStatus>
   /** How many top-level sessions of each project have a turn running. */
   running: Record<string, number>
+  /** Projects whose folder is not at its path (deleted, renamed away, unmounted) until it returns or is located. */
+  missing: Record<string, true>
   paletteOpen: boolean
   /** Quick Open (Mod+P): go to a file of the active project by name. */
   quickOpen: boolean
@@ -46,6 +50,7 @@ export const useWorkspace = create<WorkspaceState>(() => ({
   recent: [],
   status: {},
   running: {},
+  missing: {},
   paletteOpen: false,
   quickOpen: false,
   openPath: null,
@@ -77,6 +82,15 @@ function persistTabs(): void {
   }))
 }
 
+function setMissing(projectId: string, missing: boolean): void {
+  set((s) => {
+    if (Boolean(s.missing[projectId]) === missing) return s
+    if (missing) return { missing: { ...s.missing, [projectId]: true } }
+    const { [projectId]: _back, ...rest } = s.missing
+    return { missing: rest }
+  })
+}
+
 /** Actions live outside the store state so components select data only. */
 export const workspace = {
   async init(b: HotaruBridge): Promise<void> {
@@ -85,6 +99,7 @@ export const workspace = {
       set((s) => (s.projects.some((p) => p.id === payload.id) ? s : { projects: [...s.projects, payload] }))
       background('workspace.refreshRecent', workspace.refreshRecent())
     })
+    b.project.onPresence(({ payload }) => setMissing(payload.projectId, payload.state === 'missing'))
     b.project.onClosed(({ payload }) => {
       set((s) => {
         const index = s.projects.findIndex((p) => p.id === payload.projectId)
@@ -94,7 +109,8 @@ export const workspace = {
         const activeId = s.activeId === payload.projectId ? neighbour : s.activeId
         const { [payload.projectId]: _gone, ...status } = s.status
         const { [payload.projectId]: _count, ...running } = s.running
-        return { projects, activeId, status, running }
+        const { [payload.projectId]: _missing, ...missing } = s.missing
+        return { projects, activeId, status, running, missing }
       })
       dropProjectStore(payload.projectId)
     })
@@ -116,6 +132,7 @@ export const workspace = {
         info,
         projects,
         recent,
+        missing: Object.fromEntries(projects.filter((p) => p.missing).map((p) => [p.id, true as const])),
         activeId: s.activeId && projects.some((p) => p.id === s.activeId) ? s.activeId : tabs.activeId,
       }))
     })
@@ -191,6 +208,38 @@ export const workspace = {
     await attempt(async () => {
       const { path } = await unwrap(bridge().project.pickFolder({}))
       if (path) await workspace.openFolder(path)
+    })
+  },
+
+  /**
+   * Asks where the folder of a missing project is now (the native dialog, else the path prompt) and
+   * reopens the project there, in the same tab position.
+   */
+  async locate(projectId: string): Promise<void> {
+    const project = get().projects.find((p) => p.id === projectId)
+    if (!project) return
+    if (!get().info?.capabilities.pickFolder) {
+      workspace.askForPath({ locate: projectId, reason: `Where is ${project.name} now? Enter the folder's new path.`, initial: project.root })
+      return
+    }
+    await attempt(async () => {
+      const { path } = await unwrap(bridge().project.pickFolder({}))
+      if (path) await workspace.locateAt(projectId, path)
+    })
+  },
+
+  /** Reopens the missing project `projectId` at `path`, in its tab's position. */
+  async locateAt(projectId: string, path: string): Promise<void> {
+    const index = get().projects.findIndex((p) => p.id === projectId)
+    await attempt(async () => {
+      const located = await unwrap(bridge().project.locate({ projectId, path }))
+      set((s) => {
+        const projects = s.projects.filter((p) => p.id !== located.id && p.id !== projectId)
+        projects.splice(index < 0 ? projects.length : Math.min(index, projects.length), 0, located)
+        return { projects, activeId: located.id, openPath: null, error: undefined }
+      })
+      persistTabs()
+      await workspace.refreshRecent()
     })
   },
 

@@ -22,6 +22,7 @@ export function ProjectTabs() {
   const activeId = useWorkspace((s) => s.activeId)
   const status = useWorkspace((s) => s.status)
   const running = useWorkspace((s) => s.running)
+  const missing = useWorkspace((s) => s.missing)
   const scope = useChatScope()
   const [dropAt, setDropAt] = useState<number | null>(null)
   return (
@@ -29,6 +30,7 @@ export function ProjectTabs() {
       {projects.map((project, index) => {
         const { state, count } = tabStatus(project.id, status, running, scope)
         const active = project.id === activeId
+        const gone = missing[project.id] === true
         return (
           <div
             key={project.id}
@@ -36,9 +38,10 @@ export function ProjectTabs() {
             aria-selected={active}
             tabIndex={active ? 0 : -1}
             draggable
-            className={`tab${active ? ' active' : ''}${dropAt === index ? ' drop-before' : ''}`}
-            title={`${project.root}${STATUS_LABEL[state] ? ` — ${STATUS_LABEL[state]}` : ''}`}
+            className={`tab${active ? ' active' : ''}${gone ? ' missing' : ''}${dropAt === index ? ' drop-before' : ''}`}
+            title={gone ? `${project.root} — the folder is missing` : `${project.root}${STATUS_LABEL[state] ? ` — ${STATUS_LABEL[state]}` : ''}`}
             data-project-id={project.id}
+            data-missing={gone}
             onClick={() => workspace.activate(project.id)}
             onAuxClick={(e) => {
               if (e.button === 1) background('closeProjectTab', closeProjectTab(project.id))
@@ -69,7 +72,11 @@ export function ProjectTabs() {
             }}
             onDragEnd={() => setDropAt(null)}
           >
-            <span className={`status-dot ${state}`} aria-label={STATUS_LABEL[state] || undefined} data-status={state} />
+            {gone ? (
+              <Icon name="warning" label="folder missing" className="tab-missing" />
+            ) : (
+              <span className={`status-dot ${state}`} aria-label={STATUS_LABEL[state] || undefined} data-status={state} />
+            )}
             <span className="tab-name">{project.name}</span>
             {count > 0 && (
               <span className="tab-running" title={`${count} session${count === 1 ? '' : 's'} running`} aria-label={`${count} session${count === 1 ? '' : 's'} running`} data-testid="tab-running">

@@ -8,17 +8,19 @@ import { background } from '../../lib/background'
 export function OpenPathDialog() {
   const request = useWorkspace((s) => s.openPath)
   if (!request) return null
-  return <OpenPathForm key={request.reason ?? ''} reason={request.reason} initial={request.initial ?? ''} />
+  return <OpenPathForm key={request.reason ?? ''} reason={request.reason} initial={request.initial ?? ''} locate={request.locate} />
 }
 
-function OpenPathForm({ reason, initial }: { reason?: string; initial: string }) {
+function OpenPathForm({ reason, initial, locate }: { reason?: string; initial: string; locate?: string }) {
   const [path, setPath] = useState(initial)
   const submit = async (e: FormEvent): Promise<void> => {
     e.preventDefault()
-    if (path.trim()) await workspace.openFolder(path.trim())
+    if (!path.trim()) return
+    if (locate) await workspace.locateAt(locate, path.trim())
+    else await workspace.openFolder(path.trim())
   }
   return (
-    <Modal title="Open Folder" onCancel={() => workspace.askForPath(null)} testId="open-path-dialog">
+    <Modal title={locate ? 'Locate Folder' : 'Open Folder'} onCancel={() => workspace.askForPath(null)} testId="open-path-dialog">
       <form onSubmit={(e) => background('submit', submit(e))}>
         <p className="muted">{reason ?? 'Enter the path of a folder on this machine (~ is your home folder).'}</p>
         <PathInput
@@ -36,7 +38,7 @@ function OpenPathForm({ reason, initial }: { reason?: string; initial: string })
             Cancel
           </button>
           <button type="submit" className="primary" disabled={!path.trim()}>
-            Open
+            {locate ? 'Locate' : 'Open'}
           </button>
         </div>
       </form>

@@ -15,6 +15,8 @@ import { RestrictedBadge } from '../trust'
 import { SearchPanel } from '../search'
 import { PreviewPanel, usePreviewPanel } from '../preview'
 import { initialCenterLayout, initialMainLayout } from './initial-layout'
+import { MissingProject } from './MissingProject'
+import { useWorkspace } from '../../stores/workspace'
 import { background } from '../../lib/background'
 import { AreaBoundary } from '../failures'
 import { inlineReviewOverlay, proposedEditOverlay } from '../review'
@@ -235,13 +237,15 @@ interface ProjectViewProps {
 export function ProjectView({ project, store, active, right }: ProjectViewProps) {
   // Panels mount once the saved layout is known, with its sizes: no jump after load.
   const ready = useStore(store, (s) => s.layoutReady)
+  const missing = useWorkspace((s) => s.missing[project.id] === true)
   useEffect(() => {
     // Open files of the saved layout load even before the editor is shown.
     documentsFor(store)
   }, [store])
   return (
     <ProjectStoreContext.Provider value={store}>
-      <div className="project" hidden={!active} data-testid="project-view" data-project-id={project.id} data-active={active}>
+      <div className="project" hidden={!active} data-testid="project-view" data-project-id={project.id} data-active={active} data-missing={missing}>
+        {missing && <MissingProject project={project} />}
         {ready ? (
           <AreaBoundary area="project tab">
             <Layout project={project} right={right} />

@@ -4,6 +4,7 @@ import { SuggestList, type Suggestion } from '../../../components/SuggestList'
 import { useChat, useChatController } from '../../../stores/chat'
 import { useStore } from 'zustand'
 import { useProject } from '../../../stores/project'
+import { useWorkspace } from '../../../stores/workspace'
 import { useShownFolderStore } from '../../../stores/shown-folder'
 import { fileSuggestions, slashSuggestions, triggerAt, type Trigger } from './completions'
 import { ContextMeter } from './ContextMeter'
@@ -35,6 +36,8 @@ const MAX_HEIGHT = 260
 export function Composer({ sessionId }: { sessionId: string | null }) {
   const chat = useChatController()
   const projectId = useProject((s) => s.projectId)
+  // No turn can run in a folder that is not there: the draft is kept until it returns or is located.
+  const missing = useWorkspace((s) => s.missing[projectId] === true)
   const bridge = useProject((s) => s.bridge)
   // @-mentions list the files of the folder on screen (a worktree's own while its chat is shown).
   const folder = useShownFolderStore()
@@ -302,7 +305,14 @@ export function Composer({ sessionId }: { sessionId: string | null }) {
         className="composer-input"
         rows={2}
         value={text}
-        placeholder={busy ? 'The agent is working — a message sent now is queued' : 'Ask the agent… (@ file or resource, / command or prompt)'}
+        placeholder={
+          missing
+            ? 'The project folder is missing'
+            : busy
+              ? 'The agent is working — a message sent now is queued'
+              : 'Ask the agent… (@ file or resource, / command or prompt)'
+        }
+        disabled={missing}
         onChange={(e) => {
           setText(e.target.value)
           updateTrigger(e.target.value, e.target.selectionStart)
@@ -350,7 +360,7 @@ export function Composer({ sessionId }: { sessionId: string | null }) {
           type="button"
           className="primary send"
           onClick={submit}
-          disabled={(!text.trim() && !images.length && !chips.length) || waiting || (images.length > 0 && noVision)}
+          disabled={missing || (!text.trim() && !images.length && !chips.length) || waiting || (images.length > 0 && noVision)}
           title={waiting ? 'Wait for the attached resources (remove one that failed)' : busy ? 'Queue (Enter)' : 'Send (Enter)'}
           data-testid="send-button"
         >

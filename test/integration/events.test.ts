@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { BusEvent } from '../../src/main/core/bus/bus'
 import { busEvents } from '../../src/main/core/bus/event-check'
+import { findChromium } from '../../src/main/core/preview/chromium'
 import { closeIpcHarnesses, ipcHarness } from '../support/ipc-harness'
 import { tempDir, writeTree } from '../support/temp'
 import { until } from '../support/until'
@@ -24,10 +25,13 @@ describe('bus events', () => {
     const root = writeTree(tempDir(), {
       'a.q': 'first line\n',
       'src/hello.txt': 'hello world\n',
+      // The preview serves it; the page logs an error to its console.
+      'index.html': '<!doctype html><title>walk</title><script>console.error("from the page")</script>\n',
       'hotaru.json': JSON.stringify({
         // Its tool list breaks once a tool is added: the failed refresh is an MCP warning.
         mcp: { fixture: fixtureServer('ok', {}, ['--failing-refresh']) },
         lsp: { quiet: { command: [process.execPath, LSP_FIXTURE, 'report'], extensions: ['.q'] } },
+        preview: { chromium: findChromium({ env: process.env }) },
       }),
     })
     git(root, 'init', '-q')
@@ -58,7 +62,14 @@ describe('bus events', () => {
     await call('search.text', { projectId, searchId: 'walk', query: { query: 'hello' } })
     await next('search:done', (p) => p.searchId === 'walk')
     await call('lsp.open', { projectId, path: 'a.q' })
-    await next('lsp:diagnostics', (p) => (p.diagnostics as unknown[]).length > 0)
+    await next('lsp:diagnostics', (p) => (p.diagnostics as unknown[]).length > 0, 30_000)
+
+    // The preview: the folder's index.html served, opened in the agent's browser, whose console reports the page's error.
+    await call('preview.start', { projectId })
+    await next('preview:status', (p) => p.state === 'ready', 30_000)
+    await services.previews.for(services.projects.get(projectId)).driver()
+    await next('preview:console', (p) => JSON.stringify(p.entry).includes('from the page'), 30_000)
+    await call('preview.stop', { projectId })
 
     // A turn that plans, asks, runs a background command and writes a file; every ask is answered.
     const replies: Promise<unknown>[] = []
@@ -113,6 +124,9 @@ describe('bus events', () => {
       expect(result?.success, `${event.channel}: ${JSON.stringify(result?.error?.issues)}`).toBe(true)
     }
     const seen = new Set(published.map((e) => e.channel))
-    expect([...busEvents.keys()].filter((channel) => !seen.has(channel))).toEqual([])
+    // Published by the desktop app's own page view (src/main/electron/preview-views.ts), which needs Electron;
+    // in serve the page reports its navigation to the pane directly.
+    const desktopOnly = new Set(['preview:navigated'])
+    expect([...busEvents.keys()].filter((channel) => !seen.has(channel) && !desktopOnly.has(channel))).toEqual([])
   }, 120_000)
 })

@@ -74,4 +74,12 @@ export const agentContract = {
       error: z.object({ name: z.string(), data: z.looseObject({ message: z.string() }) }).optional(),
     }),
   },
+  /** What its methods can fail with, besides the failures of any call (`CallErrors`). */
+  errors: [
+    'AgentNotFound', 'SessionNotFound', 'SessionBusy', 'ProjectBusy', 'PromptBlocked', 'TurnNotStarted',
+    'TurnCancelled', 'Aborted', 'ProjectNotOpen', 'ProjectMissing', 'NotFound', 'ImageUnreadable',
+    'ImageUnsupported', 'ImageTooLarge', 'ModelWithoutVision', 'ConfigInvalid', 'ProviderAuth',
+    'ProviderRateLimit', 'ProviderBilling', 'ProviderOverloaded', 'ProviderServer', 'ProviderBadRequest',
+    'ProviderConnection', 'ProviderBadResponse', 'ProviderStreamInterrupted', 'ContextOverflow', 'ProviderUnknown',
+  ],
 } satisfies DomainContract<'agent'>

@@ -21,4 +21,8 @@ export const appContract = {
     info: { input: z.object({}).strict(), output: AppInfo },
   },
   events: {},
+  /** What its methods can fail with, besides the failures of any call (`CallErrors`). */
+  errors: [
+    'StorageFull', 'StorageDamaged', 'StorageUnavailable', 'ConfigInvalid', 'SecretUnreadable', 'NotFound',
+  ],
 } satisfies DomainContract<'app'>

@@ -49,4 +49,10 @@ export const checkpointContract = {
   events: {
     created: Checkpoint,
   },
+  /** What its methods can fail with, besides the failures of any call (`CallErrors`). */
+  errors: [
+    'NotFound', 'OutsideWorkspace', 'ProjectBusy', 'ProjectNotOpen', 'ProjectMissing', 'NotADirectory',
+    'Unsupported', 'SnapshotStoreBusy', 'SnapshotRestorePending', 'SnapshotPreviewStale', 'SnapshotStoreCorrupt',
+    'SnapshotRestoreBlocked', 'SnapshotWalkStopped', 'SnapshotWorkerFailed',
+  ],
 } satisfies DomainContract<'checkpoint'>

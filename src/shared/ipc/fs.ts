@@ -66,4 +66,9 @@ export const fsContract = {
     changed: FsChanged,
     gitStatus: GitStatus,
   },
+  /** What its methods can fail with, besides the failures of any call (`CallErrors`). */
+  errors: [
+    'Conflict', 'AlreadyExists', 'NotFound', 'NotADirectory', 'NotARegularFile', 'OutsideWorkspace',
+    'ProjectNotOpen', 'ProjectMissing', 'Unsupported',
+  ],
 } satisfies DomainContract<'fs'>

@@ -20,7 +20,7 @@ import { settingsContract } from './settings'
 import { trustContract } from './trust'
 import { worktreeContract } from './worktree'
 import type { Channels, Domain } from './channels'
-import type { EventEnvelope, IpcResult } from './define'
+import type { CallErrors, EventEnvelope, IpcResult } from './define'
 
 export const contracts = {
   app: appContract,
@@ -46,6 +46,8 @@ export const contracts = {
 } as const satisfies { [D in Domain]: unknown }
 
 export type Contracts = typeof contracts
+/** The error names a call of that domain can answer with: its contract's, and those of any call. */
+export type DomainErrorName<D extends Domain> = Contracts[D]['errors'][number] | (typeof CallErrors)[number]
 export type MethodName<D extends Domain> = Channels[D]['methods'][number]
 export type EventName<D extends Domain> = Channels[D]['events'][number]
 
@@ -85,3 +87,4 @@ export type HotaruBridge = {
 export { channels, methodChannel, eventChannel, eventListenerName } from './channels'
 export type { Domain } from './channels'
 export type { EventEnvelope, IpcResult } from './define'
+export { CallErrors } from './define'

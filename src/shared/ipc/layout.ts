@@ -13,4 +13,8 @@ export const layoutContract = {
     setTabs: { input: WorkspaceTabs.strict(), output: WorkspaceTabs },
   },
   events: {},
+  /** What its methods can fail with, besides the failures of any call (`CallErrors`). */
+  errors: [
+    'ProjectNotOpen', 'StorageUnavailable',
+  ],
 } satisfies DomainContract<'layout'>

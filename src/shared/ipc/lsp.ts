@@ -63,4 +63,8 @@ export const lspContract = {
     status: LspServerStatus,
     diagnostics: LspFileDiagnostics,
   },
+  /** What its methods can fail with, besides the failures of any call (`CallErrors`). */
+  errors: [
+    'NotFound', 'OutsideWorkspace', 'ProjectNotOpen',
+  ],
 } satisfies DomainContract<'lsp'>

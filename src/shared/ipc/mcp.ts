@@ -93,4 +93,8 @@ export const mcpContract = {
     tools: z.object({ tools: z.array(z.string()) }),
     warning: z.object({ message: z.string() }),
   },
+  /** What its methods can fail with, besides the failures of any call (`CallErrors`). */
+  errors: [
+    'NotFound', 'ConfigInvalid', 'ProjectNotOpen',
+  ],
 } satisfies DomainContract<'mcp'>

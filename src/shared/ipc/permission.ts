@@ -88,4 +88,8 @@ export const permissionContract = {
       auto: z.boolean().optional(),
     }),
   },
+  /** What its methods can fail with, besides the failures of any call (`CallErrors`). */
+  errors: [
+    'NotFound', 'ConfigInvalid',
+  ],
 } satisfies DomainContract<'permission'>

@@ -71,4 +71,9 @@ export const previewContract = {
     console: PreviewConsoleEvent,
     navigated: PreviewNavigation,
   },
+  /** What its methods can fail with, besides the failures of any call (`CallErrors`). */
+  errors: [
+    'PreviewConfigNotFound', 'PreviewConfigInvalid', 'PreviewRestricted', 'PreviewStartFailed',
+    'PreviewNotRunning', 'PreviewUrlRefused', 'PreviewNoBrowser', 'PreviewNoElement', 'ProjectNotOpen',
+  ],
 } satisfies DomainContract<'preview'>

@@ -31,4 +31,8 @@ export const processContract = {
   events: {
     changed: BackgroundProcess,
   },
+  /** What its methods can fail with, besides the failures of any call (`CallErrors`). */
+  errors: [
+    'NotFound', 'ProjectNotOpen',
+  ],
 } satisfies DomainContract<'process'>

@@ -57,4 +57,8 @@ export const projectContract = {
     /** The project's folder vanished (deleted, renamed away, unmounted) or is back at its path. */
     presence: ProjectPresence,
   },
+  /** What its methods can fail with, besides the failures of any call (`CallErrors`). */
+  errors: [
+    'NotFound', 'NotADirectory', 'Unsupported', 'ProjectNotOpen', 'ProjectMissing', 'StorageUnavailable',
+  ],
 } satisfies DomainContract<'project'>

@@ -37,4 +37,8 @@ export const ptyContract = {
     data: TerminalData,
     exit: TerminalExit,
   },
+  /** What its methods can fail with, besides the failures of any call (`CallErrors`). */
+  errors: [
+    'NotFound', 'NotADirectory', 'ProjectNotOpen', 'OutsideWorkspace',
+  ],
 } satisfies DomainContract<'pty'>

@@ -39,4 +39,8 @@ export const questionContract = {
     asked: z.object({ type: z.literal('asked'), question: PendingQuestion }),
     answered: z.object({ type: z.literal('answered'), id: z.string(), sessionId: z.string(), projectId: z.string(), rejected: z.boolean() }),
   },
+  /** What its methods can fail with, besides the failures of any call (`CallErrors`). */
+  errors: [
+    'NotFound', 'QuestionDismissed', 'QuestionCancelled',
+  ],
 } satisfies DomainContract<'question'>

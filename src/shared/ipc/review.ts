@@ -26,4 +26,8 @@ export const reviewContract = {
     pending: { input: z.object({ sessionId: SessionId }).strict(), output: z.array(RejectedChange) },
   },
   events: {},
+  /** What its methods can fail with, besides the failures of any call (`CallErrors`). */
+  errors: [
+    'NotFound', 'OutsideWorkspace', 'GitFailed', 'ProjectNotOpen',
+  ],
 } satisfies DomainContract<'review'>

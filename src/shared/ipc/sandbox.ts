@@ -26,4 +26,8 @@ export const sandboxContract = {
     status: { input: z.object({ projectId: ProjectId }).strict(), output: SandboxStatus },
   },
   events: {},
+  /** What its methods can fail with, besides the failures of any call (`CallErrors`). */
+  errors: [
+    'SandboxUnavailable', 'ProjectNotOpen',
+  ],
 } satisfies DomainContract<'sandbox'>

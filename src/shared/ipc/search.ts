@@ -17,4 +17,8 @@ export const searchContract = {
     results: z.object({ searchId: z.string(), files: z.array(SearchFileResult) }),
     done: SearchSummary.extend({ searchId: z.string() }),
   },
+  /** What its methods can fail with, besides the failures of any call (`CallErrors`). */
+  errors: [
+    'Unsupported', 'ProjectNotOpen',
+  ],
 } satisfies DomainContract<'search'>

@@ -70,4 +70,11 @@ export const sessionContract = {
       todos: z.array(z.object({ id: z.string().optional(), content: z.string(), status: z.string(), priority: z.string().optional() }).loose()),
     }),
   },
+  /** What its methods can fail with, besides the failures of any call (`CallErrors`). */
+  errors: [
+    'SessionNotFound', 'SessionBusy', 'ProjectBusy', 'NotFound', 'ProjectNotOpen', 'NothingToCompact',
+    'CompactionFailed', 'CompactionBusy', 'StorageFull', 'StorageUnavailable', 'ProviderAuth',
+    'ProviderRateLimit', 'ProviderBilling', 'ProviderOverloaded', 'ProviderServer', 'ProviderBadRequest',
+    'ProviderConnection', 'ProviderBadResponse', 'ProviderStreamInterrupted', 'ContextOverflow', 'ProviderUnknown',
+  ],
 } satisfies DomainContract<'session'>

@@ -56,4 +56,8 @@ export const settingsContract = {
     },
   },
   events: {},
+  /** What its methods can fail with, besides the failures of any call (`CallErrors`). */
+  errors: [
+    'ConfigInvalid', 'SecretUnreadable', 'StorageUnavailable', 'ProviderUnknown',
+  ],
 } satisfies DomainContract<'settings'>

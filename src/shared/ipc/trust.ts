@@ -45,4 +45,8 @@ export const trustContract = {
      */
     changed: z.object({ path: z.string(), trusted: z.boolean().optional(), projectIds: z.array(ProjectId) }),
   },
+  /** What its methods can fail with, besides the failures of any call (`CallErrors`). */
+  errors: [
+    'NotFound', 'ProjectNotOpen',
+  ],
 } satisfies DomainContract<'trust'>

@@ -74,4 +74,9 @@ export const worktreeContract = {
      */
     changed: z.object({ projectId: ProjectId, name: WorktreeName, worktree: Worktree.nullable() }),
   },
+  /** What its methods can fail with, besides the failures of any call (`CallErrors`). */
+  errors: [
+    'WorktreeExists', 'WorktreeMissing', 'WorktreeRunning', 'WorktreeConflicts', 'WorktreeUnmerged',
+    'WorktreeNoPorts', 'GitFailed', 'NotFound', 'ProjectBusy', 'ProjectNotOpen',
+  ],
 } satisfies DomainContract<'worktree'>

@@ -80,7 +80,7 @@ describe('summarize', () => {
 
   it('halves the input when the provider still finds it too long', async () => {
     const provider = stubProvider(small, (_request, call) => {
-      if (call === 1) throw new HotaruError('ContextOverflow', { message: 'prompt is too long' })
+      if (call === 1) throw new HotaruError('ContextOverflow', { message: 'prompt is too long', retryable: false })
       return completion('## Goal\nok')
     })
     const outcome = await summarize(provider, { model: 'openai/gpt-4.1', covered: turns(10, 3_000) })

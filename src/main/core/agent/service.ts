@@ -305,8 +305,9 @@ export class AgentService {
     const agentName = input.agent ?? session.agent
     const agent = env.agents.get(agentName)
     if (!agent) {
-      throw new HotaruError(ErrorNames.InvalidPayload, {
+      throw new HotaruError('AgentNotFound', {
         message: `unknown agent "${agentName}"; available: ${[...env.agents.keys()].join(', ')}`,
+        agent: agentName,
       })
     }
     const model = input.model ?? agent.model ?? session.model

@@ -1,4 +1,4 @@
-import { HotaruError } from '@shared/errors'
+import { HotaruError, type PreviewErrors } from '@shared/errors'
 
 export const PreviewErrorNames = {
   /** The folder is restricted: its launch file and package.json scripts run nothing until it is trusted. */
@@ -13,8 +13,8 @@ export const PreviewErrorNames = {
   NoBrowser: 'PreviewNoBrowser',
   /** No element matched a selector or text. */
   NoElement: 'PreviewNoElement',
-} as const
+} as const satisfies Record<string, keyof typeof PreviewErrors>
 
-export function previewError(name: (typeof PreviewErrorNames)[keyof typeof PreviewErrorNames], message: string, data: Record<string, unknown> = {}): HotaruError {
+export function previewError(name: (typeof PreviewErrorNames)[keyof typeof PreviewErrorNames], message: string, data: { terminalId?: string } = {}): HotaruError {
   return new HotaruError(name, { message, ...data })
 }

@@ -1,4 +1,4 @@
-import { HotaruError } from '@shared/errors'
+import { HotaruError, isErrorName } from '@shared/errors'
 import { resolve } from 'node:path'
 import { Worker, type MessagePort } from 'node:worker_threads'
 import type { SnapshotOptions } from './snapshot-engine'
@@ -192,7 +192,7 @@ export class SnapshotClient {
 }
 
 function deserialize(error: SerializedError): Error {
-  if (error.data) return new HotaruError(error.name, error.data)
+  if (error.data && isErrorName(error.name)) return HotaruError.from({ name: error.name, data: error.data })
   const plain = new Error(error.message)
   plain.name = error.name
   if (error.stack) plain.stack = error.stack

@@ -1,4 +1,4 @@
-import { HotaruError } from '@shared/errors'
+import { HotaruError, type ErrorDataOf, type SnapshotErrors } from '@shared/errors'
 
 /** Error names of the snapshot domain, on top of the shared ones (`NotFound`, `Internal`...). */
 export const SnapshotErrorNames = {
@@ -14,9 +14,11 @@ export const SnapshotErrorNames = {
   Blocked: 'SnapshotRestoreBlocked',
   /** A walk was stopped before it was done (the process is ending); what it hashed is kept for the next one. */
   WalkStopped: 'SnapshotWalkStopped',
-} as const
+} as const satisfies Record<string, keyof typeof SnapshotErrors>
 
-export function snapshotError(name: string, message: string, extra: Record<string, unknown> = {}, cause?: unknown) {
+export type SnapshotErrorName = keyof typeof SnapshotErrors
+
+export function snapshotError(name: SnapshotErrorName, message: string, extra: Omit<ErrorDataOf<SnapshotErrorName>, 'message'> = {}, cause?: unknown) {
   return new HotaruError(name, { message, ...extra }, cause === undefined ? undefined : { cause })
 }
 

@@ -11,7 +11,7 @@ import type { PromptImage } from '../../main/core/agent/prompt-images'
 import { parseCommandArgs, stringOption, stringsOption } from '../args'
 import { CliError } from '../errors'
 import { takeWorktreeFlag } from '../worktree-flag'
-import { SessionErrorNames } from '../../main/core/session/errors'
+import { runExitCode } from '../exit-codes'
 
 const USAGE = `Usage: hotaru run [options] [--image FILE]… MESSAGE…
 
@@ -197,7 +197,7 @@ export async function runRun(rawArgv: string[]): Promise<number> {
     if (result.status === 'error') {
       process.stderr.write(`hotaru run: ${result.error?.data.message ?? 'the turn failed'}\n`)
       // Refused before anything was sent or written: a script may wait and run it again.
-      return result.error?.name === SessionErrorNames.SessionBusy ? 5 : 1
+      return result.error ? runExitCode(result.error.name) : 1
     }
     if (result.status === 'aborted') {
       process.stderr.write('hotaru run: stopped\n')

@@ -13,6 +13,7 @@ import { Compaction, HookFailures, Reasoning } from './parts'
 import { MessageImages } from './MessageImages'
 import { StopNotice } from './StopNotice'
 import { friendlyError, keyNeeded } from './error-text'
+import { turnErrorView } from './turn-error'
 import type { Transcript } from '../../../stores/chat-model'
 import type { TurnSummary } from './turns'
 
@@ -57,30 +58,37 @@ function reportedReasoning(info: Message, parts: readonly Part[]): number | unde
 }
 
 function MessageError({ error, sessionId }: { error: NonNullable<Message['error']>; sessionId: string }) {
-  if (error.name === 'Aborted') return <div className="msg-stopped muted" data-testid="turn-stopped">Stopped</div>
-  // No key: the message says where one goes; the actions add one or switch to a local model.
-  if (error.name === 'ProviderAuth') {
-    const providerId = typeof error.data.providerId === 'string' ? error.data.providerId : 'anthropic'
-    return (
-      <div className="msg-error" role="alert" data-testid="message-error" data-error={error.name}>
-        <span className="msg-error-text">{keyNeeded(providerId, error.data.message)}</span>
-        <NoKeyActions sessionId={sessionId} providerId={providerId} />
-        <RetryTurn sessionId={sessionId} />
-        <details className="msg-error-details">
-          <summary>Details</summary>
-          <code data-testid="error-details">{error.data.message}</code>
-        </details>
-      </div>
-    )
+  switch (turnErrorView(error.name)) {
+    case 'stopped':
+      return <div className="msg-stopped muted" data-testid="turn-stopped">Stopped</div>
+    // No key: the message says where one goes; the actions add one or switch to a local model.
+    case 'needs-key': {
+      const providerId = typeof error.data.providerId === 'string' ? error.data.providerId : 'anthropic'
+      return (
+        <div className="msg-error" role="alert" data-testid="message-error" data-error={error.name}>
+          <span className="msg-error-text">{keyNeeded(providerId, error.data.message)}</span>
+          <NoKeyActions sessionId={sessionId} providerId={providerId} />
+          <RetryTurn sessionId={sessionId} />
+          <details className="msg-error-details">
+            <summary>Details</summary>
+            <code data-testid="error-details">{error.data.message}</code>
+          </details>
+        </div>
+      )
+    }
+    // Billing names the provider and what to do in its own words: the error's name would only add noise.
+    case 'own-words':
+      return (
+        <div className="msg-error" role="alert" data-testid="message-error">
+          {error.data.message}
+        </div>
+      )
+    case 'named':
+      return <NamedError error={error} sessionId={sessionId} />
   }
-  // Billing names the provider and what to do in its own words: the error's name would only add noise.
-  if (error.name === 'ProviderBilling') {
-    return (
-      <div className="msg-error" role="alert" data-testid="message-error">
-        {error.data.message}
-      </div>
-    )
-  }
+}
+
+function NamedError({ error, sessionId }: { error: NonNullable<Message['error']>; sessionId: string }) {
   const friendly = friendlyError(error.name, error.data)
   if (!friendly) {
     return (

@@ -40,6 +40,23 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': 'error',
     },
   },
+  {
+    // A focused test (`it.only`, `describe.only`) silently skips the rest of its file in CI.
+    files: ['test/**/*.{ts,tsx,mts}', 'bench/**/*.{ts,mts}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.name=/^(it|test|describe|suite|bench)$/][property.name='only']",
+          message: 'A focused test skips the others; remove .only before committing.',
+        },
+        {
+          selector: "MemberExpression[object.object.name=/^(it|test|describe|suite)$/][property.name='only']",
+          message: 'A focused test skips the others; remove .only before committing.',
+        },
+      ],
+    },
+  },
   { files: ['src/main/core/**/*.ts', 'src/cli/**/*.ts', 'src/shared/**/*.ts'], rules: noElectron },
   {
     files: ['src/renderer/**/*.{ts,tsx}'],

@@ -21,7 +21,8 @@ export function installMenu(actions: MenuActions): void {
     },
     { role: 'editMenu' },
     { role: 'viewMenu' },
-    { label: 'Window', submenu: [{ role: 'minimize' }, { role: 'zoom' }, ...(isMac ? [{ role: 'front' as const }] : [])] },
+    // Off the Mac, Ctrl+M belongs to the editor (Tab moves focus), so Minimize there has no shortcut.
+    { label: 'Window', submenu: [isMac ? { role: 'minimize' as const } : { label: 'Minimize', click: (_item, window) => window?.minimize() }, { role: 'zoom' }, ...(isMac ? [{ role: 'front' as const }] : [])] },
   ]
   Menu.setApplicationMenu(Menu.buildFromTemplate(template))
 }

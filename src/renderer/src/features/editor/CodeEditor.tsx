@@ -3,6 +3,7 @@ import type * as Monaco from 'monaco-editor'
 import { useProject, useProjectStore } from '../../stores/project'
 import { documentsFor } from './documents'
 import { EDITOR_OPTIONS, keepHoverServicesLive, loadMonaco, type MonacoApi } from './monaco'
+import { releaseTabOnEscape } from './tab-escape'
 
 /** What another feature draws into the editor (the agent's changes): given the editor, Monaco and the file shown. */
 export type EditorOverlay = (editor: Monaco.editor.IStandaloneCodeEditor, monaco: MonacoApi, path: string | null) => ReactNode
@@ -13,6 +14,7 @@ export type EditorOverlay = (editor: Monaco.editor.IStandaloneCodeEditor, monaco
  */
 export function CodeEditor({ path, overlay }: { path: string | null; overlay?: EditorOverlay }) {
   const store = useProjectStore()
+  const wrapper = useRef<HTMLDivElement>(null)
   const host = useRef<HTMLDivElement>(null)
   const editor = useRef<Monaco.editor.IStandaloneCodeEditor | null>(null)
   const shownPath = useRef<string | null>(null)
@@ -33,13 +35,15 @@ export function CodeEditor({ path, overlay }: { path: string | null; overlay?: E
   }, [])
 
   useEffect(() => {
-    if (!monaco || !host.current) return
+    if (!monaco || !host.current || !wrapper.current) return
     keepHoverServicesLive()
     const created = monaco.editor.create(host.current, { ...EDITOR_OPTIONS, model: null })
     editor.current = created
     setInstance(created)
+    const releaseTab = releaseTabOnEscape(created, wrapper.current)
     const docs = documentsFor(store)
     return () => {
+      releaseTab()
       setInstance(null)
       if (shownPath.current) docs.viewStates.set(shownPath.current, created.saveViewState())
       shownPath.current = null
@@ -80,7 +84,7 @@ export function CodeEditor({ path, overlay }: { path: string | null; overlay?: E
   }, [readOnly, status, monaco])
 
   return (
-    <div className="code-editor" data-testid="code-editor" data-path={path ?? ''}>
+    <div ref={wrapper} className="code-editor" data-testid="code-editor" data-path={path ?? ''}>
       <div ref={host} className="code-editor-host" />
       {instance && monaco && overlay?.(instance, monaco, path)}
     </div>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { rankFiles } from '../../../src/renderer/src/features/search/rank'
-import { parseGlobs, searchReducer, searchSummary, type SearchRun } from '../../../src/renderer/src/features/search/search-model'
+import { parseGlobs, searchReducer, searchSummary, stepResult, type SearchRun } from '../../../src/renderer/src/features/search/search-model'
 
 const query = { query: 'x', regex: false, caseSensitive: false, wholeWord: false }
 
@@ -45,5 +45,18 @@ describe('quick open ranking', () => {
     const withRecent = rankFiles('app', files, ['test/app.test.ts'])
     expect(withRecent[0]?.path).toBe('test/app.test.ts')
     expect(rankFiles('zzz', files, [])).toEqual([])
+  })
+})
+
+describe('stepResult (↑/↓ between the search box and the result rows)', () => {
+  it('goes from the box to the first row, down to the last and stays, and back up to the box', () => {
+    expect(stepResult(3, -1, 'ArrowDown')).toBe(0)
+    expect(stepResult(3, 0, 'ArrowDown')).toBe(1)
+    expect(stepResult(3, 2, 'ArrowDown')).toBe(2)
+    expect(stepResult(3, 1, 'ArrowUp')).toBe(0)
+    expect(stepResult(3, 0, 'ArrowUp')).toBe(-1)
+  })
+  it('stays in the box when there are no results', () => {
+    expect(stepResult(0, -1, 'ArrowDown')).toBe(-1)
   })
 })

@@ -5,7 +5,7 @@ import type { SearchFileResult, SearchMatch } from '@shared/schema/search'
 import { useProject, useProjectStore } from '../../stores/project'
 import { projectClient } from '../../stores/project-client'
 import { documentsFor } from '../editor'
-import { parseGlobs, searchSummary } from './search-model'
+import { parseGlobs, searchSummary, stepResult } from './search-model'
 import { Icon } from '../../components/Icon'
 
 function MatchText({ match }: { match: SearchMatch }) {
@@ -64,6 +64,9 @@ function Toggle({ label, title, on, set }: { label: string; title: string; on: b
   )
 }
 
+/** How long typing pauses before the search runs. */
+const SEARCH_DELAY_MS = 250
+
 /** Find in files (Mod+Shift+F): ripgrep in core, results streamed in grouped by file; a click opens at the line. */
 export function SearchPanel() {
   const store = useProjectStore()
@@ -78,10 +81,13 @@ export function SearchPanel() {
   const [include, setInclude] = useState((run?.query.include ?? []).join(', '))
   const [exclude, setExclude] = useState((run?.query.exclude ?? []).join(', '))
   const input = useRef<HTMLInputElement>(null)
+  const results = useRef<HTMLUListElement>(null)
+  const typed = useRef(false)
   useEffect(() => input.current?.select(), [])
 
   const submit = (e?: FormEvent): void => {
     e?.preventDefault()
+    typed.current = false
     if (!query) {
       search.clear()
       return
@@ -89,6 +95,34 @@ export function SearchPanel() {
     const inc = parseGlobs(include)
     const exc = parseGlobs(exclude)
     background('search.start', search.start({ query, regex, caseSensitive, wholeWord, ...(inc.length ? { include: inc } : {}), ...(exc.length ? { exclude: exc } : {}) }))
+  }
+  // Search as you type: the run starts once typing pauses; Enter starts it at once.
+  const latest = useRef(submit)
+  useEffect(() => {
+    latest.current = submit
+  })
+  useEffect(() => {
+    if (!typed.current) return
+    // A search already started with Enter clears `typed`, so the timer has nothing left to do.
+    const timer = setTimeout(() => typed.current && latest.current(), SEARCH_DELAY_MS)
+    return () => clearTimeout(timer)
+  }, [query, regex, caseSensitive, wholeWord, include, exclude])
+  const edit =
+    <T,>(set: (value: T) => void) =>
+    (value: T): void => {
+      typed.current = true
+      set(value)
+    }
+
+  // ↓ from the search box into the results, ↑/↓ between result rows, ↑ from the first back to the box.
+  const moveInResults = (e: KeyboardEvent): void => {
+    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return
+    const rows = [...(results.current?.querySelectorAll<HTMLButtonElement>('button.search-file-head, button.search-line') ?? [])]
+    if (rows.length === 0) return
+    e.preventDefault()
+    const next = stepResult(rows.length, rows.indexOf(document.activeElement as HTMLButtonElement), e.key)
+    if (next === -1) input.current?.focus()
+    else rows[next]?.focus()
   }
   const onKeyDown = (e: KeyboardEvent): void => {
     if (e.key !== 'Escape') return
@@ -105,13 +139,13 @@ export function SearchPanel() {
     <section className="search-panel" aria-label="Find in files" data-testid="search-panel" onKeyDown={onKeyDown}>
       <form className="search-form" onSubmit={submit}>
         <div className="search-row">
-          <input ref={input} autoFocus className="search-input" aria-label="Search" placeholder="Search (Enter)" value={query} onChange={(e) => setQuery(e.target.value)} spellCheck={false} />
-          <Toggle label="Aa" title="Match case" on={caseSensitive} set={setCaseSensitive} />
-          <Toggle label="ab" title="Match whole word" on={wholeWord} set={setWholeWord} />
-          <Toggle label=".*" title="Use regular expression" on={regex} set={setRegex} />
+          <input ref={input} autoFocus className="search-input" aria-label="Search" placeholder="Search" value={query} onChange={(e) => edit(setQuery)(e.target.value)} onKeyDown={moveInResults} spellCheck={false} />
+          <Toggle label="Aa" title="Match case" on={caseSensitive} set={edit(setCaseSensitive)} />
+          <Toggle label="ab" title="Match whole word" on={wholeWord} set={edit(setWholeWord)} />
+          <Toggle label=".*" title="Use regular expression" on={regex} set={edit(setRegex)} />
         </div>
-        <input className="search-input" aria-label="Files to include" placeholder="files to include (e.g. src/**, *.ts)" value={include} onChange={(e) => setInclude(e.target.value)} spellCheck={false} />
-        <input className="search-input" aria-label="Files to exclude" placeholder="files to exclude" value={exclude} onChange={(e) => setExclude(e.target.value)} spellCheck={false} />
+        <input className="search-input" aria-label="Files to include" placeholder="files to include (e.g. src/**, *.ts)" value={include} onChange={(e) => edit(setInclude)(e.target.value)} spellCheck={false} />
+        <input className="search-input" aria-label="Files to exclude" placeholder="files to exclude" value={exclude} onChange={(e) => edit(setExclude)(e.target.value)} spellCheck={false} />
         <button type="submit" hidden>
           Search
         </button>
@@ -127,7 +161,7 @@ export function SearchPanel() {
         </div>
       )}
       {run && run.files.length > 0 && (
-        <ul className="search-results" role="tree" aria-label="Search results">
+        <ul ref={results} className="search-results" role="tree" aria-label="Search results" onKeyDown={moveInResults}>
           {run.files.map((file) => (
             <FileGroup key={file.path} file={file} onOpen={(m) => openMatch(file.path, m)} />
           ))}

@@ -59,3 +59,13 @@ export function parseGlobs(text: string): string[] {
     .map((g) => g.trim())
     .filter((g) => g !== '')
 }
+
+/**
+ * Where ↑/↓ moves focus among `count` result rows from `current` (-1: the search box).
+ * Returns -1 for "back to the search box"; the last row stays put on ↓.
+ */
+export function stepResult(count: number, current: number, key: 'ArrowDown' | 'ArrowUp'): number {
+  if (count === 0) return -1
+  if (key === 'ArrowDown') return Math.min(current + 1, count - 1)
+  return Math.max(current - 1, -1)
+}

@@ -110,6 +110,11 @@ describe('the session database on a full or damaged disk', () => {
     expect(list.stderr).toContain(`warning: Cannot use the data folder ${dataDir}`)
     expect(list.stderr).toContain('Free space on that disk, or move the data folder to another disk with HOTARU_DATA_DIR')
     expect(list.stderr).toContain('sessions open read-only')
+    // A turn cannot run there: it says why in the same words, not SQLite's "readonly database".
+    const turn = await runHotaru(['run', '--dir', project, '--model', MODEL, '--continue', 'again'], env)
+    expect(turn.code).toBe(1)
+    expect(turn.stderr).not.toMatch(/readonly database/i)
+    expect(turn.stderr).toContain('Free space on that disk, or move the data folder to another disk with HOTARU_DATA_DIR')
   })
 
   it('a damaged database is named with the way out and left as it is', async () => {

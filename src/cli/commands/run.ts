@@ -104,6 +104,12 @@ export async function runRun(rawArgv: string[]): Promise<number> {
       import('../../main/core/sandbox/status'),
     ])
   const services = await cliServices({ runsTurns: true })
+  // Sessions that opened read-only (a full data disk) cannot take a turn: say so before anything is sent.
+  const readOnly = (await import('../../main/core/storage/database')).readOnlyError(services.storage.db)
+  if (readOnly) {
+    await services.dispose()
+    throw readOnly
+  }
   if (values['install-lsp']) services.lsp.allowInstall()
   const controller = new AbortController()
   const onSignal = (): void => controller.abort()

@@ -3,15 +3,28 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, st
 import { dirname } from 'node:path'
 import { migrations } from './migrations'
 import { reusePreparedStatements } from './statement-cache'
-import { isDiskFull, storageError } from './storage-errors'
+import { HotaruError } from '@shared/errors'
+import { isDiskFull, storageError, StorageErrorNames } from './storage-errors'
 
 export type Db = Database.Database
 
-const readOnlyDbs = new WeakSet<Db>()
+/** Databases opened read-only because the data folder's disk is full, with the failure that made it so. */
+const readOnlyDbs = new WeakMap<Db, HotaruError>()
 
 /** Opened read-only because the data folder's disk is full (see `openDatabase`). */
 export function isReadOnlyFallback(db: Db): boolean {
   return readOnlyDbs.has(db)
+}
+
+/**
+ * Why the database is read-only, worded for the user (which folder, what to do), or undefined when it
+ * is writable: a turn cannot be saved there, and says so before it starts.
+ */
+export function readOnlyError(db: Db): HotaruError | undefined {
+  const failure = readOnlyDbs.get(db)
+  if (!failure) return undefined
+  const path = typeof failure.data.path === 'string' ? failure.data.path : ''
+  return new HotaruError(StorageErrorNames.Full, { message: `${failure.message} Sessions are open read-only until then, so no turn can run.`, path })
 }
 
 /**
@@ -58,7 +71,7 @@ function openWritable(file: string): Db {
  * complete when the write-ahead log is empty or gone (every clean close leaves it so); with
  * changes still in the log it is refused rather than showing sessions without them.
  */
-function openReadOnly(file: string, failure: Error): Db {
+function openReadOnly(file: string, failure: HotaruError): Db {
   const wal = `${file}-wal`
   if (existsSync(wal) && statSync(wal).size > 0) throw failure
   const image = readFileSync(file)
@@ -71,7 +84,7 @@ function openReadOnly(file: string, failure: Error): Db {
   } catch (error) {
     throw error === failure ? failure : storageError(file, error, 'reading it read-only')
   }
-  readOnlyDbs.add(db)
+  readOnlyDbs.set(db, failure)
   reusePreparedStatements(db)
   return db
 }

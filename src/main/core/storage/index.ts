@@ -41,7 +41,7 @@ export class Storage {
   }
 }
 
-export { isReadOnlyFallback, openDatabase, schemaVersion } from './database'
+export { isReadOnlyFallback, openDatabase, readOnlyError, schemaVersion } from './database'
 export { isStorageFailure, StorageErrorNames, storageError } from './storage-errors'
 export { moveDamagedAside } from './damaged'
 export { WalCheckpoints, type WalCheckpointsOptions } from './wal-checkpoints'

@@ -1,4 +1,4 @@
-import type { Db } from './database'
+import { readOnlyError, type Db } from './database'
 
 /** The process running a turn in a session (see `session/locks.ts`). */
 export interface SessionLockRow {
@@ -46,6 +46,9 @@ export class SessionLocksRepo {
    * processes asking at once cannot both get it. Resolves with the live holder when refused.
    */
   acquire(lock: SessionLockRow, isLive: (holder: SessionLockRow) => boolean): SessionLockRow | undefined {
+    // A database opened read-only (full disk) cannot hold a turn: say why, not SQLite's "readonly database".
+    const readOnly = readOnlyError(this.db)
+    if (readOnly) throw readOnly
     const take = this.db.transaction((): SessionLockRow | undefined => {
       const current = this.db.prepare('SELECT * FROM session_locks WHERE session_id = ?').get(lock.sessionId) as Row | undefined
       const holder = current ? fromRow(current) : undefined

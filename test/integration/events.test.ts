@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process'
+import { renameSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { BusEvent } from '../../src/main/core/bus/bus'
@@ -115,6 +116,11 @@ describe('bus events', () => {
     await next('worktree:changed', (p) => p.name === 'walk' && p.worktree !== null)
     await call('worktree.remove', { projectId, name: 'walk', force: true })
     await next('worktree:changed', (p) => p.name === 'walk' && p.worktree === null)
+    // The folder moved away and back: its tab is missing, then present again.
+    renameSync(root, `${root}-moved`)
+    await next('project:presence', (p) => p.state === 'missing', 20_000)
+    renameSync(`${root}-moved`, root)
+    await next('project:presence', (p) => p.state === 'present', 20_000)
     await call('project.close', { projectId })
     await until(() => published.some((e) => e.channel === 'project:closed'), 'project:closed')
 

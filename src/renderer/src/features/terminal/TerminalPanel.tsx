@@ -104,6 +104,17 @@ export function TerminalPanel() {
 
   useEffect(() => onFindRequest(projectId, () => setFinding(true)), [projectId])
 
+  // A dev server the preview starts (from its pane or by the agent) runs in a terminal of its own: its tab shows up.
+  useEffect(
+    () =>
+      store.getState().bridge.preview.onStatus(({ projectId: id, payload }) => {
+        if (!id || !payload.terminalId || !projects.includes(id)) return
+        if (store.getState().terminals.some((t) => t.projectId === id && t.id === payload.terminalId)) return
+        background('restoreTerminals', restoreTerminals(store, id))
+      }),
+    [store, projects],
+  )
+
   return (
     <section className="terminal-panel" aria-label="Terminals" data-testid="terminal-panel">
       <div className="panel-head">

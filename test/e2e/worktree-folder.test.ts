@@ -42,7 +42,7 @@ describe('the file tree and @-mentions follow the worktree shown (hotaru serve)'
 
       // The tree names the worktree and its branch, and lists the worktree's files, not the main folder's.
       await expect.poll(() => head().getAttribute('data-worktree'), { timeout: 30_000 }).toBe('feature')
-      expect(await head().textContent()).toContain('⑂ feature')
+      expect(await head().textContent()).toContain('feature')
       // The branch arrives with the worktree list, which may come after the folder.
       await expect.poll(() => head().textContent(), { timeout: 30_000 }).toContain('hotaru/feature')
       await row('only-in-worktree.txt').waitFor({ timeout: 30_000 })
@@ -77,7 +77,7 @@ describe('the file tree and @-mentions follow the worktree shown (hotaru serve)'
       await bar.waitFor({ state: 'detached' })
       await row('main-only.txt').waitFor()
       expect(await head().getAttribute('data-worktree')).toBe('')
-      expect(await head().textContent()).not.toContain('⑂ feature')
+      expect(await head().textContent()).not.toContain('feature')
       expect(await row('only-in-worktree.txt').count()).toBe(0)
       expect(await editor.count()).toBe(0)
       await expect.poll(() => mainEditor.innerText(), { timeout: 30_000 }).toMatch(/main/)

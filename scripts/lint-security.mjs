@@ -34,8 +34,9 @@ const excluded = [
 // bundler drops that comment, so the built copy is allowed here, counted: one more
 // such call in the bundle (an unreviewed one) fails the scan again.
 const reviewedInBundle = [
-  // src/main/electron/url-opener.ts: the one shell.openExternal call, http(s) only (test/shell checks it).
-  { issue: 'OPEN_EXTERNAL_JS_CHECK', file: 'out/main/index.js', count: 1 },
+  // src/main/electron/url-opener.ts: the one shell.openExternal call, http(s) only (test/shell checks it), and
+  // src/main/ipc/handlers/preview.ts handing the preview's off-loopback links to it.
+  { issue: 'OPEN_EXTERNAL_JS_CHECK', file: 'out/main/index.js', count: 2 },
 ]
 try {
   const offline = pathToFileURL(join(root, 'scripts', 'electronegativity-offline.mjs')).href

@@ -27,7 +27,8 @@ export const previewHandlers: DomainHandlers<'preview'> = {
     if (target.kind === 'refused') throw new HotaruError(ErrorNames.InvalidPayload, { message: target.reason })
     if (target.kind === 'external') {
       if (!surface.openExternal) return { action: 'external' as const, url: target.url.href }
-      await surface.openExternal(target.url)
+      // previewTarget let through only http(s) addresses off loopback; the desktop surface opens them with the url-opener.
+      await surface.openExternal(target.url) /* eng-disable OPEN_EXTERNAL_JS_CHECK */
       return { action: 'opened' as const, url: target.url.href }
     }
     // What the user typed may be loaded from now on, by the pane and by the agent's browser alike.

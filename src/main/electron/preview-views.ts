@@ -7,7 +7,7 @@ import type { Subscription } from '../core/util/disposable'
 import type { BrowserDriver, DriverFactory, ElementTarget, ScreenshotOptions } from '../core/preview'
 import { log } from '../core/util/log'
 import type { PreviewSurface } from '../ipc'
-import { LOCATE } from './preview-page'
+import { LOCATE_ELEMENT } from '../core/preview/page-scripts'
 import { electronUrlOpener } from './url-opener'
 
 /** Previewed pages share one session, apart from the app's: their cookies and storage never meet the app's. */
@@ -222,7 +222,7 @@ function pageDriver(page: Page): BrowserDriver {
     return page.view.webContents
   }
   const locate = async (target: ElementTarget, focus = false): Promise<{ x: number; y: number; width: number; height: number }> => {
-    const box = (await contents().executeJavaScript(`${LOCATE}(${JSON.stringify({ ...target, focus })})`)) as { x: number; y: number; width: number; height: number } | null
+    const box = (await contents().executeJavaScript(`${LOCATE_ELEMENT}(${JSON.stringify({ ...target, focus })})`)) as { x: number; y: number; width: number; height: number } | null
     if (!box) throw new Error(`nothing on the page matches ${'selector' in target ? `the selector ${target.selector}` : `the text "${target.text}"`}`)
     return box
   }

@@ -68,7 +68,7 @@ describe('worktree sessions in Chromium (hotaru serve + fake LLM)', () => {
       const activity = page.getByRole('dialog', { name: 'Activity' })
       await activity.getByTestId('activity-row').getByText(/· feature$/).waitFor({ timeout: 30_000 })
       await page.keyboard.press('Escape')
-      await ui.chat().getByText('Done in the worktree.').waitFor({ timeout: 60_000 })
+      await ui.waitForChat('Done in the worktree.')
       expect(readFileSync(join(repo, 'src/a.ts'), 'utf8')).toBe(A_BEFORE)
       expect(existsSync(join(repo, 'src/new.ts'))).toBe(false)
       await until(async () => (await bar.getByTestId('worktree-changes-count').innerText()) === '2 files changed', 'two files changed', 30_000)
@@ -200,7 +200,7 @@ describe('worktree sessions in Chromium (hotaru serve + fake LLM)', () => {
 
       shared.fake.enqueue({ toolCalls: [{ name: 'write', args: { filePath: 'todo.md', content: '- ship it\n' } }] }, { text: 'Wrote the list.' })
       await send(ui, 'COPY: write a todo list')
-      await ui.chat().getByText('Wrote the list.').waitFor({ timeout: 60_000 })
+      await ui.waitForChat('Wrote the list.')
       expect(existsSync(join(folder, 'todo.md'))).toBe(false)
       await until(async () => (await bar.getByTestId('worktree-changes-count').innerText()) === '1 file changed', 'one file changed', 30_000)
 

@@ -16,6 +16,11 @@ export interface ServedPage {
   /** The active project tab's view and its chat panel. */
   view(): Locator
   chat(): Locator
+  /**
+   * Waits for `text` in the active chat; on timeout the error carries what the chat, the server's
+   * stderr and the fake LLM show, so a failure in CI says where the turn stood.
+   */
+  waitForChat(text: string, timeout?: number): Promise<void>
   close(): Promise<void>
 }
 
@@ -63,6 +68,19 @@ export async function servedPage(
       await input.fill(path)
       await page.getByTestId('open-path-submit').click()
       await chat().getByTestId('chat-empty').waitFor()
+    },
+    async waitForChat(text, timeout = 60_000) {
+      try {
+        await chat().getByText(text).waitFor({ timeout })
+      } catch (error) {
+        const shown = await chat().innerText({ timeout: 5_000 }).catch((e: unknown) => `(unreadable: ${String(e)})`)
+        const fake = shared.fake
+        const requests = fake.requests.map((r) => `${r.method} ${r.path} → ${r.status ?? '…'}`).join('\n')
+        throw new Error(
+          `"${text}" did not appear in the chat within ${timeout} ms.\n--- chat ---\n${shown}\n--- fake LLM: ${fake.pending()} turns left; requests ---\n${requests}\n--- serve stderr (tail) ---\n${served.stderr().slice(-6000)}`,
+          { cause: error },
+        )
+      }
     },
     async close() {
       await page.close()

@@ -31,7 +31,7 @@ export const channels = {
   search: { methods: ['files', 'text', 'cancel'], events: ['results', 'done'] },
   review: { methods: ['get', 'decide', 'pending'], events: [] },
   checkpoint: { methods: ['list', 'position', 'diff', 'file', 'preview', 'restore', 'fork', 'usage'], events: ['created'] },
-  sandbox: { methods: ['status'], events: [] },
+  sandbox: { methods: ['status', 'setEnabled'], events: [] },
   lsp: { methods: ['status', 'diagnostics', 'open', 'restart', 'install'], events: ['status', 'diagnostics'] },
   trust: { methods: ['status', 'decide', 'list', 'revoke'], events: ['changed'] },
   worktree: { methods: ['list', 'create', 'open', 'diff', 'file', 'previewMerge', 'mergeFile', 'merge', 'remove'], events: ['changed'] },

@@ -47,9 +47,17 @@ export const permissionContract = {
     /** Rules in force for an agent (default: the project's default agent), as the runtime enforces them, lowest precedence first, with their layer; and the files user/project rules go to. */
     rules: {
       input: z.object({ projectId: ProjectId, agent: z.string().min(1).max(100).optional() }).strict(),
-      output: z.object({ rules: z.array(RuleInEffect), files: z.object({ user: z.string(), project: z.string() }) }),
+      output: z.object({
+        rules: z.array(RuleInEffect),
+        files: z.object({ user: z.string(), project: z.string() }),
+        /** Whether the folder is trusted: until it is, its own config may only ask or deny (`setRule` refuses an `allow` there). */
+        trusted: z.boolean(),
+      }),
     },
-    /** Adds, changes or (action null) removes a user or project rule in its config file, comments kept. */
+    /**
+     * Adds, changes or (action null) removes a user or project rule in its config file, comments kept. An `allow`
+     * for the project layer of a folder that is not trusted is refused (`InvalidPayload`): it would never apply.
+     */
     setRule: {
       input: z
         .object({

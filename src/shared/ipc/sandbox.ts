@@ -17,6 +17,11 @@ export const SandboxStatus = z.object({
   protectedWrites: z.array(z.string()),
   denyRead: z.array(z.string()),
   network: z.union([z.object({ mode: z.literal('none') }), z.object({ mode: z.literal('proxy'), allowedDomains: z.array(z.string()) })]),
+  /**
+   * What the user's own config says (`sandbox.enabled`, off when unset) and its file: the settings switch writes
+   * it. `enabled` can differ when another layer decides (a project may switch it on, the administrator either way).
+   */
+  user: z.object({ enabled: z.boolean(), file: z.string() }).optional(),
 })
 export type SandboxStatus = z.infer<typeof SandboxStatus>
 
@@ -24,10 +29,12 @@ export const sandboxContract = {
   methods: {
     /** The effective sandbox settings of a project and what this machine offers. */
     status: { input: z.object({ projectId: ProjectId }).strict(), output: SandboxStatus },
+    /** Switches the sandbox on or off in the user's own config (comments kept) and answers the project's new status. */
+    setEnabled: { input: z.object({ projectId: ProjectId, enabled: z.boolean() }).strict(), output: SandboxStatus },
   },
   events: {},
   /** What its methods can fail with, besides the failures of any call (`CallErrors`). */
   errors: [
-    'SandboxUnavailable', 'ProjectNotOpen',
+    'SandboxUnavailable', 'ProjectNotOpen', 'ConfigInvalid',
   ],
 } satisfies DomainContract<'sandbox'>

@@ -1,3 +1,4 @@
+import { ErrorNames, HotaruError } from '@shared/errors'
 import { ruleFile, setRule } from '../../core/permission/overview'
 import { loadPolicyInput, rulesInForce } from '../../core/permission/policy'
 import type { DomainHandlers } from '../router'
@@ -17,10 +18,18 @@ export const permissionHandlers: DomainHandlers<'permission'> = {
     return {
       rules: rulesInForce(agent ?? snapshot.defaults.agent, input),
       files: { user: ruleFile('user', root, services.env), project: ruleFile('project', root, services.env) },
+      trusted: snapshot.trust.trusted,
     }
   },
-  setRule: ({ projectId, layer, permission, pattern, action }, { services }) => {
-    const file = ruleFile(layer, services.projects.get(projectId).root)
+  setRule: async ({ projectId, layer, permission, pattern, action }, { services }) => {
+    const project = services.projects.get(projectId)
+    // A folder that is not trusted may only narrow: its own `allow` would be written and never apply.
+    if (layer === 'project' && action === 'allow' && !(await services.configs.of(project).load()).trust.trusted) {
+      throw new HotaruError(ErrorNames.InvalidPayload, {
+        message: 'This folder is not trusted, so its own settings can only ask first or block. Trust the folder, or add the rule to your settings for all projects.',
+      })
+    }
+    const file = ruleFile(layer, project.root, services.env)
     setRule(file, permission, pattern, action)
     return { file }
   },

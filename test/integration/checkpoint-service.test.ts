@@ -88,7 +88,7 @@ describe('checkpoint service', () => {
     Object.defineProperty(engine, 'snapshot', { value: snapshot })
     const step = await services.checkpoints.afterStep(session, message('x').id, { paths: ['a.txt'], unlisted: false })
     // The turn changed a.txt and nothing else: no file that existed for a moment only.
-    expect(step?.summary.files).toEqual([{ path: 'a.txt', status: 'modified' }])
+    expect(step?.summary.files.map((f) => `${f.status} ${f.path}`)).toEqual(['modified a.txt'])
     expect((await services.checkpoints.diff(first?.id ?? '')).map((entry) => entry.path)).toEqual(['a.txt'])
   })
 

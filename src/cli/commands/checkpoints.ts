@@ -1,6 +1,7 @@
 import type { Checkpoint, RestoreMode, RestorePreview, UntrackedFile } from '@shared/schema/checkpoint'
 import type { RestoreOutcome } from '../../main/core/checkpoint/service'
 import { HotaruError } from '@shared/errors'
+import { checkpointTitle, fileChange } from '@shared/checkpoint-label'
 import type { Services } from '../../main/core/services'
 import { parseCommandArgs, stringOption } from '../args'
 import { cliServices, findSession, formatTime, openProject } from '../context'
@@ -79,12 +80,15 @@ function notKeptLines(untracked: UntrackedFile[], folders: string[]): string[] {
   ]
 }
 
+/** One line per checkpoint: id, time, what happened (the timeline's words), then where it belongs. */
 function describe(c: Checkpoint): string {
   const s = c.summary
-  const changes = s.added + s.modified + s.deleted === 0 ? 'no file changes' : `+${s.added} ~${s.modified} -${s.deleted} files (+${s.additions}/-${s.deletions} lines)`
+  const files = s.added + s.modified + s.deleted
+  // A step's label already counts its files; other checkpoints say what changed since the one before.
+  const changes = c.trigger === 'step' || files === 0 ? '' : ` (since the previous: ${fileChange(c).replace(/^\w+/, (verb) => verb.toLowerCase())})`
   const untracked = notKept(s.untracked, s.unreadableFolders ?? [])
   const scope = c.scope ? `, holds only ${c.scope.length === 1 ? '1 written file' : `${c.scope.length} written files`}` : ''
-  return `${c.id}  ${formatTime(c.createdAt)}  ${c.trigger.padEnd(7)}  session ${c.sessionId ?? '-'}  message ${c.messageId ?? '-'}  ${changes}${untracked}${scope}`
+  return `${c.id}  ${formatTime(c.createdAt)}  ${checkpointTitle(c)}${changes}${untracked}${scope}  [${c.trigger}, session ${c.sessionId ?? '-'}, message ${c.messageId ?? '-'}]`
 }
 
 async function list(argv: string[]): Promise<number> {

@@ -16,13 +16,18 @@ export const ChangeSummary = z.object({
   deleted: z.number(),
   additions: z.number(),
   deletions: z.number(),
-  files: z.array(z.object({ path: z.string(), status: z.enum(['added', 'modified', 'deleted']) })),
+  /** Per file: its line counts (absent in checkpoints recorded before they were kept, and for binary or large files). */
+  files: z.array(z.object({ path: z.string(), status: z.enum(['added', 'modified', 'deleted']), additions: z.number().optional(), deletions: z.number().optional() })),
   /** Files whose content was not kept, and why (listed so the UI can warn; never silently dropped). */
   untracked: z.array(UntrackedFile),
   /** Folders that could not be listed: what they hold is not in the checkpoint (absent in older checkpoints). */
   unreadableFolders: z.array(z.string()).optional(),
 })
 export type ChangeSummary = z.infer<typeof ChangeSummary>
+
+/** A call of a step that may have changed files: the tool, and its command (bash) or file, as the model gave it. */
+export const CheckpointAction = z.object({ tool: z.string(), subject: z.string().optional() })
+export type CheckpointAction = z.infer<typeof CheckpointAction>
 
 export const Checkpoint = z.object({
   id: z.string(),
@@ -41,6 +46,10 @@ export const Checkpoint = z.object({
    * Restore, preview and diff cover exactly these paths. Unset: the whole tree.
    */
   scope: z.array(z.string()).optional(),
+  /** Trigger `step`: its calls that may have changed files, in the order they ended (absent in older checkpoints). */
+  actions: z.array(CheckpointAction).optional(),
+  /** Trigger `message`: the first line the user wrote (absent in older checkpoints). */
+  prompt: z.string().optional(),
 })
 export type Checkpoint = z.infer<typeof Checkpoint>
 

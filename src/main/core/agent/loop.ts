@@ -1,6 +1,7 @@
 import { ErrorNames, HotaruError, toErrorData, type ErrorData } from '@shared/errors'
 import { log } from '../util/log'
 import type { Effort } from '@shared/schema/effort'
+import type { CheckpointAction } from '@shared/schema/checkpoint'
 import type { Message, Part, PartOf, SessionStatus, Usage } from '@shared/schema/session'
 import type { FinishReason, ProviderRegistry, ProviderSettings, StreamEvent } from '../provider'
 import { computeCost, defaultMaxTokens } from '../provider'
@@ -32,6 +33,16 @@ export interface StepChanges {
   paths: string[]
   /** A call that may change files ran without listing what it wrote (shell, MCP, custom tools, failures). */
   unlisted: boolean
+  /** The calls that may have changed files, as they ended: what the step's checkpoint says it did. */
+  calls: CheckpointAction[]
+}
+
+/** A call's command (bash) or file as the model gave it, for the checkpoint's label. */
+function callSubject(input: unknown): string | undefined {
+  if (typeof input !== 'object' || input === null) return undefined
+  const fields = input as Record<string, unknown>
+  const subject = fields.command ?? fields.filePath
+  return typeof subject === 'string' ? subject.slice(0, 500) : undefined
 }
 
 export interface TurnInput {
@@ -176,7 +187,7 @@ async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager
   let attemptParts: Part[] = []
   const toolParts = new Map<string, PartOf<'tool'>>()
   const running: Promise<ToolOutcome | undefined>[] = []
-  const changes: StepChanges = { paths: [], unlisted: false }
+  const changes: StepChanges = { paths: [], unlisted: false, calls: [] }
   const mayMutate = (name: string): boolean => tools.mutatesFiles?.(name, input.agent) ?? true
   let usage: Usage = ZERO_USAGE
   // Set by `handle` (TypeScript does not see assignments inside closures).
@@ -259,6 +270,7 @@ async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager
           toolParts.set(part.callId, store.updatePart({ ...current, state }))
           if (result.stopTurn) stopTurn = true
           stopError ??= result.stopError
+          if (result.changedPaths || mayMutate(part.tool)) changes.calls.push({ tool: part.tool, subject: callSubject(toolInput) })
           if (result.changedPaths) changes.paths.push(...result.changedPaths)
           // A failed call may have written part of its work before failing.
           else if (mayMutate(part.tool)) changes.unlisted = true
@@ -274,7 +286,10 @@ async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager
             endedAt: Date.now(),
           }
           toolParts.set(part.callId, store.updatePart({ ...current, state }))
-          if (mayMutate(part.tool)) changes.unlisted = true
+          if (mayMutate(part.tool)) {
+            changes.unlisted = true
+            changes.calls.push({ tool: part.tool, subject: callSubject(toolInput) })
+          }
           return undefined
         },
       )

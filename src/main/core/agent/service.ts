@@ -350,7 +350,7 @@ export class AgentService {
     const track = (work: Promise<unknown> | undefined): void => {
       work?.catch((error: unknown) => log.warn(`[checkpoint] ${(error as Error).message}`))
     }
-    track(checkpoints?.beforeMessage(session, user.id, env.config))
+    track(checkpoints?.beforeMessage(session, user.id, env.config, input.text))
     const tools: ToolHost = checkpoints
       ? afterCheckpoints(env.tools, {
           idle: () => checkpoints.idle(projectId),

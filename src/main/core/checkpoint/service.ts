@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path'
 import { ErrorNames, HotaruError } from '@shared/errors'
-import type { ChangeSummary, Checkpoint, RestoreMode, RestorePreview } from '@shared/schema/checkpoint'
+import type { ChangeSummary, Checkpoint, CheckpointAction, RestoreMode, RestorePreview } from '@shared/schema/checkpoint'
+import { promptLine } from '@shared/checkpoint-label'
 import type { PartOf, Session } from '@shared/schema/session'
 import type { EventBus } from '../bus/bus'
 import type { Config } from '../config'
@@ -47,6 +48,8 @@ export interface StepFileChanges {
   paths: string[]
   /** A tool that may change files without listing them ran (bash, MCP and custom tools, a failed edit). */
   unlisted: boolean
+  /** The calls that may have changed files: the checkpoint keeps them to say what the step did. */
+  calls?: CheckpointAction[]
 }
 
 export interface RestoreRequest {
@@ -208,16 +211,18 @@ export class CheckpointService {
    * Before a user message is processed. Runs in the snapshot worker; the caller need not wait
    * (the model request goes out meanwhile) but file-changing tools must: see `idle`.
    */
-  beforeMessage(session: Session, messageId: string, config?: Config): Promise<Checkpoint | undefined> {
+  beforeMessage(session: Session, messageId: string, config?: Config, text = ''): Promise<Checkpoint | undefined> {
     if (config?.snapshot?.enabled === false) return Promise.resolve(undefined)
-    return this.enqueueCapture(session.projectId, (pending) => this.capture(session, messageId, 'message', config, 'walk', false, pending))
+    const prompt = promptLine(text)
+    return this.enqueueCapture(session.projectId, (pending) => this.capture(session, messageId, 'message', config, 'walk', false, pending, prompt ? { prompt } : {}))
   }
 
   /** After a step: a checkpoint when its tools changed files and the tree differs from the last checkpoint. */
   afterStep(session: Session, messageId: string, changes: StepFileChanges, config?: Config): Promise<Checkpoint | undefined> {
     if (config?.snapshot?.enabled === false) return Promise.resolve(undefined)
     if (changes.paths.length === 0 && !changes.unlisted) return Promise.resolve(undefined)
-    return this.enqueueCapture(session.projectId, (pending) => this.capture(session, messageId, 'step', config, changes, true, pending))
+    const about = changes.calls?.length ? { actions: changes.calls.map((c) => (c.subject === undefined ? { tool: c.tool } : c)) } : {}
+    return this.enqueueCapture(session.projectId, (pending) => this.capture(session, messageId, 'step', config, changes, true, pending, about))
   }
 
   /** Resolves when the project's queued checkpoint work is done (a file-changing tool waits for it). */
@@ -524,6 +529,7 @@ export class CheckpointService {
     changes: 'walk' | StepFileChanges,
     onlyIfChanged = false,
     pending?: PendingCapture,
+    about: Pick<Checkpoint, 'actions' | 'prompt'> = {},
   ): Promise<Checkpoint | undefined> {
     const project = this.projects.get(session.projectId)
     let taken: Taken
@@ -549,6 +555,7 @@ export class CheckpointService {
         trigger,
         summary: await this.summarize(engine, previous, taken),
         ...(taken.scope ? { scope: taken.scope } : {}),
+        ...about,
       })
     } catch (error) {
       this.failed(session, project, trigger, error)
@@ -649,7 +656,11 @@ export class CheckpointService {
       deleted: entries.filter((e) => e.status === 'deleted').length,
       additions: entries.reduce((n, e) => n + (e.additions ?? 0), 0),
       deletions: entries.reduce((n, e) => n + (e.deletions ?? 0), 0),
-      files: entries.slice(0, 200).map((e) => ({ path: e.path, status: e.status })),
+      files: entries.slice(0, 200).map((e) => ({
+        path: e.path,
+        status: e.status,
+        ...(e.additions === undefined ? {} : { additions: e.additions, deletions: e.deletions ?? 0 }),
+      })),
       untracked: to.untracked.map((u) => ({ path: u.path, size: u.size, reason: u.reason })),
       ...(to.unreadableFolders ? { unreadableFolders: to.unreadableFolders } : {}),
     }

@@ -11,6 +11,15 @@ interface Row {
   created_at: number
   summary: string
   scope: string | null
+  about: string | null
+}
+
+/** The `about` column: what the checkpoint is about, kept for its label. */
+type About = Pick<Checkpoint, 'actions' | 'prompt'>
+
+function aboutJson(c: Checkpoint): string | null {
+  const about: About = { ...(c.actions ? { actions: c.actions } : {}), ...(c.prompt ? { prompt: c.prompt } : {}) }
+  return Object.keys(about).length > 0 ? JSON.stringify(about) : null
 }
 
 const toCheckpoint = (r: Row): Checkpoint => ({
@@ -23,6 +32,7 @@ const toCheckpoint = (r: Row): Checkpoint => ({
   createdAt: r.created_at,
   summary: JSON.parse(r.summary) as Checkpoint['summary'],
   ...(r.scope === null ? {} : { scope: JSON.parse(r.scope) as string[] }),
+  ...(r.about === null ? {} : (JSON.parse(r.about) as About)),
 })
 
 export class CheckpointsRepo {
@@ -31,10 +41,21 @@ export class CheckpointsRepo {
   insert(c: Checkpoint): void {
     this.db
       .prepare(
-        `INSERT INTO checkpoints (id, project_id, session_id, message_id, snapshot_id, trigger, created_at, summary, scope)
-         VALUES (@id, @projectId, @sessionId, @messageId, @snapshotId, @trigger, @createdAt, @summary, @scope)`,
+        `INSERT INTO checkpoints (id, project_id, session_id, message_id, snapshot_id, trigger, created_at, summary, scope, about)
+         VALUES (@id, @projectId, @sessionId, @messageId, @snapshotId, @trigger, @createdAt, @summary, @scope, @about)`,
       )
-      .run({ ...c, summary: JSON.stringify(c.summary), scope: c.scope ? JSON.stringify(c.scope) : null })
+      .run({
+        id: c.id,
+        projectId: c.projectId,
+        sessionId: c.sessionId,
+        messageId: c.messageId,
+        snapshotId: c.snapshotId,
+        trigger: c.trigger,
+        createdAt: c.createdAt,
+        summary: JSON.stringify(c.summary),
+        scope: c.scope ? JSON.stringify(c.scope) : null,
+        about: aboutJson(c),
+      })
   }
 
   get(id: string): Checkpoint | undefined {

@@ -125,4 +125,7 @@ export const migrations: readonly string[] = [
   );
   CREATE INDEX session_locks_project ON session_locks(project_id);
   `,
+  /* 11: what a checkpoint is about: a step's calls, a message's first line (JSON; NULL in older rows) */ `
+  ALTER TABLE checkpoints ADD COLUMN about TEXT;
+  `,
 ]

@@ -9,14 +9,57 @@ interface ModalProps {
   className?: string
 }
 
-/** A centred dialog over a dimmed window; Escape or a click outside cancels. */
+const FIRST_FOCUS = 'input, button.primary, button'
+
+/** Open dialogs, the last one on top: only the top one holds the focus. */
+const openPanels: HTMLElement[] = []
+
+/**
+ * Popups a dialog opens render outside its panel (menus, lists, a dialog over it): focus there is the
+ * dialog's own. Anything else behind the backdrop does not take the focus while the dialog is open.
+ */
+const POPUP = '[role="dialog"], [role="alertdialog"], [role="menu"], [role="listbox"]'
+
+/**
+ * Keeps the focus in `panel` while it is the top dialog: a late focus() elsewhere (a deferred "focus the
+ * composer", a click on content behind the backdrop) comes back to where it was in the dialog, so keys
+ * such as Escape go to the dialog and not to what lies under it.
+ */
+function holdFocus(panel: HTMLElement): () => void {
+  let inside: HTMLElement | null = null
+  const onFocusIn = (event: FocusEvent): void => {
+    const target = event.target
+    if (!(target instanceof HTMLElement)) return
+    if (panel.contains(target)) {
+      inside = target
+      return
+    }
+    if (openPanels.at(-1) !== panel) return
+    // A popup is the dialog's own; a dialog under this one is behind the backdrop like the rest.
+    const popup = target.closest(POPUP)
+    if (popup && !openPanels.some((p) => p.contains(popup))) return
+    const back = inside?.isConnected ? inside : (panel.querySelector<HTMLElement>(FIRST_FOCUS) ?? panel)
+    back.focus()
+  }
+  document.addEventListener('focusin', onFocusIn)
+  return () => document.removeEventListener('focusin', onFocusIn)
+}
+
+/** A centred dialog over a dimmed window; Escape or a click outside cancels. It holds the focus while open. */
 export function Modal({ title, children, onCancel, testId, className }: ModalProps) {
   const panel = useRef<HTMLDivElement>(null)
   useEffect(() => {
+    const el = panel.current
+    if (!el) return
     const previous = document.activeElement as HTMLElement | null
-    const first = panel.current?.querySelector<HTMLElement>('input, button.primary, button')
-    first?.focus()
-    return () => previous?.focus?.()
+    openPanels.push(el)
+    const release = holdFocus(el)
+    el.querySelector<HTMLElement>(FIRST_FOCUS)?.focus()
+    return () => {
+      release()
+      openPanels.splice(openPanels.indexOf(el), 1)
+      previous?.focus?.()
+    }
   }, [])
   return (
     <div
@@ -32,6 +75,7 @@ export function Modal({ title, children, onCancel, testId, className }: ModalPro
         aria-modal="true"
         aria-label={title}
         data-testid={testId}
+        tabIndex={-1}
         onKeyDown={(e) => {
           if (e.key === 'Escape') {
             e.stopPropagation()

@@ -18,7 +18,7 @@ export function startServe(args: string[], env: NodeJS.ProcessEnv): Promise<Serv
   let stderr = ''
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
   return new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not print a URL; stderr: ${stderr}`)), 15_000)
+    const timer = setTimeout(() => reject(new Error(`serve did not print a URL; stderr: ${stderr}`)), 60_000)
     child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)))
     child.stdout.on('data', (d: Buffer) => {
       stdout += d.toString()

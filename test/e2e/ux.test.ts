@@ -137,7 +137,7 @@ describe('desktop UX in Chromium: review, timeline, quick open, find in files, c
       await search.getByText('2 results in 2 files').waitFor()
       await screenshot(page, 'ux-07-find-in-files')
 
-      // Settings → Permissions: rules with their layer; a project rule is written to .hotaru/hotaru.jsonc.
+      // Settings → Permissions: rules with their layer; a project rule (“Ask first” by default) is written to .hotaru/hotaru.jsonc.
       await page.getByRole('button', { name: 'Settings' }).first().click()
       const settings = page.getByRole('dialog', { name: 'Settings' })
       await settings.getByRole('button', { name: 'Permissions' }).click()
@@ -146,8 +146,8 @@ describe('desktop UX in Chromium: review, timeline, quick open, find in files, c
       const addRule = settings.getByRole('form', { name: 'Add a rule' })
       await addRule.getByRole('textbox', { name: 'Pattern' }).fill('git status*')
       await addRule.getByRole('button', { name: 'Add rule' }).click()
-      await rulesTable.getByRole('button', { name: 'Remove project rule bash git status*' }).waitFor()
-      expect(JSON.parse(readFileSync(join(project, '.hotaru', 'hotaru.jsonc'), 'utf8'))).toEqual({ permission: { bash: { 'git status*': 'allow' } } })
+      await rulesTable.getByRole('button', { name: 'Delete rule: Running commands — git status* (This project)' }).waitFor()
+      expect(JSON.parse(readFileSync(join(project, '.hotaru', 'hotaru.jsonc'), 'utf8'))).toEqual({ permission: { bash: { 'git status*': 'ask' } } })
       await screenshot(page, 'ux-10-permissions')
       // MCP servers: Refresh re-reads the config; the add form is there.
       await settings.getByRole('button', { name: 'MCP servers' }).click()

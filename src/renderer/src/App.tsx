@@ -2,7 +2,7 @@ import { useEffect, useState, type ReactNode } from 'react'
 import { ChatPanel, installChatCommands } from './features/chat'
 import { ActivityView, AskNotices, installActivityCommands } from './features/activity'
 import { installPreviewCommands } from './features/preview'
-import { SettingsDialog } from './features/settings'
+import { SettingsPage } from './features/settings'
 import { ProjectTabs } from './features/tabs'
 import { TrustPrompt } from './features/trust'
 import { Workspace } from './features/workspace'
@@ -108,7 +108,7 @@ export function App() {
         <Workspace renderRight={renderRightPanel} />
       </div>
       <StatusBar />
-      <SettingsDialog />
+      <SettingsPage />
       <TrustPrompt />
       <ActivityView />
       <AskNotices />

@@ -57,6 +57,13 @@ export type IconName =
   | 'notebook'
   | 'law'
   | 'key'
+  | 'search'
+  | 'shield'
+  | 'plug'
+  | 'sparkle'
+  | 'workspace-trusted'
+  | 'keyboard'
+  | 'circle-slash'
 
 /** A VS Code codicon (font glyph), sized with the text around it; decorative unless given a label. */
 export function Icon({ name, label, className }: { name: IconName; label?: string; className?: string }) {

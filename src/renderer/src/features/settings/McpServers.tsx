@@ -107,9 +107,9 @@ export function McpServers({ chat }: { chat: ChatController }) {
     <div className="settings-section" data-testid="settings-mcp">
       <div className="settings-row">
         <p className="muted">
-          Servers come from the <code>mcp</code> key of hotaru.json and from <code>.mcp.json</code>; they start with the project.
+          Servers come from your settings, the project’s settings and its <code>.mcp.json</code>; they start with the project.
         </p>
-        <button type="button" className="small" title="Re-read hotaru.json and .mcp.json and restart the servers" onClick={() => background('chat.reloadMcp', chat.reloadMcp().then(setError))}>
+        <button type="button" className="small" title="Read the settings and .mcp.json again and restart the servers" onClick={() => background('chat.reloadMcp', chat.reloadMcp().then(setError))}>
           Refresh
         </button>
       </div>

@@ -9,7 +9,7 @@ type Provider = MethodOutput<'settings', 'providers'>[number]
 
 const SOURCE: Record<Provider['keySource'], string> = {
   env: 'from the environment',
-  config: 'from hotaru.json',
+  config: 'from your settings file',
   secret: 'stored in the app',
   placeholder: 'placeholder (local server)',
   none: 'no key',
@@ -115,7 +115,8 @@ export function Providers({ bridge, models }: { bridge: HotaruBridge | null; mod
   return (
     <div className="settings-section" data-testid="settings-providers">
       <p className="muted">
-        A key is taken from the environment first, then hotaru.json, then the app's secret store (the OS keychain in the desktop app). Keys stored here never go into a config file.
+        A key is taken from the environment first, then your settings file, then the app’s key store (the system keychain in the desktop app). Keys stored
+        here never go into a settings file.
       </p>
       {store && (
         <p className={store.encrypted ? 'muted' : 'warn-text'} data-testid="secret-store" data-encrypted={store.encrypted}>

@@ -1,4 +1,3 @@
-export { SettingsDialog } from './SettingsDialog'
+export { SettingsPage } from './SettingsPage'
 export { ProviderSetup } from './ProviderSetup'
 export { openSettings, openKeySetup, closeSettings } from './settings-state'
-import './settings.css'

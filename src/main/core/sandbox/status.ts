@@ -62,9 +62,9 @@ function unixSocketsRefused(config: SandboxConfig | undefined): boolean {
 
 /** The seccomp filter as settings lists it beside bubblewrap. */
 function unixSocketFilterEntry(policy: SandboxPolicy): SandboxDependency {
-  if (policy.allowUnixSockets === true) return { name: 'seccomp filter', found: true, note: 'off: unix sockets allowed (sandbox.allowUnixSockets)' }
+  if (policy.allowUnixSockets === true) return { name: 'seccomp filter', found: true, note: 'off: unix sockets allowed by your settings' }
   if (!unixSocketFilterSupported()) {
-    const outcome = policy.allowUnixSockets === false ? 'commands do not run (sandbox.allowUnixSockets is false)' : 'commands may open unix sockets'
+    const outcome = policy.allowUnixSockets === false ? 'commands do not run (your settings refuse unix sockets)' : 'commands may open unix sockets'
     return { name: 'seccomp filter', found: false, note: `${unixSocketsUnfiltered()}; ${outcome}` }
   }
   return { name: 'seccomp filter', found: true, note: 'refuses unix sockets (EPERM)' }

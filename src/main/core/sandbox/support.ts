@@ -74,8 +74,8 @@ function linuxSupport(env: NodeJS.ProcessEnv, extraDirs: readonly string[]): San
   const dependencies: SandboxDependency[] = [
     { name: 'bubblewrap', found: true, path: bwrap },
     forwarder
-      ? { name: 'node', found: true, path: forwarder.command, note: 'relays the network proxy into the sandbox (network.allowedDomains)' }
-      : { name: 'node', found: false, note: 'needed only for network.allowedDomains; without it the sandbox has no network' },
+      ? { name: 'node', found: true, path: forwarder.command, note: 'lets sandboxed commands reach the allowed sites' }
+      : { name: 'node', found: false, note: 'needed only to reach allowed sites; without it sandboxed commands have no network' },
   ]
   try {
     // One real start: user namespaces may be switched off (sysctl, AppArmor) even where bwrap is installed.
@@ -122,7 +122,7 @@ export function detectSandboxSupport(options: { platform: NodeJS.Platform; env: 
     backend: 'none',
     available: false,
     dependencies: [],
-    problem: `the OS sandbox is not available on ${name} (switch sandbox.enabled off to run commands there unsandboxed)`,
+    problem: `the OS sandbox is not available on ${name}: switch the sandbox off to run commands there without it`,
   }
 }
 

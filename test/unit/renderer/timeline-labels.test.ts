@@ -29,6 +29,9 @@ describe('timeline labels', () => {
     expect(hereId(list, 'z')).toBe('cp_4')
     expect(hereId(list, 'nope')).toBeNull()
     expect(hereId(list, null)).toBeNull()
+    // After a restore to cp_2, it is "here", not the later cp_3 with the same snapshot; once the tree moves on, it is not.
+    expect(hereId(list, 'y', 'cp_2')).toBe('cp_2')
+    expect(hereId(list, 'z', 'cp_2')).toBe('cp_4')
   })
 
   it('keeps the selection on the same checkpoint when a row is added on top', () => {

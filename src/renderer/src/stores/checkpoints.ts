@@ -23,6 +23,10 @@ export interface CheckpointState {
   lastRestore: (RestoreResult & { checkpointId: string }) | null
   /** The snapshot our last step or restore left the tree at (null: none yet, or not loaded). */
   position: string | null
+  /** The timeline's selected row, by id (a row added above must not move it). */
+  selected: string | null
+  /** The checkpoint the last restore (or its undo) went to: "you are here" names it, not a twin with the same snapshot. */
+  restoredTo: string | null
 }
 
 export type CheckpointStore = StoreApi<CheckpointState>
@@ -50,6 +54,8 @@ export class CheckpointsController {
       restoring: null,
       lastRestore: null,
       position: null,
+      selected: null,
+      restoredTo: null,
     }))
     this.unsubscribers = [
       bridge.checkpoint.onCreated(({ projectId: id, payload }) => {
@@ -111,9 +117,14 @@ export class CheckpointsController {
     this.store.setState({ restoring: checkpointId })
   }
 
+  select(checkpointId: string | null): void {
+    this.store.setState({ selected: checkpointId })
+  }
+
   async restore(checkpointId: string, request: Omit<Parameters<HotaruBridge['checkpoint']['restore']>[0], 'checkpointId'>): Promise<RestoreResult> {
     const result = await unwrap(this.bridge.checkpoint.restore({ checkpointId, ...request }))
-    this.store.setState({ lastRestore: { ...result, checkpointId }, restoring: null })
+    // The restored point is the one selected row, wherever the restore was started from.
+    this.store.setState({ lastRestore: { ...result, checkpointId }, restoring: null, selected: checkpointId, restoredTo: checkpointId })
     await this.loadPosition()
     return result
   }
@@ -124,7 +135,7 @@ export class CheckpointsController {
     if (!last?.undoCheckpointId) return null
     try {
       await unwrap(this.bridge.checkpoint.restore({ checkpointId: last.undoCheckpointId, mode: 'code', overwriteConflicts: true, includeUserCreated: true }))
-      this.store.setState({ lastRestore: null })
+      this.store.setState({ lastRestore: null, selected: last.undoCheckpointId, restoredTo: last.undoCheckpointId })
       await this.loadPosition()
       return null
     } catch (error) {

@@ -70,7 +70,7 @@ export function ChatHeader() {
         <Icon name="menu" />
       </button>
       <span className="chat-title" title={title} data-testid="chat-title" onDoubleClick={() => activeId && void renameSessionDialog(chat, activeId)}>
-        {showing ? 'Sessions' : timeline && activeId ? `Checkpoints · ${title ?? ''}` : (title ?? 'New session')}
+        {showing ? 'Sessions' : (title ?? 'New session')}
       </span>
       {busy && <StatusGlyph state="running" />}
       <span className="chat-header-actions">

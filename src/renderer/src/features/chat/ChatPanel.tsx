@@ -30,6 +30,9 @@ function useErrorSeen(sessionId: string): void {
 
 function Transcript({ sessionId }: { sessionId: string }) {
   useErrorSeen(sessionId)
+  const chat = useChatController()
+  // Each user message offers "Restore to here": its checkpoint comes from this list.
+  useEffect(() => chat.checkpoints.ensure(sessionId), [chat, sessionId])
   const status = useChat((s) => s.transcripts[sessionId]?.status ?? 'loading')
   const error = useChat((s) => s.transcripts[sessionId]?.error)
   const empty = useChat((s) => (s.transcripts[sessionId]?.order.length ?? 0) === 0 && !(s.pending[sessionId]?.length ?? 0))
@@ -83,12 +86,14 @@ function ScopedChat({ worktreeBar }: { worktreeBar: ReactNode }) {
   const folder = useShownFolderStore()
   // The first session of a chat keeps the input that was on screen while it was created.
   const composerKey = useChat((s) => (s.activeSessionId === s.fromNoSession ? '' : (s.activeSessionId ?? '')))
+  // The timeline opens above the conversation, which stays in view below it.
   const main = showSessions ? (
     <SessionList />
-  ) : activeId && showTimeline ? (
-    <Timeline key={`timeline-${activeId}`} sessionId={activeId} />
   ) : activeId ? (
-    <Transcript key={`transcript-${activeId}`} sessionId={activeId} />
+    <>
+      {showTimeline && <Timeline key={`timeline-${activeId}`} sessionId={activeId} />}
+      <Transcript key={`transcript-${activeId}`} sessionId={activeId} />
+    </>
   ) : (
     <EmptyChat />
   )

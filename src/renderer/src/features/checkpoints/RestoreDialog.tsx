@@ -6,11 +6,24 @@ import { Modal } from '../../components/Modal'
 import { errorMessage } from '../../ipc'
 import { useChatController, useCheckpoints } from '../../stores/chat'
 import type { Checkpoint } from '@shared/schema/checkpoint'
-import { changeLine, checkpointLabel, fileNames } from './labels'
+import { checkpointTitle } from '@shared/checkpoint-label'
+import { checkpointTime } from './labels'
 import { useMessageSnippet } from './Timeline'
 import { Icon } from '../../components/Icon'
 
 type Preview = MethodOutput<'checkpoint', 'preview'>
+
+/** Stands in while the dialog is closed (hooks run before the early return). */
+const NO_CHECKPOINT: Checkpoint = {
+  id: '',
+  projectId: '',
+  sessionId: null,
+  messageId: null,
+  snapshotId: '',
+  trigger: 'step',
+  createdAt: 0,
+  summary: { added: 0, modified: 0, deleted: 0, additions: 0, deletions: 0, files: [], untracked: [] },
+}
 
 const MODES: { value: RestoreMode; label: string; hint: string }[] = [
   { value: 'code', label: 'Code', hint: 'files only' },
@@ -37,20 +50,27 @@ function PathList({ title, items, testId }: { title: string; items: { path: stri
   )
 }
 
-/** Which checkpoint this dialog restores: trigger and time, the message it precedes, what it changed. */
+/** Which checkpoint this dialog restores: what happened there and when. What the restore does is the preview's. */
 function CheckpointName({ checkpoint }: { checkpoint: Checkpoint }) {
   const snippet = useMessageSnippet(checkpoint.sessionId ?? '', checkpoint)
-  const names = fileNames(checkpoint, 5)
   return (
     <div className="restore-target" data-testid="restore-target">
-      <strong>{checkpointLabel(checkpoint)}</strong>
-      {snippet && <span className="checkpoint-snippet">“{snippet}”</span>}
-      <span className="muted mono">
-        {changeLine(checkpoint)}
-        {names ? ` — ${names}` : ''}
-      </span>
+      <strong>{checkpointTitle(checkpoint, snippet)}</strong>
+      <span className="muted">{checkpointTime(checkpoint)}</span>
     </div>
   )
+}
+
+/** "Rewrites 2 files, recreates 1 and deletes 1." from the core's preview of this restore. */
+function restoreSentence(preview: Preview): string {
+  const rewrites = preview.writes.filter((w) => w.action === 'update').length
+  const recreates = preview.writes.length - rewrites
+  const files = (n: number): string => `${n} file${n === 1 ? '' : 's'}`
+  const parts = [rewrites > 0 ? `rewrites ${files(rewrites)}` : '', recreates > 0 ? `recreates ${files(recreates)}` : '', preview.deletes.length > 0 ? `deletes ${files(preview.deletes.length)}` : ''].filter(Boolean)
+  if (parts.length === 0) return 'Changes no files.'
+  const last = parts.pop() as string
+  const sentence = parts.length > 0 ? `${parts.join(', ')} and ${last}` : last
+  return `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}.`
 }
 
 /** Restore, previewed: what would be written, deleted, kept and skipped, before anything is touched. */
@@ -116,8 +136,17 @@ function RestoreBody({ checkpointId }: { checkpointId: string }) {
       {!preview && !error && <p className="muted">Working out what a restore would do…</p>}
       {preview && (
         <div className="restore-preview" data-testid="restore-preview">
-          {nothing && <p className="muted">Nothing to change: the project already matches this checkpoint.</p>}
-          <PathList title="Write" items={preview.writes.map((w) => ({ path: w.path, note: w.action === 'create' ? 'recreate' : 'restore' }))} testId="restore-writes" />
+          {nothing ? (
+            <p className="muted">Nothing to change: the project already matches this checkpoint.</p>
+          ) : (
+            mode !== 'conversation' && (
+              <p className="restore-sentence" data-testid="restore-summary">
+                {restoreSentence(preview)}
+              </p>
+            )
+          )}
+          <PathList title="Rewrite" items={preview.writes.filter((w) => w.action === 'update').map((w) => ({ path: w.path }))} testId="restore-writes" />
+          <PathList title="Recreate" items={preview.writes.filter((w) => w.action === 'create').map((w) => ({ path: w.path }))} testId="restore-creates" />
           <PathList title="Delete" items={preview.deletes.map((path) => ({ path }))} testId="restore-deletes" />
           <PathList title="Edited by you since — kept unless overwritten" items={preview.conflicts.map((c) => ({ path: c.path, note: `${c.reason}; ${c.resolution}` }))} testId="restore-conflicts" />
           <PathList title="Created by you since" items={preview.userCreated.map((u) => ({ path: u.path, note: u.resolution }))} testId="restore-user" />
@@ -148,9 +177,10 @@ export function RestoreDialog() {
   const chat = useChatController()
   const checkpointId = useCheckpoints((s) => s.restoring)
   const checkpoint = useCheckpoints((s) => (checkpointId ? Object.values(s.bySession).flat().find((c) => c.id === checkpointId) : undefined))
+  const snippet = useMessageSnippet(checkpoint?.sessionId ?? '', checkpoint ?? NO_CHECKPOINT)
   if (!checkpointId) return null
   return (
-    <Modal title={checkpoint ? `Restore “${checkpointLabel(checkpoint)}”` : 'Restore checkpoint'} onCancel={() => chat.checkpoints.openRestore(null)} testId="restore-modal" className="restore-modal">
+    <Modal title={checkpoint ? `Restore: ${checkpointTitle(checkpoint, snippet)}` : 'Restore checkpoint'} onCancel={() => chat.checkpoints.openRestore(null)} testId="restore-modal" className="restore-modal">
       <RestoreBody key={checkpointId} checkpointId={checkpointId} />
     </Modal>
   )

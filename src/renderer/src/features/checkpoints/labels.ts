@@ -1,32 +1,26 @@
 import type { Checkpoint } from '@shared/schema/checkpoint'
-
-const TRIGGER: Record<Checkpoint['trigger'], string> = {
-  message: 'Before message',
-  step: 'After tool step',
-  restore: 'Before restore',
-  fork: 'Fork',
-  review: 'Before review',
-  merge: 'Before merge',
-}
-
-export function triggerLabel(trigger: Checkpoint['trigger']): string {
-  return TRIGGER[trigger]
-}
+import { checkpointTitle, lineCounts } from '@shared/checkpoint-label'
 
 export function checkpointTime(checkpoint: Checkpoint): string {
   return new Date(checkpoint.createdAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' })
 }
 
-export function checkpointLabel(checkpoint: Checkpoint): string {
-  return `${triggerLabel(checkpoint.trigger)} · ${checkpointTime(checkpoint)}`
+/** "Edited src/a.ts +4 −1 · 10:31:02": what happened and when, as the timeline names it. */
+export function checkpointLabel(checkpoint: Checkpoint, snippet = ''): string {
+  return `${checkpointTitle(checkpoint, snippet)} · ${checkpointTime(checkpoint)}`
 }
 
-/** "+12 −3 · 2 files", or "no file changes". */
-export function changeLine(checkpoint: Checkpoint): string {
-  const s = checkpoint.summary
-  const files = s.added + s.modified + s.deleted
-  if (files === 0) return 'no file changes'
-  return `+${s.additions} −${s.deletions} · ${files} file${files === 1 ? '' : 's'}`
+/** "a.ts +2 −1, b.ts +1": each file with its lines, for a step that changed more than one. */
+export function fileLines(checkpoint: Checkpoint, shown = 3): string {
+  const files = checkpoint.summary.files
+  const total = Math.max(files.length, checkpoint.summary.added + checkpoint.summary.modified + checkpoint.summary.deleted)
+  const named = files.slice(0, shown).map((f) => {
+    const counts = lineCounts(f.additions ?? 0, f.deletions ?? 0)
+    const name = f.path.slice(f.path.lastIndexOf('/') + 1)
+    return counts ? `${name} ${counts}` : name
+  })
+  const more = total - named.length
+  return more > 0 ? `${named.join(', ')} +${more} more` : named.join(', ')
 }
 
 /** "a.ts, b.ts, c.ts +2 more" (base names; the full paths are in the row's tooltip), or '' without files. */
@@ -40,12 +34,14 @@ export function fileNames(checkpoint: Checkpoint, shown = 3): string {
 }
 
 /**
- * "You are here": the newest checkpoint whose snapshot is the one our last
+ * "You are here": the checkpoint last restored to, else the newest checkpoint whose snapshot is the one our last
  * step or restore left the tree at. None when the position is unknown or
  * belongs to another session's checkpoint.
  */
-export function hereId(list: readonly Checkpoint[], position: string | null): string | null {
+export function hereId(list: readonly Checkpoint[], position: string | null, restoredTo: string | null = null): string | null {
   if (!position) return null
+  // After a restore the tree is at the restored checkpoint, even where a later one has the same snapshot.
+  if (restoredTo && list.some((c) => c.id === restoredTo && c.snapshotId === position)) return restoredTo
   for (let i = list.length - 1; i >= 0; i--) {
     const c = list[i]
     if (c && c.snapshotId === position) return c.id

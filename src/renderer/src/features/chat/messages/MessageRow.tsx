@@ -4,7 +4,7 @@ import { formatDuration } from '../../../components/Elapsed'
 import { splitContext } from '../../../stores/chat-context'
 import { REVIEW_NOTE_END, useChat, useChatController } from '../../../stores/chat'
 import { background } from '../../../lib/background'
-import { TurnChanges } from '../../checkpoints'
+import { RestoreToHere, TurnChanges } from '../../checkpoints'
 import { formatCost, formatTokens } from '../format'
 import { Markdown } from '../markdown/Markdown'
 import { NoKeyActions } from '../composer/LocalModels'
@@ -235,6 +235,7 @@ export const MessageRow = memo(function MessageRow({ sessionId, messageId, root,
           </div>
         )}
         {parts.map((p) => (p.type === 'hook' ? <HookFailures key={p.id} event={p.event} failures={p.failures} /> : null))}
+        <RestoreToHere sessionId={sessionId} messageId={messageId} />
       </div>
     )
   }

@@ -42,6 +42,7 @@ export function runExitCode(name: ErrorName): number {
     case 'TurnNotStarted':
     case 'TurnCancelled':
     case 'PromptBlocked':
+    case 'TurnHookFailed':
     case 'SubagentFailed':
     case 'AgentNotFound':
     case 'NoSession':

@@ -32,7 +32,8 @@ import { optInSandbox } from './sandbox'
 import { createLspTool, LspService } from './lsp'
 import { createPreviewTools, PreviewManager, type DriverFactory } from './preview'
 import { SessionLocks } from './session/locks'
-import { lspLateFacts, lspPostStep } from './lsp/turn-facts'
+import { lspFeature } from './lsp/turn-facts'
+import { checkpointsFeature } from './agent/features/checkpoints'
 
 import { DEFAULT_MODEL_ID } from './config/project-config'
 export { DEFAULT_MODEL_ID }
@@ -179,8 +180,6 @@ export function createServices(options: ServicesOptions): Services {
     extraTools: (projectId) => mcp.toolsOf(projectId),
     coreTools: [createLspTool((projectId) => lsp.for(projects.get(projectId))), ...createPreviewTools((projectId) => previews.for(projects.get(projectId)))],
     providers,
-    postSteps: [lspPostStep(lsp)],
-    lateFacts: lspLateFacts(lsp),
   })
   const sessionLocks = new SessionLocks(storage.sessionLocks, hostLabel(options.transport))
   const checkpoints = new CheckpointService(storage.checkpoints, projects, sessions, bus, dataDir, storage.kv, (project) => configs.of(project).last?.config, {
@@ -202,7 +201,8 @@ export function createServices(options: ServicesOptions): Services {
     bus,
     turnEnvironment({ projects, configs, tools, mcp, bus, env, dataDir }),
     (sessionId, turnId) => permissions.endTurn(sessionId, turnId),
-    checkpoints,
+    // The order in which they run at each point of a turn is `TURN_HOOK_ORDER`.
+    { checkpoints: checkpointsFeature(checkpoints), lsp: lspFeature(lsp) },
     (projectId) => projects.find(projectId),
     sessionLocks,
     (error) => (isStorageFailure(error) ? storageError(storage.db.name, error, 'saving the session') : error),

@@ -16,6 +16,8 @@ export const SessionErrors = {
   TurnCancelled: defineError('TurnCancelled', {}),
   /** A `UserPromptSubmit` hook refused the message. */
   PromptBlocked: defineError('PromptBlocked', {}),
+  /** A hook of the turn (checkpoints, user hooks, diagnostics, titles, compaction) failed at one of its points. */
+  TurnHookFailed: defineError('TurnHookFailed', { point: z.string(), hook: z.string() }),
   /** A subagent's turn failed; its error is in the message. */
   SubagentFailed: defineError('SubagentFailed', { agent: z.string().optional(), sessionId: z.string().optional() }),
   /** The prompt names an agent that no config defines. */

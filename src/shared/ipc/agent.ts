@@ -76,7 +76,7 @@ export const agentContract = {
   },
   /** What its methods can fail with, besides the failures of any call (`CallErrors`). */
   errors: [
-    'AgentNotFound', 'SessionNotFound', 'SessionBusy', 'ProjectBusy', 'PromptBlocked', 'TurnNotStarted',
+    'AgentNotFound', 'SessionNotFound', 'SessionBusy', 'ProjectBusy', 'PromptBlocked', 'TurnHookFailed', 'TurnNotStarted',
     'TurnCancelled', 'Aborted', 'ProjectNotOpen', 'ProjectMissing', 'NotFound', 'ImageUnreadable',
     'ImageUnsupported', 'ImageTooLarge', 'ModelWithoutVision', 'ConfigInvalid', 'ProviderAuth',
     'ProviderRateLimit', 'ProviderBilling', 'ProviderOverloaded', 'ProviderServer', 'ProviderBadRequest',

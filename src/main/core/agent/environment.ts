@@ -96,6 +96,7 @@ export function turnEnvironment(options: EnvironmentOptions): (session: Session,
     const blocks = [skillsPromptBlock(skills.skills), subagentsPromptBlock(agents.values()), portsPromptBlock(project.ports)].filter((b) => b.length > 0)
     return {
       projectRoot: project.root,
+      project,
       commandEnv: project.commandEnv,
       agents,
       config,

@@ -10,7 +10,8 @@ import { SessionErrorNames } from '../session/errors'
 import { ContextManager } from '../context/manager'
 import type { AgentInfo } from './agents'
 import { cutByWindowMessage, cutCallMessage, freshRecovery, judgeStep, type StepVerdict, type TurnRecovery } from './stop-reasons'
-import type { ToolHost, ToolOutcome } from './tool-host'
+import type { ToolCallContext, ToolCallRequest, ToolHost, ToolOutcome } from './tool-host'
+import type { BoundTurnHooks } from './turn-hooks'
 import type { ContextSection } from '../context/turn-context'
 import { nextTask } from '../util/next-task'
 
@@ -23,8 +24,8 @@ export interface LoopDeps {
   setStatus(status: SessionStatus): void
   /** Keeps requests inside the model's window; one with default settings when absent. */
   context?: ContextManager
-  /** After each step, with what its tools changed on disk (checkpoints of file changes hang here). */
-  onStepEnd?(message: Message, changes: StepChanges): void
+  /** The turn's extension points (`turn-hooks.ts`): the features that join the turn hang here. */
+  hooks?: BoundTurnHooks
 }
 
 /** What a step's tool calls changed on disk, as far as they said. */
@@ -96,33 +97,19 @@ export async function runTurn(deps: LoopDeps, input: TurnInput): Promise<TurnRes
   let settles = 0
   const recovery = freshRecovery()
   for (let step = 1; step <= maxTurns; step++) {
-    // Diagnostics that came in while the model wrote follow the previous step's tool results.
-    if (lastMessage) addContext(store, lastMessage, deps.tools.lateContext?.() ?? [])
     const outcome = await runStep(deps, input, context, recovery)
     lastMessage = outcome.message
-    deps.onStepEnd?.(outcome.message, outcome.changes)
+    // A completed answer may still be owed facts its edits caused (`settle`): the model hears them and goes on.
+    const settle = outcome.status === 'completed' && settles < MAX_SETTLES && !input.signal.aborted
+    const another = outcome.status === 'overflow' || (outcome.status === 'continue' && !input.signal.aborted)
+    const next = settle ? 'settle' : another && step < maxTurns ? 'step' : 'end'
+    if (settle) settles++
+    const owed = (await deps.hooks?.stepDidEnd({ message: outcome.message, changes: outcome.changes, status: outcome.status, next })) ?? []
+    addContext(store, outcome.message, owed)
     // An overflow is retried once per step: the next request is compacted first (see `lastStepOverflowed`).
     if (outcome.status === 'overflow') continue
     recovery.overflowRetried = false
-    if (outcome.status !== 'aborted' && outcome.status !== 'error' && outcome.status !== 'rejected') {
-      // The step's real usage: prune or summarize now if the context overflowed.
-      await context.afterStep({
-        sessionId: input.sessionId,
-        model: input.model,
-        usage: outcome.message.usage,
-        signal: input.signal,
-        providerSettings: input.providerSettings,
-      })
-    }
-    if (outcome.status === 'completed' && settles < MAX_SETTLES && !input.signal.aborted) {
-      // The turn does not end on errors its edits caused without the model knowing: it hears them and goes on.
-      settles++
-      const owed = (await deps.tools.beforeTurnEnd?.(input.signal)) ?? []
-      if (owed.length > 0 && !input.signal.aborted) {
-        addContext(store, outcome.message, owed)
-        continue
-      }
-    }
+    if (settle && owed.length > 0 && !input.signal.aborted) continue
     if (outcome.status !== 'continue') {
       const { finish, detail } = outcome
       return { status: outcome.status, error: outcome.error, steps: step, lastMessage, finish, ...(detail ? { detail } : {}) }
@@ -149,6 +136,12 @@ export async function runTurn(deps: LoopDeps, input: TurnInput): Promise<TurnRes
 
 /** How many times a turn that would end goes on because its edits caused errors the model had not heard of. */
 export const MAX_SETTLES = 2
+
+/** A tool call between the turn's `tool.willRun` and `tool.didRun` hooks. */
+function runTool(deps: LoopDeps, call: ToolCallRequest, ctx: ToolCallContext): Promise<ToolOutcome> {
+  const execute = (): Promise<ToolOutcome> => deps.tools.execute(call, ctx)
+  return deps.hooks ? deps.hooks.runTool(call, ctx, execute) : execute()
+}
 
 function addContext(store: SessionStore, message: Message, sections: ContextSection[]): void {
   if (sections.length === 0) return
@@ -231,35 +224,32 @@ async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager
     startedCalls++
     const started = store.updatePart({ ...part, state: { ...part.state, status: 'running', input: toolInput, startedAt: Date.now() } })
     toolParts.set(part.callId, started)
-    const execution = tools
-      .execute(
-        { callId: part.callId, name: part.tool, input: toolInput },
-        {
-          projectRoot: input.projectRoot,
-          sessionId,
-          messageId: message.id,
-          agent: input.agent,
-          model: input.model,
-          providerSettings: input.providerSettings,
-          signal,
-          progress: (update) => {
-            const current = toolParts.get(part.callId)
-            if (!current || current.state.status !== 'running') return
-            const next = {
-              ...current,
-              state: { ...current.state, title: update.title ?? current.state.title, metadata: { ...current.state.metadata, ...update.metadata } },
-            }
-            try {
-              toolParts.set(part.callId, store.updatePart(next))
-            } catch (error) {
-              // Live output comes from a tool's timer: a store that cannot write it (a full disk) must not
-              // throw there. The tool's result is written next; that write fails the turn with the reason.
-              log.warn(`[agent] progress of ${part.callId} not stored: ${(error as Error).message}`)
-              toolParts.set(part.callId, next)
-            }
-          },
-        },
-      )
+    const call = { callId: part.callId, name: part.tool, input: toolInput }
+    const execution = runTool(deps, call, {
+      projectRoot: input.projectRoot,
+      sessionId,
+      messageId: message.id,
+      agent: input.agent,
+      model: input.model,
+      providerSettings: input.providerSettings,
+      signal,
+      progress: (update) => {
+        const current = toolParts.get(part.callId)
+        if (!current || current.state.status !== 'running') return
+        const next = {
+          ...current,
+          state: { ...current.state, title: update.title ?? current.state.title, metadata: { ...current.state.metadata, ...update.metadata } },
+        }
+        try {
+          toolParts.set(part.callId, store.updatePart(next))
+        } catch (error) {
+          // Live output comes from a tool's timer: a store that cannot write it (a full disk) must not
+          // throw there. The tool's result is written next; that write fails the turn with the reason.
+          log.warn(`[agent] progress of ${part.callId} not stored: ${(error as Error).message}`)
+          toolParts.set(part.callId, next)
+        }
+      },
+    })
       .then(
         (result) => {
           const current = toolParts.get(part.callId) ?? started

@@ -14,11 +14,10 @@ import { warmBashParser } from '../permission/shell/bash-parser'
 import { BackgroundProcesses, builtinTools, defineTool, editFamilyDefaults, FileTimes, mayMutateFiles, plannedWrites, ToolRegistry, type SubagentRequest, type Todo, type TodoStore, type Tool } from '../tools'
 import type { ToolContext } from '../tools/tool'
 import type { Disposable } from '../util/disposable'
-import { plannedHooks, runHooks } from '../extensions'
+import { plannedHooks } from '../extensions'
 import type { CommandSandbox } from '../sandbox/sandbox'
 import type { AgentInfo } from './agents'
 import type { QuestionService } from './questions'
-import type { ContextSection } from '../context/turn-context'
 import type { ToolHost } from './tool-host'
 import { runWebSearch, type ProviderRegistry, type ProviderSettings } from '../provider'
 import { wildcardMatch } from '../permission/rule'
@@ -29,37 +28,6 @@ export interface TurnHooks {
   /** Makes `agent` the session's agent from its next turn on. */
   switchAgent(sessionId: string, agent: string): void
 }
-
-/** What a post-step sees of a finished tool call. */
-export interface ToolPostStepInput {
-  project: ProjectInstance
-  config: Config
-  tool: string
-  metadata: Record<string, unknown>
-  failed: boolean
-  /** The turn's stop signal: a post-step stops waiting when it fires. */
-  signal: AbortSignal
-  sessionId: string
-}
-
-/**
- * Facts about a session's edits that arrive on their own time (language-server diagnostics of a server
- * that was starting or slow when the edit was made): the loop sends them with its next request, and
- * before a turn ends it waits (bounded) for what is still coming and lets the model act on it.
- */
-export interface LateFacts {
-  /** What arrived since the model last heard; `endTurn` also forgets the turn's edits (a new turn starts). */
-  take(project: ProjectInstance, config: Config, sessionId: string, options?: { endTurn?: boolean }): ContextSection[]
-  /** Waits (bounded, less on Stop) for what the turn's edits are still owed, then takes it. */
-  settle(project: ProjectInstance, config: Config, sessionId: string, signal: AbortSignal): Promise<ContextSection[]>
-}
-
-/**
- * Runs after every tool call, before PostToolUse hooks: what it returns is appended
- * to the output for the model and merged into the metadata for the UI (language
- * server diagnostics after edits). Tools know nothing of it.
- */
-export type ToolPostStep = (input: ToolPostStepInput) => Promise<{ output: string; metadata?: Record<string, unknown> } | undefined>
 
 export interface ToolRuntimeDeps {
   permissions: PermissionService
@@ -72,8 +40,6 @@ export interface ToolRuntimeDeps {
   extraTools?: (projectId: string) => Tool[]
   /** Core tools built outside the registry (the `lsp` tool): permissions like the built-ins'. */
   coreTools?: Tool[]
-  postSteps?: ToolPostStep[]
-  lateFacts?: LateFacts
   /** Runs web searches on the session's provider; without it the websearch tool is not offered. */
   providers?: ProviderRegistry
 }
@@ -177,8 +143,6 @@ export class ProjectToolRuntime implements Disposable {
       permissionRules: (agent) => input.rules(agent),
       // The shell checker's grammar (WebAssembly) loads while the model writes its first answer, not before the request.
       warm: warmBashParser,
-      lateContext: (options) => this.deps.lateFacts?.take(this.project, config, sessionId, options) ?? [],
-      beforeTurnEnd: (signal) => this.deps.lateFacts?.settle(this.project, config, sessionId, signal) ?? Promise.resolve([]),
       plannedWrites: (call, agent) => {
         const tool = tools(agent).find((t) => t.id === call.name)
         // A hook around the call is a shell command: what it writes nobody knows in advance.
@@ -201,17 +165,6 @@ export class ProjectToolRuntime implements Disposable {
         }
         const permissions = this.deps.permissions
         const ask = bindAsk(permissions, binding)
-        const hookPayload = { sessionId, projectRoot: this.project.root, tool: call.name, input: call.input }
-        const hookOptions = { cwd: this.project.root, env: { ...process.env, ...this.project.commandEnv }, signal: ctx.signal, ...(input.sandbox ? { sandbox: input.sandbox } : {}) }
-        const pre = await runHooks(config.hooks, 'PreToolUse', hookPayload, hookOptions)
-        if (pre.blocked) {
-          return {
-            output: `A PreToolUse hook blocked this call: ${pre.reason ?? '(no reason given)'}`,
-            title: call.name,
-            metadata: { blockedByHook: true, hookFailures: pre.failures.map((f) => ({ ...f, event: 'PreToolUse' })) },
-            isError: true,
-          }
-        }
         const result = await this.registry.run(
           call.name,
           call.input,
@@ -248,13 +201,8 @@ export class ProjectToolRuntime implements Disposable {
           { doomLoop: this.doomLoop },
           available,
         )
-        const after = await this.postSteps({ project: this.project, config, tool: call.name, metadata: result.metadata, failed: result.error !== undefined, signal: ctx.signal, sessionId })
-        if (after.output) result.output = `${result.output}\n\n${after.output}`
-        Object.assign(result.metadata, after.metadata)
-        const post = await runHooks(config.hooks, 'PostToolUse', { ...hookPayload, output: result.output }, hookOptions)
-        const hookFailures = [...pre.failures.map((f) => ({ ...f, event: 'PreToolUse' })), ...post.failures.map((f) => ({ ...f, event: 'PostToolUse' }))]
         return {
-          output: post.blocked ? `${result.output}\n\nA PostToolUse hook objected: ${post.reason ?? ''}` : result.output,
+          output: result.output,
           title: result.title,
           metadata: {
             ...result.metadata,
@@ -262,7 +210,6 @@ export class ProjectToolRuntime implements Disposable {
             ...(result.error ? { errorName: result.error.name } : {}),
             // Images go back to the model with the result (see transcript.ts).
             ...(result.attachments?.length ? { attachments: result.attachments } : {}),
-            ...(hookFailures.length > 0 ? { hookFailures } : {}),
           },
           isError: result.error !== undefined,
           ...(result.changedPaths ? { changedPaths: result.changedPaths } : {}),
@@ -271,25 +218,6 @@ export class ProjectToolRuntime implements Disposable {
         }
       },
     }
-  }
-
-  /** Every post-step in order; one that fails is reported in the metadata and does not fail the call. */
-  private async postSteps(input: ToolPostStepInput): Promise<{ output: string; metadata: Record<string, unknown> }> {
-    const outputs: string[] = []
-    const metadata: Record<string, unknown> = {}
-    const failures: string[] = []
-    for (const step of this.deps.postSteps ?? []) {
-      try {
-        const extra = await step(input)
-        if (!extra) continue
-        if (extra.output) outputs.push(extra.output)
-        Object.assign(metadata, extra.metadata)
-      } catch (error) {
-        failures.push(error instanceof Error ? error.message : String(error))
-      }
-    }
-    if (failures.length > 0) metadata.postStepFailures = failures
-    return { output: outputs.join('\n\n'), metadata }
   }
 
   private webSearcher(providers: ProviderRegistry, model: string, settings: ProviderSettings | undefined): NonNullable<ToolContext['webSearch']> {

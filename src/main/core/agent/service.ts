@@ -1,21 +1,23 @@
 import { ErrorNames, HotaruError, toErrorData, type ErrorData } from '@shared/errors'
 import type { Effort } from '@shared/schema/effort'
-import type { HookEventName, HookFailure, PartOf, Session, SessionStatus } from '@shared/schema/session'
+import type { PartOf, Session, SessionStatus } from '@shared/schema/session'
 import type { EventBus } from '../bus/bus'
 import type { ProviderRegistry, ProviderSettings } from '../provider'
 import type { SessionStore } from '../session/store'
 import type { AgentInfo } from './agents'
 import { runTurn, type TurnResult } from './loop'
 import { checkPromptImages, storePromptImages, type PromptImage } from './prompt-images'
-import { generateTitle, titleFromMessage } from './title'
 import { ContextManager, type CompactionResult, type CompactionSettings } from '../context'
 import { log } from '../util/log'
 import type { Config } from '../config'
-import type { CheckpointService } from '../checkpoint/service'
-import { runHooks } from '../extensions'
 import type { TurnContext } from './environment'
 import type { SubagentRequest } from '../tools'
 import type { ToolHost } from './tool-host'
+import { TurnHookRegistry, type TurnInfo } from './turn-hooks'
+import { registerTurnFeatures, type TurnFeature } from './turn-features'
+import { Titles } from './features/titles'
+import { userHooksFeature } from './features/user-hooks'
+import { compactionFeature } from './features/compaction'
 import { changedSections, sentSections, type ContextSection } from '../context/turn-context'
 import type { ProjectInstance } from '../project/instance'
 import type { CommandSandbox } from '../sandbox/sandbox'
@@ -36,6 +38,8 @@ export interface PromptInput {
 /** Everything a turn needs that depends on the project (config, tools, prompt). */
 export interface TurnEnvironment {
   projectRoot: string
+  /** The open project the turn runs in (its language servers, say). */
+  project?: ProjectInstance
   /** Variables the project's commands and hooks get on top of the environment (a worktree's ports). */
   commandEnv?: Readonly<Record<string, string>>
   agents: Map<string, AgentInfo>
@@ -89,12 +93,14 @@ export class AgentService {
   private readonly waiting = new Map<string, Set<AbortController>>()
   private readonly queues = new Map<string, Promise<unknown>>()
   private readonly statuses = new Map<string, SessionStatus>()
-  private readonly titles = new Set<Promise<void>>()
+  private readonly titles: Titles
   /** Each project's `compaction` config, as last loaded for a session's turn. */
   private readonly compaction = new Map<string, CompactionSettings | undefined>()
   /** Each session's project provider settings, as last loaded for its turn (manual compaction uses them). */
   private readonly providerSettings = new Map<string, ProviderSettings | undefined>()
   readonly context: ContextManager
+  /** The turn's extension points; the features join a turn through them (see `turn-features.ts`). */
+  readonly hooks = new TurnHookRegistry()
 
   constructor(
     private readonly store: SessionStore,
@@ -102,7 +108,8 @@ export class AgentService {
     private readonly bus: EventBus,
     private readonly environment: (session: Session, turn: TurnContext) => Promise<TurnEnvironment>,
     private readonly onTurnEnd: (sessionId: string, turnId: string) => void = () => undefined,
-    private readonly checkpoints?: CheckpointService,
+    /** Features of the project's other services that join each turn (checkpoints, language servers). */
+    features: { checkpoints?: TurnFeature; lsp?: TurnFeature } = {},
     /** The open project a turn belongs to: it owns the turn, and closing it cancels the turn. */
     private readonly owner: (projectId: string) => ProjectInstance | undefined = () => undefined,
     /** One writer per session across processes: a turn holds its session for its whole run. */
@@ -116,6 +123,13 @@ export class AgentService {
       bus,
       settings: (sessionId) => this.compaction.get(sessionId),
       isBusy: (sessionId) => this.running.has(sessionId),
+    })
+    this.titles = new Titles(store, providers)
+    registerTurnFeatures(this.hooks, {
+      ...features,
+      'user-hooks': userHooksFeature(store),
+      titles: this.titles.feature(),
+      compaction: compactionFeature(this.context),
     })
   }
 
@@ -321,47 +335,18 @@ export class AgentService {
     // A turn cut short by a crash or kill is closed first, so the transcript is whole.
     this.store.recoverInterrupted(session.id)
     const history = this.store.messages(session.id)
-    const firstTurn = session.parentId === null && history.length === 0
-    const hookPayload = { sessionId: session.id, projectRoot: env.projectRoot }
-    const hookOptions = { cwd: env.projectRoot, sandbox: env.sandbox, env: { ...process.env, ...env.commandEnv } }
-    const submitted = await runHooks(env.config?.hooks, 'UserPromptSubmit', { ...hookPayload, prompt: input.text }, { ...hookOptions, signal })
-    if (submitted.blocked) {
-      reportHookFailures(submitted.failures)
-      throw new HotaruError('PromptBlocked', { message: `a UserPromptSubmit hook refused the message: ${submitted.reason ?? ''}`.trim() })
-    }
-    const started = firstTurn ? (await runHooks(env.config?.hooks, 'SessionStart', hookPayload, { ...hookOptions, signal })).failures : []
-    signal.throwIfAborted()
-    // Diagnostics that arrived after the last turn ended come first; that turn's edits are then forgotten.
-    const late = env.tools.lateContext?.({ endTurn: true }) ?? []
-    const sections = [...late, ...(env.turnSections ? changedSections(env.turnSections(), sentSections(history)) : [])]
+    const info: TurnInfo = { session, env, agent, model, prompt: input, firstTurn: session.parentId === null && history.length === 0, signal }
+    // User hooks may refuse the message; diagnostics that arrived after the last turn ended come first.
+    const start = await this.hooks.willStart(info)
+    if (start.refuse !== undefined) throw new HotaruError('PromptBlocked', { message: start.refuse })
+    const sections = [...start.context, ...(env.turnSections ? changedSections(env.turnSections(), sentSections(history)) : [])]
     const user = this.store.addMessage({ sessionId: session.id, role: 'user', agent: agentName, model, completedAt: Date.now() })
     turn.id = user.id
     if (sections.length > 0) this.store.addPart<PartOf<'context'>>({ sessionId: session.id, messageId: user.id, type: 'context', sections })
     storePromptImages(this.store, session.id, user.id, input.images ?? [])
     if (input.text.length > 0) this.store.addPart<PartOf<'text'>>({ sessionId: session.id, messageId: user.id, type: 'text', text: input.text })
-    this.recordHookFailures(session.id, user.id, 'UserPromptSubmit', submitted.failures)
-    this.recordHookFailures(session.id, user.id, 'SessionStart', started)
+    start.stored(user)
     written(user.id)
-
-    // The message's checkpoint runs in the snapshot worker while the first request goes out;
-    // calls that may change files wait for it (and for every step checkpoint before them).
-    const checkpoints = this.checkpoints
-    const projectId = session.projectId
-    const track = (work: Promise<unknown> | undefined): void => {
-      work?.catch((error: unknown) => log.warn(`[checkpoint] ${(error as Error).message}`))
-    }
-    track(checkpoints?.beforeMessage(session, user.id, env.config, input.text))
-    const tools: ToolHost = checkpoints
-      ? afterCheckpoints(env.tools, {
-          idle: () => checkpoints.idle(projectId),
-          beforeWrite: (paths) => checkpoints.beforeWrite(projectId, paths),
-          untold: () => checkpoints.takeUntold(session.id),
-        })
-      : env.tools
-
-    // A readable title at once; the model's title replaces it after the turn (requests made
-    // during the turn would compete with it).
-    if (firstTurn) session = this.store.update(session.id, { title: titleFromMessage(input.text || (input.images ?? []).map((i) => i.original.name).join(', ')) })
 
     this.compaction.set(session.id, env.compaction)
     this.providerSettings.set(session.id, env.providerSettings)
@@ -369,12 +354,10 @@ export class AgentService {
       {
         store: this.store,
         providers: this.providers,
-        tools,
+        tools: env.tools,
         context: this.context,
         setStatus: (s) => this.setStatus(session, s),
-        onStepEnd: (message, changes) => {
-          track(checkpoints?.afterStep(session, message.id, changes, env.config))
-        },
+        hooks: this.hooks.bind(info),
       },
       {
         sessionId: session.id,
@@ -389,27 +372,11 @@ export class AgentService {
       },
     )
     try {
-      const result = await done
-      const stopped = await runHooks(env.config?.hooks, 'Stop', hookPayload, hookOptions)
-      // Reported, not obeyed: continuing a turn because a hook objects could loop forever.
-      this.recordHookFailures(session.id, result.lastMessage?.id ?? user.id, 'Stop', stopped.failures)
-      // Model-written titles cost a request, so they are opt-in through `smallModel`.
-      if (firstTurn && result.status !== 'aborted' && env.smallModel) this.startTitle(session, input.text, env.smallModel, env.providerSettings)
-      // The turn ends with its checkpoints recorded (a CLI run lists them right after); a one-shot
-      // run's message walk still running now is stopped instead of awaited (see `finishTurn`).
-      await checkpoints?.finishTurn(projectId, session.parentId === null)
-      return result
+      return await this.hooks.didEnd({ turn: info, messageId: user.id, result: await done })
     } finally {
       this.store.flush()
       this.onTurnEnd(session.id, user.id)
     }
-  }
-
-  /** Failed hooks are shown on the message they ran for (a `hook` part), and logged. */
-  private recordHookFailures(sessionId: string, messageId: string, event: HookEventName, failures: HookFailure[]): void {
-    if (failures.length === 0) return
-    reportHookFailures(failures)
-    this.store.addPart<PartOf<'hook'>>({ sessionId, messageId, type: 'hook', event, failures })
   }
 
   /** The `task` tool: a child session runs the subagent; its last answer is the tool's result. */
@@ -448,23 +415,8 @@ export class AgentService {
   }
 
   /** Waits for background title generation (the CLI does before it exits). */
-  async settleTitles(timeoutMs: number): Promise<void> {
-    const pending = Promise.allSettled([...this.titles])
-    await Promise.race([pending, new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())])
-  }
-
-  /** Titles come from a small model in the background; the session is usable meanwhile. */
-  private startTitle(session: Session, text: string, smallModel: string, settings?: ProviderSettings): void {
-    const task = generateTitle(this.providers, smallModel, text, AbortSignal.timeout(30_000), settings)
-      .then((title) => {
-        if (title && this.store.find(session.id)) this.store.update(session.id, { title })
-      })
-      .catch((error: unknown) => {
-        // The message-derived title stays; nothing the user must act on.
-        log.debug(`[agent] title for ${session.id} failed: ${(error as Error).message}`)
-      })
-      .finally(() => this.titles.delete(task))
-    this.titles.add(task)
+  settleTitles(timeoutMs: number): Promise<void> {
+    return this.titles.settle(timeoutMs)
   }
 
   private setStatus(session: Session, status: SessionStatus): void {
@@ -474,7 +426,6 @@ export class AgentService {
   }
 }
 
-/** What `agent:turnEnded` says about a stop the user did not ask for (the project closed, the session went). */
 /** Frees the session for other processes; a failure (a full disk) is logged: the holder's end is what others check. */
 function releaseLock(held: HeldLock | undefined, sessionId: string): void {
   try {
@@ -484,6 +435,7 @@ function releaseLock(held: HeldLock | undefined, sessionId: string): void {
   }
 }
 
+/** What `agent:turnEnded` says about a stop the user did not ask for (the project closed, the session went). */
 function abortReason(signal: AbortSignal): { error?: ErrorData } {
   return signal.reason instanceof TurnCancelled ? { error: signal.reason.toData() } : {}
 }
@@ -508,43 +460,6 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
       },
     )
   })
-}
-
-function reportHookFailures(failures: { command: string; error: string }[]): void {
-  for (const failure of failures) log.warn(`[hooks] ${failure.command}: ${failure.error}`)
-}
-
-/**
- * Tool calls that may change files start only once the checkpoints before them are taken, or,
- * when they say which paths they will write, once those paths' pre-images are kept for them.
- */
-/**
- * Tool calls that may change files wait for the checkpoint work before them; their result then
- * carries a checkpoint failure not told yet, so the model knows its change has no restore point.
- */
-function afterCheckpoints(
-  host: ToolHost,
-  wait: { idle: () => Promise<void>; beforeWrite: (paths: string[]) => Promise<void>; untold: () => string | undefined },
-): ToolHost {
-  return {
-    definitions: (agent, model, settings) => host.definitions(agent, model, settings),
-    mutatesFiles: host.mutatesFiles ? (name, agent) => host.mutatesFiles?.(name, agent) ?? true : undefined,
-    permissionRules: host.permissionRules ? (agent) => host.permissionRules?.(agent) ?? { ruleset: [], floors: [] } : undefined,
-    warm: host.warm ? () => host.warm?.() : undefined,
-    lateContext: host.lateContext ? (options) => host.lateContext?.(options) ?? [] : undefined,
-    beforeTurnEnd: host.beforeTurnEnd ? (signal) => host.beforeTurnEnd?.(signal) ?? Promise.resolve([]) : undefined,
-    plannedWrites: host.plannedWrites ? (call, agent) => host.plannedWrites?.(call, agent) ?? Promise.resolve(undefined) : undefined,
-    execute: async (call, ctx) => {
-      const mutates = host.mutatesFiles?.(call.name, ctx.agent) ?? true
-      if (mutates) {
-        const writes = await host.plannedWrites?.(call, ctx.agent)
-        await (writes ? wait.beforeWrite(writes) : wait.idle())
-      }
-      const result = await host.execute(call, ctx)
-      const untold = mutates ? wait.untold() : undefined
-      return untold ? { ...result, output: `${result.output}\n\n${untold}` } : result
-    },
-  }
 }
 
 /**

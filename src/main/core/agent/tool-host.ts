@@ -1,5 +1,4 @@
 import type { ErrorData } from '@shared/errors'
-import type { ContextSection } from '../context/turn-context'
 import type { EnforcedRules } from '../permission/policy'
 import type { ProviderSettings, ToolDefinition } from '../provider'
 import type { AgentInfo } from './agents'
@@ -48,13 +47,6 @@ export interface ToolHost {
   permissionRules?(agent: string): EnforcedRules
   /** Whether a call of tool `name` may change files (see `mutatesFiles`); absent: every tool may. */
   mutatesFiles?(name: string, agent: AgentInfo): boolean
-  /**
-   * Facts about the session's edits that arrived since the model last heard (late diagnostics), as
-   * context sections; `endTurn` (at a turn's start) also forgets the previous turn's edits.
-   */
-  lateContext?(options?: { endTurn?: boolean }): ContextSection[]
-  /** Before the turn ends: waits (bounded) for what its edits are still owed; what comes back, the model hears before it stops. */
-  beforeTurnEnd?(signal: AbortSignal): Promise<ContextSection[]>
   /** Called once a model request is out (its answer began): loads what the tools need while the model writes. */
   warm?(): void
   /**

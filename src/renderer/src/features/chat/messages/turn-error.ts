@@ -50,6 +50,7 @@ export function turnErrorView(name: string): TurnErrorView {
     case 'TurnNotStarted':
     case 'TurnCancelled':
     case 'PromptBlocked':
+    case 'TurnHookFailed':
     case 'SubagentFailed':
     case 'AgentNotFound':
     case 'NoSession':

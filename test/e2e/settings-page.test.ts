@@ -55,6 +55,9 @@ describe('settings page in Chromium (hotaru serve + fake LLM)', () => {
       await page.keyboard.press('Control+Comma')
       await settings.waitFor()
       expect(await focused(page)).toBe('Search settings')
+      // A late focus on the composer behind does not take the keys away from the page.
+      await page.evaluate(`document.querySelector('[data-testid="chat-input"]').focus()`)
+      expect(await focused(page)).toBe('Search settings')
       const box = await settings.boundingBox()
       expect(box).toMatchObject({ x: 0, y: 0, width: 1400, height: 900 })
       await screenshot(page, 'settings-page-01-open')

@@ -45,21 +45,31 @@ function holdFocus(panel: HTMLElement): () => void {
   return () => document.removeEventListener('focusin', onFocusIn)
 }
 
+/**
+ * Makes `el` the top dialog: it holds the focus until the returned function is called, which gives the focus
+ * back to where it was before. For dialogs that are not a `Modal` (the Settings page); the caller moves the
+ * focus in.
+ */
+export function openDialog(el: HTMLElement): () => void {
+  const previous = document.activeElement as HTMLElement | null
+  openPanels.push(el)
+  const release = holdFocus(el)
+  return () => {
+    release()
+    openPanels.splice(openPanels.indexOf(el), 1)
+    previous?.focus?.()
+  }
+}
+
 /** A centred dialog over a dimmed window; Escape or a click outside cancels. It holds the focus while open. */
 export function Modal({ title, children, onCancel, testId, className }: ModalProps) {
   const panel = useRef<HTMLDivElement>(null)
   useEffect(() => {
     const el = panel.current
     if (!el) return
-    const previous = document.activeElement as HTMLElement | null
-    openPanels.push(el)
-    const release = holdFocus(el)
+    const release = openDialog(el)
     el.querySelector<HTMLElement>(FIRST_FOCUS)?.focus()
-    return () => {
-      release()
-      openPanels.splice(openPanels.indexOf(el), 1)
-      previous?.focus?.()
-    }
+    return release
   }, [])
   return (
     <div

@@ -1,6 +1,7 @@
 import './settings.css'
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
 import { Icon } from '../../components/Icon'
+import { openDialog } from '../../components/Modal'
 import { chatFor, type ChatController } from '../../stores/chat'
 import { useWorkspace } from '../../stores/workspace'
 import type { HotaruBridge } from '@shared/ipc'
@@ -79,11 +80,11 @@ function OpenSettings() {
   const escapeRef = useRef<() => void>(closeSettings)
   const extra = useMemo(() => shortcutCommands().map((c) => ({ section: 'keys' as const, label: c.label, keys: [c.keys] })), [])
 
+  // Holds the focus like any dialog: a late focus on the composer behind cannot take the keys (Escape) away.
+  useEffect(() => (page.current ? openDialog(page.current) : undefined), [])
   useEffect(() => {
-    const previous = document.activeElement as HTMLElement | null
     // "Add key" puts the cursor in a key field (Providers focuses it); otherwise search is where typing goes.
     if (!keyFor) search.current?.focus()
-    return () => previous?.focus?.()
   }, [keyFor])
 
   // Escape while the focus is nowhere (a deleted row's button took it along) still reaches the page.

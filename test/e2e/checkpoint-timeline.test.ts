@@ -25,7 +25,7 @@ async function box(locator: Locator): Promise<{ x: number; y: number; width: num
   return b
 }
 
-describe('the checkpoint timeline beside the chat (Chromium through serve)', () => {
+describe('the checkpoint timeline beside the chat, and the composer’s buttons (Chromium through serve)', () => {
   const shared = useBrowser({ fakeLlm: true })
 
   it('says what each step did, restores from a row or a message with the exact files, and selects one row', { timeout: 240_000 }, async () => {
@@ -166,6 +166,46 @@ describe('the checkpoint timeline beside the chat (Chromium through serve)', () 
       await screenshot(page, 'timeline-failure').catch(() => undefined)
       console.error(await page.locator('body').innerText().catch(() => ''), ui.served.stderr().slice(-3000))
       throw error
+    } finally {
+      await ui.close()
+    }
+  })
+
+  it('keeps Stop and Queue side by side on the composer bar\'s first row in a narrow chat while a turn runs', { timeout: 120_000 }, async () => {
+    const project = writeTree(tempDir('hotaru-e2e-queue-'), { 'README.md': '# queue\n' })
+    // A 1000 px window leaves the chat column about 280 px.
+    const ui = await servedPage(shared, { viewport: { width: 1000, height: 800 } })
+    const { page, errors } = ui
+    const chat = ui.chat()
+    try {
+      await ui.openProject(project)
+      shared.fake.enqueue({ text: Array.from({ length: 400 }, (_, i) => `word${i} `), dripMs: 300 })
+      const input = chat.getByTestId('chat-input')
+      await input.fill('Take your time')
+      await input.press('Enter')
+      const stop = chat.getByTestId('stop-button')
+      await stop.waitFor()
+      await input.fill('Queued meanwhile')
+      const queue = chat.getByTestId('send-button')
+      await until(async () => (await queue.innerText()) === 'Queue', 'Queue shown while the turn runs')
+      const composer = await box(chat.getByTestId('composer'))
+      expect(composer.width).toBeLessThan(360)
+      const inputBox = await box(input)
+      const agent = await box(chat.locator('.composer-bar .picker-agent'))
+      const stopBox = await box(stop)
+      const queueBox = await box(queue)
+      // Side by side, inside the composer, on the row right under the input (the pickers' first row), not a line of their own.
+      expect(Math.abs(stopBox.y - queueBox.y)).toBeLessThan(2)
+      expect(queueBox.x).toBeGreaterThan(stopBox.x)
+      expect(queueBox.x + queueBox.width).toBeLessThanOrEqual(composer.x + composer.width)
+      expect(queueBox.y).toBeGreaterThan(inputBox.y + inputBox.height)
+      expect(queueBox.y).toBeLessThan(agent.y + agent.height)
+      expect(queueBox.height).toBeLessThan(30)
+      expect(await stop.getAttribute('aria-label')).toBe('Stop')
+      await screenshot(page, 'timeline-07-narrow-composer-queue')
+      await stop.click()
+      await chat.getByTestId('turn-stopped').waitFor()
+      expect(errors).toEqual([])
     } finally {
       await ui.close()
     }

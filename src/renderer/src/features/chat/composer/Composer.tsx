@@ -326,46 +326,51 @@ export function Composer({ sessionId }: { sessionId: string | null }) {
         data-testid="chat-input"
       />
       <div className="composer-bar">
-        <AgentPicker sessionId={sessionId} />
-        <ModelPicker sessionId={sessionId} />
-        <EffortPicker sessionId={sessionId} />
-        <button type="button" className="icon attach-image" onClick={() => picker.current?.click()} title="Attach images (or paste / drop them here)" aria-label="Attach images" data-testid="attach-image">
-          <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.3">
-            <rect x="1.5" y="2.5" width="13" height="11" rx="1.5" />
-            <circle cx="5.5" cy="6" r="1.3" />
-            <path d="M2 12l4-4 3 3 2-2 3.5 3.5" />
-          </svg>
-        </button>
-        <input
-          ref={picker}
-          type="file"
-          accept="image/png,image/jpeg,image/gif,image/webp"
-          multiple
-          hidden
-          data-testid="image-file-input"
-          onChange={(e) => {
-            addImages([...(e.target.files ?? [])])
-            // The same file can be picked again after it was removed.
-            e.target.value = ''
-          }}
-        />
-        <span className="spacer" />
-        {sessionId && <ContextMeter sessionId={sessionId} model={model} />}
-        {busy && (
-          <button type="button" className="stop" onClick={() => background('chat.abort', chat.abort(sessionId))} title="Stop (Esc)" data-testid="stop-button">
-            <Icon name="debug-stop" /> Stop
+        <div className="composer-tools">
+          <AgentPicker sessionId={sessionId} />
+          <ModelPicker sessionId={sessionId} />
+          <EffortPicker sessionId={sessionId} />
+          <button type="button" className="icon attach-image" onClick={() => picker.current?.click()} title="Attach images (or paste / drop them here)" aria-label="Attach images" data-testid="attach-image">
+            <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.3">
+              <rect x="1.5" y="2.5" width="13" height="11" rx="1.5" />
+              <circle cx="5.5" cy="6" r="1.3" />
+              <path d="M2 12l4-4 3 3 2-2 3.5 3.5" />
+            </svg>
           </button>
-        )}
-        <button
-          type="button"
-          className="primary send"
-          onClick={submit}
-          disabled={missing || (!text.trim() && !images.length && !chips.length) || waiting || (images.length > 0 && noVision)}
-          title={waiting ? 'Wait for the attached resources (remove one that failed)' : busy ? 'Queue (Enter)' : 'Send (Enter)'}
-          data-testid="send-button"
-        >
-          {busy ? 'Queue' : 'Send'}
-        </button>
+          <input
+            ref={picker}
+            type="file"
+            accept="image/png,image/jpeg,image/gif,image/webp"
+            multiple
+            hidden
+            data-testid="image-file-input"
+            onChange={(e) => {
+              addImages([...(e.target.files ?? [])])
+              // The same file can be picked again after it was removed.
+              e.target.value = ''
+            }}
+          />
+          <span className="spacer" />
+          {sessionId && <ContextMeter sessionId={sessionId} model={model} />}
+        </div>
+        {/* Stop and Send/Queue keep their place at the end of the bar's first row: the tools before them fold, they never do. */}
+        <div className="composer-actions" data-testid="composer-actions">
+          {busy && (
+            <button type="button" className="stop" onClick={() => background('chat.abort', chat.abort(sessionId))} title="Stop (Esc)" aria-label="Stop" data-testid="stop-button">
+              <Icon name="debug-stop" /> <span className="stop-label">Stop</span>
+            </button>
+          )}
+          <button
+            type="button"
+            className="primary send"
+            onClick={submit}
+            disabled={missing || (!text.trim() && !images.length && !chips.length) || waiting || (images.length > 0 && noVision)}
+            title={waiting ? 'Wait for the attached resources (remove one that failed)' : busy ? 'Queue (Enter)' : 'Send (Enter)'}
+            data-testid="send-button"
+          >
+            {busy ? 'Queue' : 'Send'}
+          </button>
+        </div>
       </div>
     </div>
   )

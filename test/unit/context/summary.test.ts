@@ -4,7 +4,7 @@ import type { ChatRequest, Completion, ModelInfo } from '../../../src/main/core/
 import { modelInfo } from '../../../src/main/core/provider'
 import { summarize, type SummaryProvider } from '../../../src/main/core/context/compaction'
 import { clipMiddle, renderSummaryInput } from '../../../src/main/core/context/summary-input'
-import { assistant, text, tokensOf, tool, user } from './builders'
+import { assistant, text, tokensOf, tool, user, userWithContext } from './builders'
 
 const turns = (n: number, outputTokens: number) =>
   Array.from({ length: n }, (_, i) => [user(`request ${i}`), assistant([text(`answer ${i}`), tool('read', tokensOf(outputTokens, 'o'), { input: { path: `f${i}.ts` } })])]).flat()
@@ -40,6 +40,20 @@ describe('summary input degrade', () => {
     expect(clipped.text.length).toBeLessThanOrEqual(8_000 * 4)
     expect(stripped.text.length).toBeLessThanOrEqual(1_000 * 4)
     expect(fewer.text.length).toBeLessThanOrEqual(120 * 4)
+  })
+
+  it('tells the summarizer the late diagnostics the model was sent, but not the state the summary carries itself', () => {
+    const diagnostics = 'src/app.ts:3:7 error TS2322: Type string is not assignable to type number'
+    const covered = [
+      userWithContext('fix the build', [{ name: 'git', text: 'branch main, clean' }]),
+      assistant([text('editing'), tool('edit', 'ok', { input: { path: 'src/app.ts' } }), { type: 'context', sections: [{ name: 'diagnostics', text: diagnostics }] }]),
+    ]
+    const full = renderSummaryInput(undefined, covered, 10_000)
+    expect(full.level).toBe('full')
+    expect(full.text).toContain(`[diagnostics]\n${diagnostics}`)
+    expect(full.text).not.toContain('branch main, clean')
+    const stripped = renderSummaryInput(undefined, covered, 1_000, 'no-outputs')
+    expect(stripped.text).not.toContain('TS2322')
   })
 
   it('clips in the middle, keeping both ends', () => {

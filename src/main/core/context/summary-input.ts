@@ -1,6 +1,7 @@
-import type { MessageWithParts, Part } from '@shared/schema/session'
+import type { MessageWithParts, Part, PartOf } from '@shared/schema/session'
 import { toolOutputForModel } from './placeholder'
 import { CHARS_PER_TOKEN } from './tokens'
+import { isStateSection } from './turn-context'
 
 /**
  * The conversation as plain text for the compaction agent. Plain text (no tool
@@ -63,9 +64,29 @@ function renderPart(part: Part, options: RenderOptions): string | undefined {
     case 'image':
       // The summary is text: the model that writes it learns that an image was there, and its name.
       return `[image ${part.name}, ${part.width}×${part.height}]`
-    default:
+    case 'context':
+      return renderNews(part, options)
+    // Step markers and failed hooks were never sent to the model; the covered range holds no compaction marker
+    // (the previous summary is passed on its own).
+    case 'step-start':
+    case 'step-finish':
+    case 'hook':
+    case 'compaction':
       return undefined
   }
+}
+
+/**
+ * The one-off news a `context` part told the model (late language-server diagnostics), clipped like tool
+ * output: the summary replaces the message that carried it, so only the summary can say what was still wrong.
+ * State sections (date, git, instructions, memory) are left out: their latest text travels with the summary
+ * verbatim (see `ContextView.carried`).
+ */
+function renderNews(part: PartOf<'context'>, options: RenderOptions): string | undefined {
+  if (options.outputChars <= 0) return undefined
+  const news = part.sections.filter((section) => !isStateSection(section.name) && section.text.trim().length > 0)
+  if (news.length === 0) return undefined
+  return news.map((section) => `[${section.name}]\n${clipMiddle(section.text, options.outputChars)}`).join('\n')
 }
 
 function renderMessage(message: MessageWithParts, options: RenderOptions): string {

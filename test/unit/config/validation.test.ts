@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
+import { z } from 'zod'
 import { ConfigInvalid, ConfigSchema } from '../../../src/main/core/config'
+import { toConfigIssues } from '../../../src/main/core/config/zod-issues'
 import { type ConfigWorld, makeWorld, rejectionOf } from './helpers'
 
 let world: ConfigWorld
@@ -153,5 +155,13 @@ describe('ConfigSchema', () => {
       maxTurns: 100,
     }
     expect(ConfigSchema.parse(config)).toEqual(config)
+  })
+})
+
+describe('issues our config schemas do not raise yet still read as short messages', () => {
+  test('a number off its step names the step and the value', () => {
+    const result = z.object({ port: z.number().multipleOf(10) }).safeParse({ port: 8085 }, { reportInput: true })
+    expect(result.success).toBe(false)
+    expect(toConfigIssues(result.error?.issues ?? [])).toEqual([{ path: 'port', message: 'must be a multiple of 10, got number 8085' }])
   })
 })

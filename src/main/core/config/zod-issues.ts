@@ -84,6 +84,8 @@ function toConfigIssue(issue: Issue, path: PropertyKey[]): ConfigIssue[] {
       return issue.keys.map((key) => ({ path: formatJsonPath([...path, key]), message: `unknown key "${key}"` }))
     case 'invalid_key':
       return [{ path: at, message: `invalid key: ${toConfigIssues(issue.issues).map((i) => i.message).join('; ')}` }]
+    case 'invalid_element':
+      return [{ path: at, message: `invalid element: ${toConfigIssues(issue.issues).map((i) => i.message).join('; ')}` }]
     case 'invalid_value':
       return [{ path: at, message: `expected ${choices(issue.values)}, got ${describeChoice(issue.input)}` }]
     case 'invalid_union':
@@ -91,7 +93,11 @@ function toConfigIssue(issue: Issue, path: PropertyKey[]): ConfigIssue[] {
     case 'too_small':
     case 'too_big':
       return [{ path: at, message: sizeMessage(issue) }]
-    default:
+    case 'not_multiple_of':
+      return [{ path: at, message: `must be a multiple of ${issue.divisor}, got ${describeChoice(issue.input)}` }]
+    // A format check (regex, URL) or a refinement: our schemas word these themselves for the user.
+    case 'invalid_format':
+    case 'custom':
       return [{ path: at, message: issue.message }]
   }
 }

@@ -30,7 +30,9 @@ export default tseslint.config(
     },
   },
   {
-    // Type-aware rules: a promise nobody awaits or catches is an unhandled rejection waiting to crash `hotaru serve`.
+    // Type-aware rules: a promise nobody awaits or catches is an unhandled rejection waiting to crash `hotaru serve`;
+    // a switch on a union lists every member, so a new part type or stream event is placed, not silently defaulted
+    // (options explained in docs/decisions/named-errors.md).
     files: ['**/*.{ts,tsx,mts}'],
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
@@ -38,6 +40,10 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-floating-promises': ['error', { ignoreVoid: false }],
       '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': [
+        'error',
+        { considerDefaultExhaustiveForUnions: false, allowDefaultCaseForExhaustiveSwitch: true, requireDefaultForNonUnion: true },
+      ],
     },
   },
   {

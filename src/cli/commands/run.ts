@@ -378,7 +378,11 @@ function stopNotice(finish: string | undefined): string | undefined {
       return 'the context window filled up; compacting the conversation and asking again'
     case 'interrupted':
       return 'the response broke off after a tool call; going on with a new request'
+    // Still streaming: nothing to tell yet.
+    case undefined:
+      return undefined
     default:
+      // A normal end (`stop`, `tool_calls`), or one the final outcome tells (refusal, filter, error).
       return undefined
   }
 }

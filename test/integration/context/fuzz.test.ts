@@ -98,7 +98,7 @@ function turnsFor(seed: StepSeed, index: number, slow: boolean): FakeTurn[] {
     case 'stream-error':
       // Late enough to follow a finished tool call when there is one: that attempt is not retried.
       return [{ ...turn, fault: { type: 'stream-error', afterEvents: 9 } }, turn]
-    default:
+    case 'none':
       return [turn]
   }
 }

@@ -383,6 +383,12 @@ async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager
         // The provider retries from scratch: drop what the failed attempt produced so nothing is duplicated.
         dropAttempt()
         return
+      case 'citation':
+      case 'provider-block':
+        // Server tools (web search) produce these, and a turn enables none (the web search tool runs a request
+        // of its own); an unknown block type also arrives as a provider block. No session part holds them, so
+        // they are dropped and the text and calls around them are kept.
+        return
     }
   }
 

@@ -51,7 +51,12 @@ export function partChars(part: Part): number {
       return part.sections.length === 0 ? 0 : contextText(part.sections).length
     case 'image':
       return imageTokens(part.scaled ?? part) * CHARS_PER_TOKEN
-    default:
+    // Never sent: step markers and failed hooks are for the UI; a compaction marker is not among the messages
+    // a request sends (its summary is measured where the view is, see `measureView`).
+    case 'step-start':
+    case 'step-finish':
+    case 'hook':
+    case 'compaction':
       return 0
   }
 }

@@ -76,6 +76,9 @@ function decodeChild(hash: string, item: unknown): TreeChild {
     case 'u':
       if (ref !== 'too-large' && ref !== 'unreadable') break
       return { name, entry: { kind: 'untracked', reason: ref, size } }
+    default:
+      // An entry type this format does not have: malformed, like a bad reference above.
+      break
   }
   throw corrupt(hash, `has a malformed entry "${name}"`)
 }

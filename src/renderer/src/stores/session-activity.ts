@@ -38,7 +38,12 @@ function activityOfPart(part: Part): SessionActivity | null {
     case 'step-start':
     case 'step-finish':
       return { kind: 'waiting-model' }
-    default:
+    // These say nothing new about what the agent does: late diagnostics and failed hooks arrive beside the work,
+    // a compaction marker is followed by the next step, and images belong to user messages.
+    case 'context':
+    case 'hook':
+    case 'compaction':
+    case 'image':
       return null
   }
 }

@@ -20,7 +20,12 @@ export function anthropicFinishReason(reason: StopReason | null | undefined): Fi
       return 'refusal'
     case 'pause_turn':
       return 'pause'
+    // The stream ended without a message_delta saying why.
+    case null:
+    case undefined:
+      return 'other'
     default:
+      // A stop reason newer than this SDK's types.
       return 'other'
   }
 }

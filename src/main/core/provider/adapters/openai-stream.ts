@@ -18,7 +18,12 @@ export function openaiFinishReason(reason: string | null | undefined): FinishRea
       return 'length'
     case 'content_filter':
       return 'content_filter'
+    // A compatible server that does not say why it stopped.
+    case null:
+    case undefined:
+      return 'other'
     default:
+      // A reason of a compatible server's own.
       return 'other'
   }
 }

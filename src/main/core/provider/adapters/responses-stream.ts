@@ -232,8 +232,65 @@ export async function* mapResponsesStream(
         const nested = (event as { error?: { code?: string | null; message?: string | null; type?: string | null } }).error
         throw responsesStreamFailure(nested ?? event, ctx)
       }
+      case 'response.created':
+      case 'response.queued':
+      case 'response.in_progress':
+        // Lifecycle: the response's end is what counts.
+        break
+      case 'response.content_part.added':
+      case 'response.content_part.done':
+      case 'response.output_text.done':
+      case 'response.output_text.annotation.added':
+      case 'response.refusal.done':
+      case 'response.reasoning_summary_part.added':
+      case 'response.reasoning_summary_part.done':
+      case 'response.reasoning_summary_text.done':
+      case 'response.reasoning_text.done':
+        // These repeat what the deltas carried; a message's annotations (citations) and a reasoning item's
+        // summary parts arrive whole with `response.output_item.done`.
+        break
+      case 'response.web_search_call.in_progress':
+      case 'response.web_search_call.searching':
+      case 'response.web_search_call.completed':
+        // A web search's progress: the search arrives whole as its item's `response.output_item.done`.
+        break
+      case 'response.audio.delta':
+      case 'response.audio.done':
+      case 'response.audio.transcript.delta':
+      case 'response.audio.transcript.done':
+      case 'response.code_interpreter_call.in_progress':
+      case 'response.code_interpreter_call.interpreting':
+      case 'response.code_interpreter_call.completed':
+      case 'response.code_interpreter_call_code.delta':
+      case 'response.code_interpreter_call_code.done':
+      case 'response.compaction.compacting':
+      case 'response.custom_tool_call_input.delta':
+      case 'response.custom_tool_call_input.done':
+      case 'response.file_search_call.in_progress':
+      case 'response.file_search_call.searching':
+      case 'response.file_search_call.completed':
+      case 'response.image_generation_call.in_progress':
+      case 'response.image_generation_call.generating':
+      case 'response.image_generation_call.partial_image':
+      case 'response.image_generation_call.completed':
+      case 'response.mcp_call.in_progress':
+      case 'response.mcp_call.completed':
+      case 'response.mcp_call.failed':
+      case 'response.mcp_call_arguments.delta':
+      case 'response.mcp_call_arguments.done':
+      case 'response.mcp_list_tools.in_progress':
+      case 'response.mcp_list_tools.completed':
+      case 'response.mcp_list_tools.failed':
+      case 'response.shell_call_command.added':
+      case 'response.shell_call_command.delta':
+      case 'response.shell_call_command.done':
+      case 'response.shell_call_output_content.delta':
+      case 'response.shell_call_output_content.done':
+        // Tools and modalities no request enables: hosted tools other than web search, custom (grammar) tools,
+        // audio output, and server-side compaction.
+        break
       default:
-        // Lifecycle, content-part and `.done` text events repeat what the deltas carried.
+        // An event newer than this SDK's types, or a compatible server's own (keep-alives): nothing we read.
         break
     }
   }

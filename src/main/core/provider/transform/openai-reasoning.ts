@@ -53,7 +53,11 @@ export function compatReasoningFields(request: ChatRequest, model: ModelInfo, pr
       // Ollama's OpenAI endpoint turns `reasoning_effort` into `think`; `none` is the only way to switch it off there.
       if (effort === 'off') return { reasoning_effort: 'none' }
       return { reasoning_effort: effort === 'max' ? 'high' : effort }
-    default:
+    // Claude behind a compatible gateway other than a router: gateways agree on no field for its thinking
+    // (Anthropic's own compatibility endpoint ignores `reasoning_effort` and takes `thinking`, others map
+    // `reasoning_effort`), so nothing is sent and the gateway's default applies.
+    case 'anthropic-adaptive':
+    case 'anthropic-budget':
       return {}
   }
 }

@@ -29,7 +29,9 @@ function serverText(server: PreviewStatus | null): string | null {
       return `Could not start ${name}: ${server.error ?? 'unknown reason'}`
     case 'exited':
       return `${name} exited${server.error ? `: ${server.error}` : ''}`
-    default:
+    // A ready server speaks through its page (or its address when no page is open); a stopped one says nothing.
+    case 'ready':
+    case 'stopped':
       return null
   }
 }

@@ -5,6 +5,7 @@ import { Icon } from '../../components/Icon'
 import { Select } from '../../components/Select'
 import { errorMessage, unwrap } from '../../ipc'
 import { background } from '../../lib/background'
+import { useTrust } from '../trust'
 import { groupRules, type ToolRules } from './permission-groups'
 import { ACTION_LABELS, comparePermissions, LAYER_LABELS, PERMISSION_LABELS, patternLabel, permissionLabel, type Action } from '@shared/permission-labels'
 import { matchesQuery, sectionNameMatches } from './settings-search'
@@ -135,6 +136,8 @@ export function Permissions({ bridge, projectId, sessionId, query }: { bridge: H
   const [rules, setRules] = useState<Rules | null>(null)
   const [approvals, setApprovals] = useState<RememberedApproval[]>([])
   const [error, setError] = useState<string | null>(null)
+  // Trusting the folder (in Workspace trust, shown beside this while searching) changes what applies: read again.
+  const trustedNow = useTrust((s) => s.byProject[projectId]?.trusted)
 
   const load = useCallback(async (): Promise<void> => {
     const [r, a] = await Promise.all([
@@ -158,7 +161,7 @@ export function Permissions({ bridge, projectId, sessionId, query }: { bridge: H
     return () => {
       live = false
     }
-  }, [bridge, projectId, sessionId])
+  }, [bridge, projectId, sessionId, trustedNow])
 
   const change = async (layer: Layer, permission: string, pattern: string, action: Action | null): Promise<boolean> => {
     try {

@@ -1,4 +1,5 @@
 export { RestrictedBadge } from './RestrictedBadge'
 export { TrustPrompt } from './TrustPrompt'
 export { TrustSettings } from './TrustSettings'
+export { useTrust } from './trust-state'
 import './trust.css'

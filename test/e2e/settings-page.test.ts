@@ -189,6 +189,24 @@ describe('settings page in Chromium (hotaru serve + fake LLM)', () => {
       await until(async () => (await toggle.getAttribute('aria-checked')) === 'false', 'switched off')
       expect(readJson(userFile)).toEqual({ sandbox: { enabled: false } })
 
+      // The dark theme, chosen with the keyboard: the selects are drawn in it, not by the system.
+      await tabTo(page, 'Appearance')
+      await page.keyboard.press('Enter')
+      await tabTo(page, 'theme-system')
+      await page.keyboard.press('ArrowRight')
+      await page.keyboard.press('ArrowRight')
+      expect(await page.evaluate('document.documentElement.dataset.theme')).toBe('dark')
+      await tabTo(page, 'Permissions')
+      await page.keyboard.press('Enter')
+      await rules.waitFor()
+      const drawn = await page.evaluate(`(() => {
+        const style = getComputedStyle(document.querySelector('.permission-rules tbody[data-permission="bash"] tr[data-pattern="*"] select'))
+        return [style.backgroundColor, style.colorScheme, style.appearance, style.color].join(' | ')
+      })()`)
+      // The theme's background, its colour scheme (the open list is dark too), no system drawing, "Ask first" in the warning colour.
+      expect(drawn).toBe('rgb(30, 30, 32) | dark | none | rgb(227, 179, 65)')
+      await screenshot(page, 'settings-page-07-dark')
+
       await page.keyboard.press('Escape')
       await settings.waitFor({ state: 'detached' })
       expect(errors).toEqual([])

@@ -4,9 +4,11 @@ import {
   ConfigurationRequest,
   createProtocolConnection,
   DefinitionRequest,
+  DiagnosticRefreshRequest,
   DidChangeTextDocumentNotification,
   DidCloseTextDocumentNotification,
   DidOpenTextDocumentNotification,
+  DocumentDiagnosticRequest,
   DocumentSymbolRequest,
   ExitNotification,
   HoverRequest,
@@ -26,6 +28,7 @@ import {
   WorkspaceFoldersRequest,
   WorkspaceSymbolRequest,
   type DataCallback,
+  type DiagnosticOptions,
   type Definition,
   type Disposable as JsonRpcDisposable,
   type DefinitionLink,
@@ -104,6 +107,8 @@ export class LanguageServerClient {
   private stopping = false
   private exited = false
   private readonly versions = new Map<string, number>()
+  /** Set when the server answers diagnostics on request (LSP 3.17 pull) instead of publishing them. */
+  private pull: DiagnosticOptions | undefined
 
   constructor(private readonly options: ClientOptions) {}
 
@@ -133,6 +138,10 @@ export class LanguageServerClient {
     connection.onRequest(WorkDoneProgressCreateRequest.type, () => undefined)
     connection.onRequest(ShowMessageRequest.type, () => null)
     connection.onRequest(WorkspaceFoldersRequest.type, () => [this.folder()])
+    // A pull server that learned something new (a project loaded, a config changed) asks to be asked again.
+    connection.onRequest(DiagnosticRefreshRequest.type, () => {
+      for (const uri of this.versions.keys()) this.pullDiagnostics(uri)
+    })
     connection.onError(([error]) => this.fail(`the connection failed: ${error.message}`))
     connection.onClose(() => this.fail('the connection closed'))
     connection.listen()
@@ -153,10 +162,13 @@ export class LanguageServerClient {
           definition: { linkSupport: true },
           references: {},
           documentSymbol: { hierarchicalDocumentSymbolSupport: true },
+          diagnostic: { dynamicRegistration: false, relatedDocumentSupport: false },
         },
       },
     })
-    await withTimeout(init, this.options.initializeTimeoutMs ?? 60_000, 'the server did not answer initialize')
+    const initialized = await withTimeout(init, this.options.initializeTimeoutMs ?? 60_000, 'the server did not answer initialize')
+    // A server that offers both gets asked: what it would publish anyway comes in as well.
+    this.pull = initialized.capabilities.diagnosticProvider
     await connection.sendNotification(InitializedNotification.type, {})
   }
 
@@ -183,19 +195,53 @@ export class LanguageServerClient {
     return this.versions.has(uri)
   }
 
-  /** Opens the document, or sends its whole new text when already open (full sync keeps both sides simple). */
+  /**
+   * Opens the document, or sends its whole new text when already open (full sync keeps both sides simple).
+   * A pull server is then asked for the file's diagnostics, and for those of the other open files when a
+   * change in one file can break another.
+   */
   async sync(uri: string, languageId: string, text: string): Promise<void> {
     const version = this.versions.get(uri)
     if (version === undefined) {
       this.versions.set(uri, 1)
       await this.conn().sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId, version: 1, text } })
-      return
+    } else {
+      this.versions.set(uri, version + 1)
+      await this.conn().sendNotification(DidChangeTextDocumentNotification.type, {
+        textDocument: { uri, version: version + 1 },
+        contentChanges: [{ text }],
+      })
     }
-    this.versions.set(uri, version + 1)
-    await this.conn().sendNotification(DidChangeTextDocumentNotification.type, {
-      textDocument: { uri, version: version + 1 },
-      contentChanges: [{ text }],
-    })
+    if (!this.pull) return
+    this.pullDiagnostics(uri)
+    if (version !== undefined && this.pull.interFileDependencies) for (const other of this.versions.keys()) if (other !== uri) this.pullDiagnostics(other)
+  }
+
+  /**
+   * Asks a pull server for a file's diagnostics and hands them on as a published report would be. An answer
+   * for a version the file no longer has is dropped (the newer version's request answers it); a server
+   * that cancelled and asks to be asked again is, once.
+   */
+  private pullDiagnostics(uri: string, retried = false): void {
+    const version = this.versions.get(uri)
+    if (version === undefined || this.exited || this.stopping) return
+    this.conn()
+      .sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri } })
+      .then(
+        (report) => {
+          if (this.versions.get(uri) !== version || report.kind !== 'full') return
+          this.options.onDiagnostics(uri, report.items)
+        },
+        (error: unknown) => {
+          const data = (error as { data?: { retriggerRequest?: boolean } }).data
+          if (data?.retriggerRequest && !retried) {
+            this.pullDiagnostics(uri, true)
+            return
+          }
+          // The file's diagnostics stay what they were; a server that broke reports through onExit.
+          if (!this.exited && !this.stopping) this.stderr.push(`[diagnostics] ${uri}: ${error instanceof Error ? error.message : String(error)}\n`)
+        },
+      )
   }
 
   async close(uri: string): Promise<void> {

@@ -1,3 +1,5 @@
+import { mkdirSync, symlinkSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startFakeLlm, type FakeLlm } from '../../fixtures/fake-llm'
 import { fakeProviderEnv } from '../../support/cli'
@@ -19,10 +21,20 @@ function toolResult(fake: FakeLlm, index = fake.requests.length - 1): string {
   return typeof result?.content === 'string' ? result.content : JSON.stringify(result?.content)
 }
 
-async function setup() {
+/** The two ways TypeScript is checked: by the native compiler the app ships, or by the project's own TypeScript. */
+const CHECKERS = [
+  { name: 'the native TypeScript server (a project without a TypeScript of its own)', ownTypescript: false, command: /tsgo/ },
+  { name: "typescript-language-server with the project's own TypeScript", ownTypescript: true, command: /typescript-language-server/ },
+] as const
+
+async function setup(ownTypescript: boolean) {
   const fake = await startFakeLlm()
   servers.push(fake)
   const root = writeTree(tempDir(), { ...TS_FIXTURE, 'hotaru.json': JSON.stringify({ permission: { edit: 'allow' } }) })
+  if (ownTypescript) {
+    mkdirSync(join(root, 'node_modules'))
+    symlinkSync(join(import.meta.dirname, '../../../node_modules/typescript'), join(root, 'node_modules', 'typescript'))
+  }
   // A busy test machine may need longer than the product's waits for a warm server and at a turn's end.
   const services = testServices({ env: fakeProviderEnv(fake, tempDir()), lsp: { waitMs: 90_000, quietMs: 500, settleMs: 90_000 } })
   // The folder's own allow rule for edits applies once the user trusts it.
@@ -32,9 +44,9 @@ async function setup() {
   return { fake, services, project, session, root }
 }
 
-describe('diagnostics after edits, through a real turn and the real typescript-language-server', () => {
+describe.each(CHECKERS)('diagnostics after edits, through a real turn and $name', ({ ownTypescript, command }) => {
   it('tells the model of the type error an edit caused, clears it after the fix, survives a killed server and leaves no process behind', async () => {
-    const { fake, services, project, session } = await setup()
+    const { fake, services, project, session } = await setup(ownTypescript)
     fake.enqueue(
       { toolCalls: [{ name: 'read', args: { filePath: 'src/main.ts' } }] },
       { toolCalls: [{ name: 'edit', args: { filePath: 'src/main.ts', oldString: 'add(1, 2)', newString: '"three"' } }] },
@@ -49,6 +61,7 @@ describe('diagnostics after edits, through a real turn and the real typescript-l
     fake.clearQueue()
 
     const lsp = services.lsp.for(project)
+    expect((await lsp.availability()).find((s) => s.id === 'typescript')?.command).toMatch(command)
     expect(lsp.allDiagnostics()).toEqual([
       expect.objectContaining({ path: 'src/main.ts', diagnostics: expect.arrayContaining([expect.objectContaining({ code: 'TS2322', line: 2, severity: 'error' })]) }),
     ])
@@ -77,9 +90,9 @@ describe('diagnostics after edits, through a real turn and the real typescript-l
     expect(status).toMatchObject({ state: 'ready', restarts: 1 })
     expect(status?.pid).not.toBe(pid)
 
-    // Closing the project ends the server and the tsserver processes under it.
+    // Closing the project ends the server and every process under it (typescript-language-server runs tsserver).
     const tree = [status?.pid as number, ...descendants(status?.pid as number)]
-    expect(tree.length).toBeGreaterThan(1)
+    if (ownTypescript) expect(tree.length).toBeGreaterThan(1)
     await services.projects.close(project.id)
     expect(tree.filter(isAlive)).toEqual([])
   }, 600_000)

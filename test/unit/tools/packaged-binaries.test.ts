@@ -2,6 +2,7 @@ import { accessSync, constants } from 'node:fs'
 import { join, sep } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { pointEsbuildOutsideAsar } from '../../../src/main/electron/binaries'
+import { nativeTypescriptBinary } from '../../../src/main/core/lsp/locate'
 import { bundledRipgrep, findRipgrep } from '../../../src/main/core/tools/search/ripgrep'
 import { esbuildBinary, resolvePackagedBinary, unpackedPath } from '../../../src/main/core/util/unpacked-binary'
 
@@ -36,5 +37,12 @@ describe('binaries spawned from a packaged app', () => {
     pointEsbuildOutsideAsar(chosen)
     expect(chosen.ESBUILD_BINARY_PATH).toBe('/usr/local/bin/esbuild')
     expect(esbuildBinary('aix', 'ppc64')).toBeNull()
+  })
+
+  it('finds the native TypeScript server of this platform, and none for a platform the app ships none for', () => {
+    const tsgo = nativeTypescriptBinary()
+    expect(tsgo).toContain(`native-preview-${process.platform}-${process.arch}`)
+    expect(() => accessSync(tsgo as string, constants.X_OK)).not.toThrow()
+    expect(nativeTypescriptBinary('aix', 'ppc64')).toBeUndefined()
   })
 })

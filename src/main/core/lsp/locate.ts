@@ -1,6 +1,7 @@
 import { accessSync, constants, existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { delimiter, dirname, join } from 'node:path'
+import { unpackedPath } from '../util/unpacked-binary'
 import type { ServerSpec } from './catalog'
 
 /** Where a server's executable was found. */
@@ -112,5 +113,32 @@ export function locateTypescript(projectRoot: string, installDir: string, projec
   } catch {
     // No typescript anywhere: typescript-language-server then reports it itself.
     return undefined
+  }
+}
+
+/** Whether the project (or a folder above it) has its own `typescript` package. */
+export function hasProjectTypescript(projectRoot: string): boolean {
+  for (let dir = projectRoot; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'node_modules', 'typescript', 'lib', 'tsserver.js'))) return true
+    if (dirname(dir) === dir) return false
+  }
+}
+
+/**
+ * The native TypeScript compiler (`tsgo`, from `@typescript/native-preview`'s package for this platform),
+ * which serves LSP with `--lsp --stdio`; outside `app.asar` in a packaged app. Undefined when the app
+ * ships none for this platform.
+ */
+export function nativeTypescriptBinary(platform: NodeJS.Platform = process.platform, arch: string = process.arch): string | undefined {
+  const binary = platform === 'win32' ? 'tsgo.exe' : 'tsgo'
+  try {
+    // The platform package exports only its package.json; the binary sits in its `lib`.
+    const main = requireHere.resolve('@typescript/native-preview/package.json')
+    const pkg = createRequire(main).resolve(`@typescript/native-preview-${platform}-${arch}/package.json`)
+    const file = unpackedPath(join(dirname(pkg), 'lib', binary))
+    return existsSync(file) ? file : undefined
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') return undefined
+    throw error
   }
 }

@@ -6,7 +6,7 @@ import type { Config } from '../config'
 import type { Disposable } from '../util/disposable'
 import { log } from '../util/log'
 import { errorKey, errorsOf } from './format'
-import { locateServer, locateTypescript } from './locate'
+import { hasProjectTypescript, locateServer, locateTypescript, nativeTypescriptBinary } from './locate'
 import { ServerHandle, uriToPath, type ResolvedLaunch } from './server'
 import { SessionDiagnostics } from './session-diagnostics'
 import { effectiveServers, installPolicy, serverForFile, type EffectiveServer, type InstallPolicy } from './specs'
@@ -181,6 +181,10 @@ export class ProjectLsp implements Disposable {
       return { launch: { command, args, cwd: this.deps.root, env, niceness: this.deps.niceness }, source: 'config', initializationOptions: spec.initializationOptions }
     }
     const projectCode = this.deps.projectCode()
+    if (spec.id === 'typescript') {
+      const native = this.nativeTypescript(projectCode, env)
+      if (native) return native
+    }
     const locate = () => locateServer(spec, { projectRoot: this.deps.root, installDir: this.deps.installDir, path, bundled: this.deps.bundled, projectCode })
     let located = locate()
     if (!located && spec.npm) {
@@ -209,6 +213,19 @@ export class ProjectLsp implements Disposable {
       if (lib) initializationOptions = { ...initializationOptions, tsserver: { path: join(lib, 'tsserver.js') } }
     }
     return { launch: { command: located.command, args: located.args, cwd: this.deps.root, env, niceness: this.deps.niceness }, source: located.source, initializationOptions }
+  }
+
+  /**
+   * TypeScript and JavaScript are checked by the native TypeScript compiler the app ships (`tsgo --lsp`, many
+   * times faster to its first report than tsserver) unless the project has a TypeScript of its own: then its
+   * errors must match the project's `tsc`, and typescript-language-server runs that version.
+   */
+  private nativeTypescript(projectCode: boolean, env: Record<string, string>): ResolvedLaunch | undefined {
+    if (this.deps.bundled === false || (projectCode && hasProjectTypescript(this.deps.root))) return undefined
+    const tsgo = nativeTypescriptBinary()
+    if (!tsgo) return undefined
+    // It answers diagnostics on request after every change (LSP pull), so no re-open is needed.
+    return { launch: { command: tsgo, args: ['--lsp', '--stdio'], cwd: this.deps.root, env, niceness: this.deps.niceness }, source: 'bundled', reopenToRecheck: false }
   }
 
   statuses(): LspServerStatus[] {

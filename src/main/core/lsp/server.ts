@@ -11,7 +11,13 @@ import type { ServerLaunch } from './process'
 import type { EffectiveServer } from './specs'
 
 export type ResolvedLaunch =
-  | { launch: ServerLaunch; source: ServerSource; initializationOptions?: Record<string, unknown> }
+  | {
+      launch: ServerLaunch
+      source: ServerSource
+      initializationOptions?: Record<string, unknown>
+      /** Overrides the spec's `reopenToRecheck` for this executable (another server of the same language). */
+      reopenToRecheck?: boolean
+    }
   | { missing: string; install?: { packages: string[]; declined: boolean } }
 
 export interface ServerHandleDeps {
@@ -51,6 +57,8 @@ export class ServerHandle {
   private state: LspServerStatus['state'] = 'idle'
   private reason: string | undefined
   private source: ServerSource | undefined
+  /** Whether the running executable needs a close and re-open to report on a changed file again. */
+  private reopenToRecheck = false
   private install: LspServerStatus['install']
   private restarts = 0
   private recentCrashes = 0
@@ -143,6 +151,7 @@ export class ServerHandle {
       return undefined
     }
     this.source = resolved.source
+    this.reopenToRecheck = resolved.reopenToRecheck ?? this.server.spec.reopenToRecheck === true
     // A crash during the handshake goes the same way as a later one: restarts, then degraded.
     let crashed = false
     // The protocol library is loaded with the first server, not at start (most runs never start one).
@@ -293,7 +302,7 @@ export class ServerHandle {
     }
     if (stat.size > MAX_DOCUMENT_BYTES) return undefined
     const text = readFileSync(path, 'utf8')
-    if (this.server.spec.reopenToRecheck && client.isOpen(uri)) {
+    if (this.reopenToRecheck && client.isOpen(uri)) {
       this.reopening.add(uri)
       await client.close(uri)
     }

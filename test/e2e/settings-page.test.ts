@@ -189,6 +189,14 @@ describe('settings page in Chromium (hotaru serve + fake LLM)', () => {
       await until(async () => (await toggle.getAttribute('aria-checked')) === 'false', 'switched off')
       expect(readJson(userFile)).toEqual({ sandbox: { enabled: false } })
 
+      // Changing a built-in rule saves the choice in the user's settings, as a rule that comes after it.
+      await typeSearch(page, 'repeating')
+      await tabTo(page, 'Action for Repeating the same tool call — Anything (Built in)')
+      await page.keyboard.press('ArrowDown')
+      await until(() => JSON.stringify(readJson(userFile)) === JSON.stringify({ sandbox: { enabled: false }, permission: { doom_loop: { '*': 'deny' } } }), 'the override in the user file')
+      await rules.locator('tbody[data-permission="doom_loop"] tr[data-layer="user"]').waitFor()
+      await page.keyboard.press('Escape')
+
       // The dark theme, chosen with the keyboard: the selects are drawn in it, not by the system.
       await tabTo(page, 'Appearance')
       await page.keyboard.press('Enter')

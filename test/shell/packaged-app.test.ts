@@ -82,7 +82,8 @@ describe.skipIf(missing !== null)('the packaged Linux app', () => {
     const electronVersion = (require('electron/package.json') as { version: string }).version
     const dist = join(work, 'electron-dist')
     stubElectronDist(dist)
-    const { $schema: _schema, ...config } = JSON.parse(readFileSync(join(ROOT, 'electron-builder.json'), 'utf8')) as Record<string, unknown>
+    // electron-builder also reads electron-builder.json from the project and adds its extra resources to ours: given once.
+    const { $schema: _schema, extraResources: _extra, ...config } = JSON.parse(readFileSync(join(ROOT, 'electron-builder.json'), 'utf8')) as Record<string, unknown>
     await builder.build({
       projectDir: ROOT,
       targets: builder.Platform.LINUX.createTarget(['dir', 'deb'], builder.Arch.x64),
@@ -116,7 +117,10 @@ describe.skipIf(missing !== null)('the packaged Linux app', () => {
 
   it('puts every spawned binary and native addon under app.asar.unpacked, executable', () => {
     // (macOS adds node-pty's spawn-helper; its exec bit is checked in after-pack.test.ts.)
-    const spawned = ['node_modules/@vscode/ripgrep-linux-x64/bin/rg', 'node_modules/@esbuild/linux-x64/bin/esbuild']
+    const spawned = [
+      'node_modules/@vscode/ripgrep-linux-x64/bin/rg',
+      'node_modules/@esbuild/linux-x64/bin/esbuild',
+    ]
     for (const file of spawned) {
       const mode = statSync(join(unpacked, file)).mode
       expect((mode & 0o111).toString(8), file).toBe('111')
@@ -125,6 +129,11 @@ describe.skipIf(missing !== null)('the packaged Linux app', () => {
     expect(execFileSync(join(unpacked, spawned[0] as string), ['--version'], { encoding: 'utf8' })).toMatch(/^ripgrep \d+/)
     const esbuildVersion = (JSON.parse(readFileSync(join(unpacked, 'node_modules/esbuild/package.json'), 'utf8')) as { version: string }).version
     expect(execFileSync(join(unpacked, spawned[1] as string), ['--version'], { encoding: 'utf8' }).trim()).toBe(esbuildVersion)
+    // The native TypeScript server ships outside the asar with the lib files it reads beside it (the asar would drop them).
+    const tsgo = join(resources, 'native-typescript', 'tsgo')
+    expect(statSync(tsgo).mode & 0o111).toBe(0o111)
+    expect(execFileSync(tsgo, ['--version'], { encoding: 'utf8' })).toMatch(/Version 7\./)
+    expect(existsSync(join(resources, 'native-typescript', 'lib.es5.d.ts'))).toBe(true)
     for (const addon of ['node_modules/better-sqlite3/prebuilds/linux-x64.node', 'node_modules/@lydell/node-pty-linux-x64/pty.node']) {
       expect(existsSync(join(unpacked, addon)), addon).toBe(true)
     }

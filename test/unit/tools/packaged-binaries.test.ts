@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { pointEsbuildOutsideAsar } from '../../../src/main/electron/binaries'
 import { nativeTypescriptBinary } from '../../../src/main/core/lsp/locate'
 import { bundledRipgrep, findRipgrep } from '../../../src/main/core/tools/search/ripgrep'
-import { esbuildBinary, resolvePackagedBinary, unpackedPath } from '../../../src/main/core/util/unpacked-binary'
+import { esbuildBinary, packagedResourcesDir, resolvePackagedBinary, unpackedPath } from '../../../src/main/core/util/unpacked-binary'
 
 describe('binaries spawned from a packaged app', () => {
   it('rewrites a path inside app.asar to app.asar.unpacked, and leaves others alone', () => {
@@ -44,5 +44,9 @@ describe('binaries spawned from a packaged app', () => {
     expect(tsgo).toContain(`native-preview-${process.platform}-${process.arch}`)
     expect(() => accessSync(tsgo as string, constants.X_OK)).not.toThrow()
     expect(nativeTypescriptBinary('aix', 'ppc64')).toBeUndefined()
+    // Packaged, it is found in resources/native-typescript, outside the asar the package resolves into.
+    const resources = join(sep, 'opt', 'Hotaru', 'resources')
+    expect(packagedResourcesDir(join(resources, 'app.asar', 'node_modules', '@typescript', 'x', 'package.json'))).toBe(resources)
+    expect(packagedResourcesDir(join(sep, 'home', 'me', 'node_modules', 'x'))).toBeUndefined()
   })
 })

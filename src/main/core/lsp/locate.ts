@@ -1,7 +1,7 @@
 import { accessSync, constants, existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { delimiter, dirname, join } from 'node:path'
-import { unpackedPath } from '../util/unpacked-binary'
+import { packagedResourcesDir } from '../util/unpacked-binary'
 import type { ServerSpec } from './catalog'
 
 /** Where a server's executable was found. */
@@ -126,8 +126,7 @@ export function hasProjectTypescript(projectRoot: string): boolean {
 
 /**
  * The native TypeScript compiler (`tsgo`, from `@typescript/native-preview`'s package for this platform),
- * which serves LSP with `--lsp --stdio`; outside `app.asar` in a packaged app. Undefined when the app
- * ships none for this platform.
+ * which serves LSP with `--lsp --stdio`. Undefined when the app ships none for this platform.
  */
 export function nativeTypescriptBinary(platform: NodeJS.Platform = process.platform, arch: string = process.arch): string | undefined {
   const binary = platform === 'win32' ? 'tsgo.exe' : 'tsgo'
@@ -135,7 +134,9 @@ export function nativeTypescriptBinary(platform: NodeJS.Platform = process.platf
     // The platform package exports only its package.json; the binary sits in its `lib`.
     const main = requireHere.resolve('@typescript/native-preview/package.json')
     const pkg = createRequire(main).resolve(`@typescript/native-preview-${platform}-${arch}/package.json`)
-    const file = unpackedPath(join(dirname(pkg), 'lib', binary))
+    // A packaged app carries it, with the lib files it reads beside it, in resources/native-typescript.
+    const resources = packagedResourcesDir(pkg)
+    const file = resources ? join(resources, 'native-typescript', binary) : join(dirname(pkg), 'lib', binary)
     return existsSync(file) ? file : undefined
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') return undefined

@@ -17,6 +17,16 @@ export function unpackedPath(path: string): string {
 }
 
 /**
+ * The `resources` folder of a packaged desktop app when `path` lies inside its `app.asar`, else undefined.
+ * Programs that must find files beside them (and that the packager would cut down inside the asar) ship
+ * there as extra resources (see `extraResources`).
+ */
+export function packagedResourcesDir(path: string): string | undefined {
+  const at = path.indexOf(ASAR)
+  return at < 0 ? undefined : path.slice(0, at)
+}
+
+/**
  * A binary shipped in an npm package (`@scope/pkg/bin/tool`), resolved from `from`
  * and rewritten for asar, or null when the package is not installed (optional
  * platform packages are left out on other platforms or by `--omit=optional`).

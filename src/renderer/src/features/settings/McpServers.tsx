@@ -24,7 +24,7 @@ function ServerRow({ server, chat }: { server: McpServerStatus; chat: ChatContro
         <span className={`mcp-state mcp-${server.state}`}>{STATE_LABEL[server.state]}</span>
         <span className="mcp-name">{server.name}</span>
         <span className="muted mcp-meta">
-          {server.transport ?? server.type} · {server.toolCount} tool{server.toolCount === 1 ? '' : 's'}
+          {TRANSPORT_LABEL[server.transport ?? server.type]} · {server.toolCount} tool{server.toolCount === 1 ? '' : 's'}
           {server.restarts > 0 ? ` · ${server.restarts} restart${server.restarts === 1 ? '' : 's'}` : ''}
           {server.source === 'mcp.json' ? ' · mcp.json' : ''}
         </span>
@@ -98,6 +98,15 @@ function AddServer({ chat }: { chat: ChatController }) {
       {note && <span className="muted">{note}</span>}
     </form>
   )
+}
+
+/** How a server is reached, in words: a program on this computer, or a service over the network. */
+const TRANSPORT_LABEL: Record<'local' | 'remote' | 'stdio' | 'streamable-http' | 'sse', string> = {
+  local: 'runs on this computer',
+  stdio: 'runs on this computer',
+  remote: 'remote',
+  'streamable-http': 'remote',
+  sse: 'remote (older protocol)',
 }
 
 export function McpServers({ chat }: { chat: ChatController }) {

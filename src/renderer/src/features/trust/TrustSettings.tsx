@@ -38,9 +38,9 @@ export function TrustSettings({ bridge, projectId }: { bridge: HotaruBridge | nu
   return (
     <div className="settings-section" data-testid="settings-trust">
       <p className="muted">
-        A folder you have not trusted runs nothing it brings: no MCP server from its .mcp.json or config, no tool from .hotaru/tools, no
-        hook; its permission rules can only make things stricter and its provider settings are ignored. Trusting a folder covers
-        everything below it. Your own and your administrator’s deny rules hold either way.
+        A folder you have not trusted runs nothing it brings with it: no MCP server, tool or hook that its own files set up. Its
+        permission rules can only make things stricter, and its model provider settings are ignored. Trusting a folder covers every
+        folder inside it. What you and your organization block stays blocked either way.
       </p>
       {status && (
         <div className="trust-current" data-testid="trust-current" data-trusted={status.trusted}>

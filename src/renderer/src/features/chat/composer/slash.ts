@@ -24,7 +24,7 @@ export const SLASH_COMMANDS: SlashCommand[] = [
   { name: 'rename', description: 'Rename this session', run: rename },
   { name: 'sessions', description: 'Show all sessions', run: (chat) => chat.setShowSessions(true) },
   { name: 'stop', description: 'Stop the running turn', run: (chat) => chat.abort() },
-  { name: 'settings', description: 'Open settings (model, agent, MCP servers, theme)', run: () => openSettings() },
+  { name: 'settings', description: 'Open settings (models, permissions, MCP servers, appearance)', run: () => openSettings() },
 ]
 
 /** `/name args` → the command and its arguments, when the text is one. */

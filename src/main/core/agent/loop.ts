@@ -181,6 +181,8 @@ async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager
   const toolParts = new Map<string, PartOf<'tool'>>()
   const running: Promise<ToolOutcome | undefined>[] = []
   const changes: StepChanges = { paths: [], unlisted: false, calls: [] }
+  // The calls that may have changed files, in the order the model made them (they finish in any order).
+  const actions: Array<CheckpointAction | undefined> = []
   const mayMutate = (name: string): boolean => tools.mutatesFiles?.(name, input.agent) ?? true
   let usage: Usage = ZERO_USAGE
   // Set by `handle` (TypeScript does not see assignments inside closures).
@@ -221,7 +223,7 @@ async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager
   }
 
   const startTool = (part: PartOf<'tool'>, toolInput: unknown): void => {
-    startedCalls++
+    const slot = startedCalls++
     const started = store.updatePart({ ...part, state: { ...part.state, status: 'running', input: toolInput, startedAt: Date.now() } })
     toolParts.set(part.callId, started)
     const call = { callId: part.callId, name: part.tool, input: toolInput }
@@ -260,7 +262,7 @@ async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager
           toolParts.set(part.callId, store.updatePart({ ...current, state }))
           if (result.stopTurn) stopTurn = true
           stopError ??= result.stopError
-          if (result.changedPaths || mayMutate(part.tool)) changes.calls.push({ tool: part.tool, subject: callSubject(toolInput) })
+          if (result.changedPaths || mayMutate(part.tool)) actions[slot] = { tool: part.tool, subject: callSubject(toolInput) }
           if (result.changedPaths) changes.paths.push(...result.changedPaths)
           // A failed call may have written part of its work before failing.
           else if (mayMutate(part.tool)) changes.unlisted = true
@@ -278,7 +280,7 @@ async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager
           toolParts.set(part.callId, store.updatePart({ ...current, state }))
           if (mayMutate(part.tool)) {
             changes.unlisted = true
-            changes.calls.push({ tool: part.tool, subject: callSubject(toolInput) })
+            actions[slot] = { tool: part.tool, subject: callSubject(toolInput) }
           }
           return undefined
         },
@@ -502,6 +504,7 @@ async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager
     ...(error ? { error } : {}),
   })
   store.touch(sessionId)
+  changes.calls = actions.filter((action) => action !== undefined)
   if (!verdict) return { status: 'aborted', error, message, changes, finish: storedFinish }
   return { status: verdict.status, error, message, changes, finish: storedFinish, ...(detail ? { detail } : {}) }
 }

@@ -25,7 +25,8 @@ describe('checkpoints say what happened', () => {
         },
         {
           toolCalls: [
-            { name: 'edit', args: { filePath: 'src/a.ts', oldString: 'one', newString: 'uno\nuno bis' } },
+            // Valid TypeScript: an edit that broke the file would make the turn go on to tell the model of its errors.
+            { name: 'edit', args: { filePath: 'src/a.ts', oldString: '"one"', newString: '"uno"\nexport const bis = "uno bis"' } },
             { name: 'edit', args: { filePath: 'b.ts', oldString: 'two', newString: 'dos' } },
           ],
         },

@@ -52,7 +52,10 @@ describe('packaging config', () => {
     expect(config.asarUnpack).toContain('**/node_modules/@lydell/node-pty-*/**')
     // The N-API addons load in Electron as they are; a rebuild would only add a compiler to the release machine.
     expect(config.npmRebuild).toBe(false)
-    expect(config).not.toHaveProperty('extraResources')
+    // The one extra resource: the native TypeScript server with the lib files it reads beside it, outside the asar.
+    expect(config.extraResources).toEqual([
+      { from: 'node_modules/@typescript/native-preview-${platform}-${arch}/lib', to: 'native-typescript', filter: ['**/*'] },
+    ])
   })
 
   it('needs no per-runtime native build step before start or dist', () => {

@@ -109,6 +109,8 @@ export class LanguageServerClient {
   private readonly versions = new Map<string, number>()
   /** Set when the server answers diagnostics on request (LSP 3.17 pull) instead of publishing them. */
   private pull: DiagnosticOptions | undefined
+  /** Diagnostics requests sent and not answered yet. */
+  private pulling = 0
 
   constructor(private readonly options: ClientOptions) {}
 
@@ -225,8 +227,10 @@ export class LanguageServerClient {
   private pullDiagnostics(uri: string, retried = false): void {
     const version = this.versions.get(uri)
     if (version === undefined || this.exited || this.stopping) return
+    this.pulling++
     this.conn()
       .sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri } })
+      .finally(() => this.pulling--)
       .then(
         (report) => {
           if (this.versions.get(uri) !== version || report.kind !== 'full') return
@@ -242,6 +246,14 @@ export class LanguageServerClient {
           if (!this.exited && !this.stopping) this.stderr.push(`[diagnostics] ${uri}: ${error instanceof Error ? error.message : String(error)}\n`)
         },
       )
+  }
+
+  /**
+   * Whether every diagnostics answer asked for has come: for a pull server an answer is the whole report for
+   * the file's version, so nothing more is coming once none is outstanding. A publishing server: never known.
+   */
+  diagnosticsComplete(): boolean {
+    return this.pull !== undefined && this.pulling === 0
   }
 
   async close(uri: string): Promise<void> {

@@ -376,7 +376,10 @@ export class ProjectLsp implements Disposable {
     return ledger.take()
   }
 
-  /** Resolves true once every touched URI got a new report and reports have been quiet for `quietMs`; false at the deadline. */
+  /**
+   * Resolves true once every touched URI got a new report and reports have been quiet for `quietMs` (a pull
+   * server: once no diagnostics answer is outstanding); false at the deadline.
+   */
   private waitForReports(handle: ServerHandle, counts: Map<string, number>, deadline: number, quietMs: number): Promise<boolean> {
     return new Promise((resolvePromise) => {
       let quietTimer: NodeJS.Timeout | undefined
@@ -387,14 +390,20 @@ export class ProjectLsp implements Disposable {
         resolvePromise(complete)
       }
       const allReported = (): boolean => [...counts].every(([uri, count]) => handle.reportCount(uri) > count)
-      const reports = handle.onReportFor(() => {
+      const reported = (): void => {
         if (!allReported()) return
+        // A pull server's answers are whole reports: done once none is outstanding, with no quiet period to sit out.
+        if (handle.diagnosticsComplete()) {
+          finish(true)
+          return
+        }
         clearTimeout(quietTimer)
         quietTimer = setTimeout(() => finish(true), Math.min(quietMs, Math.max(0, deadline - Date.now())))
-      })
+      }
+      const reports = handle.onReportFor(reported)
       const deadlineTimer = setTimeout(() => finish(allReported()), Math.max(0, deadline - Date.now()))
       // Reports that came before this wait began count: the quiet period starts now.
-      if (allReported()) quietTimer = setTimeout(() => finish(true), Math.min(quietMs, Math.max(0, deadline - Date.now())))
+      reported()
     })
   }
 

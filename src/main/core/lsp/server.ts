@@ -243,6 +243,11 @@ export class ServerHandle {
     await this.ensure()
   }
 
+  /** Whether the server has answered every diagnostics request (a pull server); false for one that publishes. */
+  diagnosticsComplete(): boolean {
+    return this.client?.diagnosticsComplete() === true
+  }
+
   /** How many reports the server has sent for `uri` (to wait for the next one). */
   reportCount(uri: string): number {
     return this.reports.get(uri) ?? 0

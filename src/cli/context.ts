@@ -23,7 +23,7 @@ export async function cliServices(options: { runsTurns?: boolean } = {}): Promis
       dataDir: defaultDataDir(),
       transport: 'cli',
       ownProcesses: true,
-      lsp: { startWithProject: options.runsTurns === true },
+      lsp: { startWithProject: options.runsTurns === true ? 'first-turn' : false },
       checkEvent,
       onStorageReadOnly: (reason) => process.stderr.write(`warning: ${reason}\n`),
     })

@@ -67,8 +67,8 @@ export interface ServicesOptions {
     settleMs?: number
     installWithoutAsking?: boolean
     restartDelaysMs?: readonly number[]
-    /** Start a project's servers as it opens (default); off for commands that run no turn. */
-    startWithProject?: boolean
+    /** When a project's servers start: as it opens (default), with its first turn, or on first use only. */
+    startWithProject?: boolean | 'first-turn'
   }
   /**
    * The app's own process (CLI, serve, desktop): marks every child so that nothing it started survives it,

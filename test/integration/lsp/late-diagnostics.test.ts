@@ -123,4 +123,21 @@ describe('language servers start as a project opens', () => {
     await services.lsp.load(withNotes)
     expect(services.lsp.for(withNotes).statuses().find((s) => s.id === 'typescript')?.state).toBe('idle')
   }, 60_000)
+
+  it("in hotaru run's mode a project opens with no server, and its first turn starts the server once its first request is out", async () => {
+    const fake = await startFakeLlm({ turns: [{ text: 'Nothing to change.' }] })
+    fakes.push(fake)
+    const server = { typescript: { command: [process.execPath, SERVER, 'silent'] } }
+    const root = writeTree(tempDir(), { 'src/app.ts': 'export const a = 1\n', 'hotaru.json': JSON.stringify({ lsp: server }) })
+    const services = testServices({ env: fakeProviderEnv(fake, tempDir()), lsp: { startWithProject: 'first-turn' } })
+    services.trust.trust(root)
+    const project = services.projects.openFolder(root)
+    const lsp = await services.lsp.load(project)
+    const state = (): string | undefined => lsp.statuses().find((s) => s.id === 'typescript')?.state
+    expect(state()).toBe('idle')
+    const session = services.sessions.create({ projectId: project.id, agent: 'build', model: 'anthropic/claude-sonnet-4-5' })
+    expect((await services.agents.prompt({ sessionId: session.id, text: 'look around' })).status).toBe('completed')
+    expect(fake.requests).toHaveLength(1)
+    await waitFor(() => state() === 'ready')
+  }, 60_000)
 })

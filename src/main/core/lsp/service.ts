@@ -28,8 +28,12 @@ export interface LspServiceOptions {
   quietMs?: number
   /** Longest the end of a turn waits for the reports its edits are still owed (default 5 s). */
   settleMs?: number
-  /** Start a project's servers as it opens (default); off for commands that run no turn. */
-  startWithProject?: boolean
+  /**
+   * When a project's servers start: as it opens (`true`, the default: the app and serve), with its first turn
+   * once that turn's message is stored and its first request is going out (`'first-turn'`: `hotaru run`, whose
+   * start-up they would otherwise slow), or on first use only (`false`: commands that run no turn).
+   */
+  startWithProject?: boolean | 'first-turn'
   /** Install missing npm servers without asking (the CLI's `--install-lsp`). */
   installWithoutAsking?: boolean
   /** Look at the app's own node_modules for servers (default true). */
@@ -52,6 +56,9 @@ export class LspService {
   readonly quietMs: number
   readonly settleMs: number
   private installWithoutAsking: boolean
+  private readonly startedWithTurn = new WeakSet<ProjectInstance>()
+  /** The open projects, once attached. */
+  private open: AttachContext['projects'] | undefined
 
   constructor(private readonly options: LspServiceOptions) {
     this.waitMs = options.waitMs ?? 1_000
@@ -66,11 +73,12 @@ export class LspService {
    * makes the servers of the projects below the folder look again for the folder's own copies.
    */
   attach({ projects, trust, configs }: AttachContext): Disposable {
+    this.open = projects
     const store = new DisposableStore()
     store.add(
       owned(
         projects.onOpened((project) => {
-          if (this.options.startWithProject === false) return
+          if (this.options.startWithProject === false || this.options.startWithProject === 'first-turn') return
           configs
             .of(project)
             .load()
@@ -93,6 +101,19 @@ export class LspService {
       ),
     )
     return store
+  }
+
+  /**
+   * A turn's message is stored and its first request goes out next: in `'first-turn'` mode the project's servers
+   * start now, once per project, on the next macrotask so the request is not held up by their start.
+   */
+  turnStarted(project: ProjectInstance, config: Config): void {
+    if (this.options.startWithProject !== 'first-turn' || config.lsp === false || this.startedWithTurn.has(project)) return
+    this.startedWithTurn.add(project)
+    // Not for a project closed in between (a turn refused at once, a run that ends).
+    setTimeout(() => {
+      if (this.open?.find(project.id) === project) this.for(project, config).prestart()
+    }, 0)
   }
 
   /** Loads the client's module graph (the JSON-RPC protocol), which the first server start would otherwise load. */

@@ -21,8 +21,15 @@ export function lspFeature(lsp: LspService): TurnFeature {
   return {
     // Diagnostics that arrived after the last turn ended come first; that turn's edits are then forgotten.
     'turn.willStart': (turn) => {
-      const servers = runningOf(lsp, scope(turn))
-      return { context: servers ? lateDiagnostics(servers, turn.session.id, { endTurn: true }) : [] }
+      const on = scope(turn)
+      const servers = runningOf(lsp, on)
+      return {
+        context: servers ? lateDiagnostics(servers, turn.session.id, { endTurn: true }) : [],
+        // `hotaru run` starts the project's servers while the first request is out, not before it.
+        stored: () => {
+          if (on) lsp.turnStarted(on.project, on.config)
+        },
+      }
     },
     'tool.didRun': async ({ turn, call, ctx, outcome }) => {
       const on = scope(turn)

@@ -101,11 +101,8 @@ export function locateServer(spec: ServerSpec, ctx: LocateContext): LocatedServe
  * to the server, else the app's own copy.
  */
 export function locateTypescript(projectRoot: string, installDir: string, projectCode = true): string | undefined {
-  for (let dir = projectRoot; projectCode; dir = dirname(dir)) {
-    const lib = join(dir, 'node_modules', 'typescript', 'lib')
-    if (existsSync(join(lib, 'tsserver.js'))) return lib
-    if (dirname(dir) === dir) break
-  }
+  const own = projectCode ? projectTypescriptLib(projectRoot) : undefined
+  if (own) return own
   const installed = join(installDir, 'node_modules', 'typescript', 'lib')
   if (existsSync(join(installed, 'tsserver.js'))) return installed
   try {
@@ -116,11 +113,12 @@ export function locateTypescript(projectRoot: string, installDir: string, projec
   }
 }
 
-/** Whether the project (or a folder above it) has its own `typescript` package. */
-export function hasProjectTypescript(projectRoot: string): boolean {
+/** The `lib` folder of the project's own `typescript` package (in its node_modules or a folder above), if any. */
+export function projectTypescriptLib(projectRoot: string): string | undefined {
   for (let dir = projectRoot; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'node_modules', 'typescript', 'lib', 'tsserver.js'))) return true
-    if (dirname(dir) === dir) return false
+    const lib = join(dir, 'node_modules', 'typescript', 'lib')
+    if (existsSync(join(lib, 'tsserver.js'))) return lib
+    if (dirname(dir) === dir) return undefined
   }
 }
 

@@ -6,7 +6,7 @@ import type { Config } from '../config'
 import type { Disposable } from '../util/disposable'
 import { log } from '../util/log'
 import { errorKey, errorsOf } from './format'
-import { hasProjectTypescript, locateServer, locateTypescript, nativeTypescriptBinary } from './locate'
+import { locateServer, locateTypescript, nativeTypescriptBinary, projectTypescriptLib } from './locate'
 import { ServerHandle, uriToPath, type ResolvedLaunch } from './server'
 import { SessionDiagnostics } from './session-diagnostics'
 import { effectiveServers, installPolicy, serverForFile, type EffectiveServer, type InstallPolicy } from './specs'
@@ -221,7 +221,7 @@ export class ProjectLsp implements Disposable {
    * errors must match the project's `tsc`, and typescript-language-server runs that version.
    */
   private nativeTypescript(projectCode: boolean, env: Record<string, string>): ResolvedLaunch | undefined {
-    if (this.deps.bundled === false || (projectCode && hasProjectTypescript(this.deps.root))) return undefined
+    if (this.deps.bundled === false || (projectCode && projectTypescriptLib(this.deps.root) !== undefined)) return undefined
     const tsgo = nativeTypescriptBinary()
     if (!tsgo) return undefined
     // It answers diagnostics on request after every change (LSP pull), so no re-open is needed.

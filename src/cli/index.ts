@@ -61,7 +61,9 @@ export async function main(argv: string[]): Promise<number> {
     return 2
   }
   try {
-    const command = await load()
+    const [command, { useEnvironmentPath }] = await Promise.all([load(), import('../main/core/mcp/shell-path')])
+    // Started from a shell: its PATH is the user's, for language and MCP servers too.
+    useEnvironmentPath(process.env)
     return await command(rest)
   } catch (error) {
     if (error instanceof CliError) {

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { runMcp } from '../../../src/cli/commands/mcp'
+import { main } from '../../../src/cli/index'
 import { withTrust } from '../../../src/cli/context'
 import { CliError } from '../../../src/cli/errors'
 import { tempDir } from '../../support/temp'
@@ -98,6 +99,31 @@ describe('hotaru mcp list', () => {
     expect(entries[1]).not.toHaveProperty('error')
     const left = liveDescendants(process.pid).filter((pid) => !before.has(pid) && isRunning(pid))
     expect(left).toEqual([])
+  })
+
+  it('starts servers with the PATH of the shell the command was run from, without running a login shell', async () => {
+    const root = tempDir()
+    await withTrust((trust) => trust.trust(root))
+    const ranLoginShell = join(root, 'login-shell-ran')
+    // A login shell would take the user's rc files (seconds with some setups) and print another PATH.
+    const shell = join(root, 'login-shell.sh')
+    writeFileSync(shell, `#!/bin/sh\ntouch ${ranLoginShell}\nprintf '__HOTARU_PATH__/opt/login-only/bin__HOTARU_PATH__'\n`, { mode: 0o755 })
+    process.env.SHELL = shell
+    const seen = join(root, 'server-path')
+    const [command, ...args] = fixtureServer().command as string[]
+    const quoted = [command as string, ...args].map((arg) => `'${arg}'`).join(' ')
+    writeFileSync(join(root, 'hotaru.json'), JSON.stringify({ mcp: { good: { type: 'local', command: ['sh', '-c', `printf %s "$PATH" > ${seen}; exec ${quoted}`] } } }))
+    let stdout = ''
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      stdout += chunk.toString()
+      return true
+    })
+    const code = await main(['mcp', 'list', '--dir', root, '--json'])
+    vi.restoreAllMocks()
+    expect(code).toBe(0)
+    expect((JSON.parse(stdout) as Array<{ state: string }>)[0]?.state).toBe('connected')
+    expect(readFileSync(seen, 'utf8')).toBe(process.env.PATH)
+    expect(existsSync(ranLoginShell)).toBe(false)
   })
 
   it('prints a readable table', async () => {

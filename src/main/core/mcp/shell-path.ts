@@ -47,6 +47,14 @@ export function loginShellPathOnce(env: Readonly<Record<string, string | undefin
   return cached
 }
 
+/**
+ * A process started from a shell (the `hotaru` commands) already has the user's PATH: servers start with it,
+ * as its shell commands do, and no login shell runs (with the user's rc files it takes up to seconds).
+ */
+export function useEnvironmentPath(env: Readonly<Record<string, string | undefined>>): void {
+  cached = Promise.resolve({ path: env.PATH ?? '', source: 'environment' })
+}
+
 /** The login shell's entries first, then any of the app's own that it lacks (a venv, a CLI run's PATH). */
 export function mergePaths(primary: string, secondary: string): string {
   const seen = new Set<string>()

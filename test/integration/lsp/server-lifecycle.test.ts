@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
 import type { LspServerStatus } from '@shared/ipc/lsp'
 import { testServices } from '../../support/services'
 import { tempDir, writeTree } from '../../support/temp'
@@ -29,6 +30,22 @@ describe('language server lifecycle', () => {
     expect(new Set(events.filter((e) => e.state === 'restarting').map((e) => e.restarts))).toEqual(new Set([1, 2, 3]))
     expect(report.notes.join('\n')).toMatch(/broken language server (is not working|is still starting)/)
   }, 120_000)
+
+  it('a server asked to exit as its project closes gets to finish its exit before its processes are signalled', async () => {
+    const server = join(import.meta.dirname, '../../fixtures/lsp-server/quiet-server.mjs')
+    const root = writeTree(tempDir(), {
+      'a.q': 'text\n',
+      'hotaru.json': JSON.stringify({ lsp: { quiet: { command: [process.execPath, server, 'graceful'], extensions: ['.q'] } } }),
+    })
+    const services = testServices()
+    services.trust.trust(root)
+    const project = services.projects.openFolder(root)
+    const lsp = await services.lsp.load(project)
+    expect(await lsp.handleFor(join(root, 'a.q'))?.ensure()).toBeDefined()
+    await project.dispose()
+    expect(existsSync(join(root, '.exited'))).toBe(true)
+    await services.dispose()
+  }, 60_000)
 
   it('offers to install a missing npm server, remembers a "no", and never offers with install: never', async () => {
     const root = writeTree(tempDir(), { 'a.yaml': 'a: 1\n' })

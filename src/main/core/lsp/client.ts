@@ -42,7 +42,7 @@ import {
 } from 'vscode-languageserver-protocol/node'
 import { APP_NAME, APP_VERSION } from '../app/meta'
 import { LineTail } from '../util/line-tail'
-import { spawnServerProcess, type ServerLaunch, type ServerProcess } from './process'
+import { spawnServerProcess, type ServerChild, type ServerLaunch, type ServerProcess } from './process'
 
 /** A message larger than this is a broken server; the connection is dropped instead of buffering it. */
 export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024
@@ -292,17 +292,42 @@ export class LanguageServerClient {
     const connection = this.connection
     try {
       if (connection && !this.exited) {
-        await withTimeout(connection.sendRequest(ShutdownRequest.type), 1_000, 'shutdown timed out').then(
-          () => connection.sendNotification(ExitNotification.type),
+        const asked = await withTimeout(connection.sendRequest(ShutdownRequest.type), 1_000, 'shutdown timed out').then(
+          async () => {
+            await connection.sendNotification(ExitNotification.type)
+            return true
+          },
           // A server that does not answer shutdown is killed below all the same.
-          (error: unknown) => this.stderr.push(`\n[shutdown] ${String(error)}\n`),
+          (error: unknown) => {
+            this.stderr.push(`\n[shutdown] ${String(error)}\n`)
+            return false
+          },
         )
+        // A server that honours `exit` is gone within milliseconds; the tree is ended below either way.
+        if (asked && this.process) await exitWithin(this.process.child, EXIT_WAIT_MS)
       }
     } finally {
       connection?.dispose()
       await this.process?.stop(1_000)
     }
   }
+}
+
+/** How long a server that was asked to exit gets to do so before its process tree is signalled. */
+const EXIT_WAIT_MS = 200
+
+/** Resolves once `child` exited, or after `ms`. */
+function exitWithin(child: ServerChild, ms: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms)
+    function done(): void {
+      clearTimeout(timer)
+      child.off('exit', done)
+      resolve()
+    }
+    child.once('exit', done)
+  })
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {

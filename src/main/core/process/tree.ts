@@ -168,6 +168,8 @@ function sleep(ms: number): Promise<void> {
 /** Ends `pid` and everything it started, by the policy above. */
 export async function killTree(pid: number, options: KillOptions = {}): Promise<KillResult> {
   if (process.platform === 'win32') return taskkill(pid)
+  // Already gone with its whole group (a server that honoured its exit request): no process table to read.
+  if (options.tag === undefined && !isAlive(pid) && !groupAlive(pid)) return { left: [], notPermitted: [] }
   const known = new Set(treeOf(pid, options.tag))
   const notPermitted = new Set<number>()
   const send = (id: number, sig: NodeJS.Signals): void => {

@@ -3,16 +3,7 @@ import { join, resolve } from 'node:path'
 import { z } from 'zod'
 import { type ConfigFileRef, configInvalid } from './config-error'
 import { parseJsonc } from './jsonc'
-import {
-  CONFIG_FILE_NAMES,
-  type ConfigEnv,
-  DOT_HOTARU_DIR,
-  ancestorsRootFirst,
-  displayPath,
-  globalConfigDir,
-  managedConfigDir,
-  resolveHomeDir,
-} from './locations'
+import { CONFIG_FILE_NAMES, type ConfigEnv, configFolders, displayPath, resolveHomeDir } from './locations'
 import { mergeConfig } from './merge'
 import { resolvePlaceholders } from './placeholders'
 import { type WithheldItem, restrictLayer } from './restricted-layer'
@@ -220,20 +211,19 @@ async function collectLayers(ctx: LayerContext, warnings: string[]): Promise<Lay
     }
   }
 
-  await addDir(globalConfigDir(ctx), 'global')
-  // Parent folders may be shared (/tmp, a group folder): only files nobody else can have planted apply.
-  for (const dir of ancestorsRootFirst(ctx.projectDir)) await addDir(dir, 'project', dir !== ctx.projectDir)
-  await addDir(join(ctx.projectDir, DOT_HOTARU_DIR), 'dot-hotaru')
-  const content = ctx.env[ENV_CONFIG_SOURCE]
-  if (content && content.trim() !== '') {
-    layers.push({
-      source: { file: ENV_CONFIG_SOURCE, kind: 'env' },
-      ref: { path: ENV_CONFIG_SOURCE, display: ENV_CONFIG_SOURCE },
-      text: content,
-      baseDir: ctx.projectDir,
-    })
+  for (const { dir, kind } of configFolders(ctx, ctx.projectDir)) {
+    const content = ctx.env[ENV_CONFIG_SOURCE]
+    if (kind === 'managed' && content && content.trim() !== '') {
+      layers.push({
+        source: { file: ENV_CONFIG_SOURCE, kind: 'env' },
+        ref: { path: ENV_CONFIG_SOURCE, display: ENV_CONFIG_SOURCE },
+        text: content,
+        baseDir: ctx.projectDir,
+      })
+    }
+    // Parent folders may be shared (/tmp, a group folder): only files nobody else can have planted apply.
+    await addDir(dir, kind, kind === 'project' && dir !== ctx.projectDir)
   }
-  await addDir(managedConfigDir(ctx), 'managed')
   return layers
 }
 

@@ -69,3 +69,22 @@ export function displayPath(file: string, homeDir: string): string {
   if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return file
   return `~${path.sep}${rel}`
 }
+
+/** A folder config files are read from, and what kind of layer its files are. */
+export interface ConfigFolder {
+  dir: string
+  kind: 'global' | 'project' | 'dot-hotaru' | 'managed'
+}
+
+/**
+ * The folders whose `hotaru.json(c)` apply to a project, lowest precedence first: global, every folder from the
+ * filesystem root down to the project, `<project>/.hotaru`, then (after `HOTARU_CONFIG_CONTENT`) the managed one.
+ */
+export function configFolders(ctx: PlatformContext, projectDir: string): ConfigFolder[] {
+  return [
+    { dir: globalConfigDir(ctx), kind: 'global' },
+    ...ancestorsRootFirst(projectDir).map((dir): ConfigFolder => ({ dir, kind: 'project' })),
+    { dir: path.join(projectDir, DOT_HOTARU_DIR), kind: 'dot-hotaru' },
+    { dir: managedConfigDir(ctx), kind: 'managed' },
+  ]
+}

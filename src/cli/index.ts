@@ -63,7 +63,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const [command, { useEnvironmentPath }] = await Promise.all([load(), import('../main/core/mcp/shell-path')])
     // Started from a shell: its PATH is the user's, for language and MCP servers too.
-    useEnvironmentPath(process.env)
+    useEnvironmentPath()
     return await command(rest)
   } catch (error) {
     if (error instanceof CliError) {

@@ -41,8 +41,14 @@ export async function resolveLoginShellPath(
 
 let cached: Promise<LoginShellPath> | undefined
 
-/** Resolved once per process: the login shell costs tens to hundreds of milliseconds. */
+let environmentOnly = false
+
+/**
+ * Resolved once per process: the login shell costs tens to hundreds of milliseconds. After
+ * `useEnvironmentPath`, the PATH of `env` itself.
+ */
 export function loginShellPathOnce(env: Readonly<Record<string, string | undefined>>): Promise<LoginShellPath> {
+  if (environmentOnly) return Promise.resolve({ path: env.PATH ?? '', source: 'environment' })
   cached ??= resolveLoginShellPath(env)
   return cached
 }
@@ -51,8 +57,8 @@ export function loginShellPathOnce(env: Readonly<Record<string, string | undefin
  * A process started from a shell (the `hotaru` commands) already has the user's PATH: servers start with it,
  * as its shell commands do, and no login shell runs (with the user's rc files it takes up to seconds).
  */
-export function useEnvironmentPath(env: Readonly<Record<string, string | undefined>>): void {
-  cached = Promise.resolve({ path: env.PATH ?? '', source: 'environment' })
+export function useEnvironmentPath(): void {
+  environmentOnly = true
 }
 
 /** The login shell's entries first, then any of the app's own that it lacks (a venv, a CLI run's PATH). */

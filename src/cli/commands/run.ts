@@ -1,6 +1,10 @@
 import { realpathSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { prefetchGitStatus } from '../../main/core/agent/git-status-run'
+import { defaultDataDir } from '../../main/core/config/paths'
+import { discardPrespawned, prespawnServer, typescriptLaunchAhead } from '../../main/core/lsp/prespawn'
+import { installProcessMarker } from '../../main/core/process/owner-marker'
+import { forgetInheritedPorts } from '../../main/core/project/command-env'
 import type { BusEvent } from '../../main/core/bus/bus'
 import type { Services } from '../../main/core/services'
 import { EFFORTS, type Effort, isEffort } from '@shared/schema/effort'
@@ -92,8 +96,8 @@ export async function runRun(rawArgv: string[]): Promise<number> {
   // Images are read and checked (type by content, size) before anything starts: a bad file costs nothing.
   const images = await readImages(imagePaths)
   // The system prompt's `git status` runs while the core loads (in a large repository it takes
-  // about as long). A worktree's folder is known only once it is opened.
-  if (worktree === undefined) prefetchGitStatusOf(stringOption(values, 'dir'))
+  // about as long), and so does the TypeScript server's start. A worktree's folder is known only once it is opened.
+  if (worktree === undefined) startAhead(stringOption(values, 'dir'))
   // The core loads only now: `run --help` and argument errors stay instant.
   const [{ HotaruError }, { restrictedSummary }, { cliServices, openProject }, { answerPermissions }, { sandboxContext, sandboxStatusLine }] =
     await Promise.all([
@@ -103,11 +107,16 @@ export async function runRun(rawArgv: string[]): Promise<number> {
       import('../permission-prompt'),
       import('../../main/core/sandbox/status'),
     ])
-  const services = await cliServices({ runsTurns: true })
+  // What started ahead ends with the command, however it ends.
+  const services = await cliServices({ runsTurns: true }).catch(async (error: unknown) => {
+    await discardPrespawned()
+    throw error
+  })
   // Sessions that opened read-only (a full data disk) cannot take a turn: say so before anything is sent.
   const readOnly = (await import('../../main/core/storage/database')).readOnlyError(services.storage.db)
   if (readOnly) {
     await services.dispose()
+    await discardPrespawned()
     throw readOnly
   }
   if (values['install-lsp']) services.lsp.allowInstall()
@@ -218,6 +227,7 @@ export async function runRun(rawArgv: string[]): Promise<number> {
     process.off('SIGINT', onSignal)
     process.off('SIGTERM', onSignal)
     await services.dispose()
+    await discardPrespawned()
   }
 }
 
@@ -258,8 +268,11 @@ function tellModelNotices(
   if (used !== options.effort) tell(`${info.id} does not take --effort ${options.effort}; it runs at ${used}`)
 }
 
-/** `git status` for the project folder `dir` names, as the project will hold it (its real path). */
-function prefetchGitStatusOf(dir: string | undefined): void {
+/**
+ * `git status` and the TypeScript server for the project folder `dir` names, as the project will hold it (its
+ * real path): started now, taken by the turn.
+ */
+function startAhead(dir: string | undefined): void {
   let root: string
   try {
     root = realpathSync(resolve(dir ?? process.cwd()))
@@ -267,7 +280,13 @@ function prefetchGitStatusOf(dir: string | undefined): void {
     // A folder that cannot be opened is reported when the project opens, with the path as given.
     return
   }
+  // What the core does to this process's environment as it loads (host-process.ts), done first: what starts
+  // ahead runs with the environment the core would start it with.
+  forgetInheritedPorts()
+  installProcessMarker(defaultDataDir())
   prefetchGitStatus(root)
+  const launch = typescriptLaunchAhead(root, process.env)
+  if (launch) prespawnServer(launch)
 }
 
 /** Worktree `name` of the project at `dir` (created when new or unnamed), opened for the turn. */

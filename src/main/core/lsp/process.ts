@@ -4,6 +4,7 @@ import { guardProcess, releaseProcess } from '../mcp/exit-guard'
 import { startProcess, type StartedProcess } from '../process/spawn'
 import { describeLeft, killTree } from '../process/tree'
 import { log } from '../util/log'
+import { takePrespawned } from './prespawn'
 import { lowerProcessPriority } from '../util/thread-priority'
 
 /** How a language server process is started. */
@@ -37,32 +38,42 @@ export interface ServerProcess {
  * exits without disposing its projects.
  */
 export async function spawnServerProcess(launch: ServerLaunch): Promise<ServerProcess> {
+  // Started before the core loaded, for exactly this launch (`hotaru run`, see prespawn.ts).
+  const early = await takePrespawned(launch)
+  if (early) {
+    // Errors after the start end in 'exit', which the client reports.
+    early.on('error', () => undefined)
+    return running(early, launch)
+  }
   const child = await startServer(launch)
   return new Promise((resolve, reject) => {
     // Before 'spawn' an error means it could not start; later ones (a broken pipe) end in 'exit', which the client reports.
     child.on('error', (error) => {
       if (child.pid === undefined) reject(error)
     })
-    child.once('spawn', () => {
-      const pid = child.pid as number
-      guardProcess(pid)
-      if (launch.niceness !== undefined) lowerPriority(pid, launch.niceness)
-      let stopping: Promise<void> | undefined
-      resolve({
-        child,
-        pid,
-        stop: (graceMs = 1_000) => {
-          stopping ??= killTree(pid, { graceMs })
-            .then((result) => {
-              const left = describeLeft(result)
-              if (left) throw new Error(`processes of language server ${pid} could not be ended: ${left}`)
-            })
-            .finally(() => releaseProcess(pid))
-          return stopping
-        },
-      })
-    })
+    child.once('spawn', () => resolve(running(child, launch)))
   })
+}
+
+/** A server process that runs: guarded until stopped, at its launch's priority. */
+function running(child: ServerChild, launch: ServerLaunch): ServerProcess {
+  const pid = child.pid as number
+  guardProcess(pid)
+  if (launch.niceness !== undefined) lowerPriority(pid, launch.niceness)
+  let stopping: Promise<void> | undefined
+  return {
+    child,
+    pid,
+    stop: (graceMs = 1_000) => {
+      stopping ??= killTree(pid, { graceMs })
+        .then((result) => {
+          const left = describeLeft(result)
+          if (left) throw new Error(`processes of language server ${pid} could not be ended: ${left}`)
+        })
+        .finally(() => releaseProcess(pid))
+      return stopping
+    },
+  }
 }
 
 /** Through the launcher where there is one (it does not fork this process); on Windows npm's `.cmd` shims need a shell. */

@@ -1,4 +1,3 @@
-import { existsSync, readdirSync } from 'node:fs'
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { LspDiagnostic, LspFileDiagnostics, LspServerStatus } from '@shared/ipc/lsp'
@@ -8,6 +7,7 @@ import { log } from '../util/log'
 import { errorKey, errorsOf } from './format'
 import { locateServer, locateTypescript, nativeTypescriptBinary, projectTypescriptLib } from './locate'
 import { ServerHandle, uriToPath, type ResolvedLaunch } from './server'
+import { languagesInUse } from './seed'
 import { SessionDiagnostics } from './session-diagnostics'
 import { effectiveServers, installPolicy, serverForFile, type EffectiveServer, type InstallPolicy } from './specs'
 
@@ -334,11 +334,10 @@ export class ProjectLsp implements Disposable {
    */
   prestart(): void {
     for (const server of this.servers) {
-      const markers = server.spec.markers
-      if (!markers) continue
+      const uses = languagesInUse(this.deps.root, server.spec)
+      if (!uses) continue
       // One source file opened at once makes the server load the project now (tsserver loads it on the first open).
-      const seed = seedFile(this.deps.root, server.spec.extensions)
-      if (!seed && !markers.some((marker) => existsSync(join(this.deps.root, marker)))) continue
+      const seed = uses.seed
       const handle = this.handle(server)
       handle
         .ensure()
@@ -435,21 +434,4 @@ export class ProjectLsp implements Disposable {
 /** The value when already settled, else undefined (no waiting). */
 async function raceNow<T>(promise: Promise<T>): Promise<T | undefined> {
   return Promise.race([promise, new Promise<undefined>((r) => setImmediate(() => r(undefined)))])
-}
-
-/** A file of the server's languages in the project's `src` or at its root, or undefined (two directory reads at most). */
-function seedFile(root: string, extensions: readonly string[]): string | undefined {
-  for (const dir of [join(root, 'src'), root]) {
-    let names: string[]
-    try {
-      names = readdirSync(dir).sort()
-    } catch (error) {
-      // No `src` folder (or an unreadable one): there is simply no seed there.
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'EACCES') continue
-      throw error
-    }
-    const name = names.find((n) => extensions.some((ext) => n.endsWith(ext)) && !n.endsWith('.d.ts'))
-    if (name) return join(dir, name)
-  }
-  return undefined
 }

@@ -83,14 +83,57 @@ const ARITHMETIC_TESTS = new Set(['-eq', '-ne', '-lt', '-le', '-gt', '-ge'])
  * redirections, `source`…) makes the result `ok: false`, which callers turn into
  * an ask without "always" that no allow rule can answer. Fail closed.
  */
-export async function analyzeShell(command: string, cwd: string): Promise<ShellAnalysis> {
+export async function analyzeShell(command: string, cwd: string, options: { parse?: 'always' } = {}): Promise<ShellAnalysis> {
+  const words = options.parse === 'always' ? undefined : plainWords(command)
+  if (words) {
+    const walker = new ShellWalker(undefined, cwd)
+    try {
+      walker.plainCommand(words)
+      return outcome(walker)
+    } catch (error) {
+      // It runs a script of its own (`sh -c x`): the whole line is analyzed with the grammar.
+      if (!(error instanceof NeedsGrammar)) throw error
+    }
+  }
   const walker = new ShellWalker(await loadBashParser(), cwd)
   walker.script(command, 0)
+  return outcome(walker)
+}
+
+function outcome(walker: ShellWalker): ShellAnalysis {
   walker.finish()
   const { commands, paths, problems } = walker
   if (problems.length > 0) return { ok: false, reason: [...new Set(problems)].join('; '), commands, paths }
   return { ok: true, commands, paths }
 }
+
+/**
+ * Characters bash gives no meaning to inside a word: no quoting, expansion, glob, brace, tilde, comment,
+ * operator or redirection can be spelled with them.
+ */
+const PLAIN_LINE = /^[ \t]*[A-Za-z0-9_./:@%+,=-]+(?:[ \t]+[A-Za-z0-9_./:@%+,=-]+)*[ \t]*$/
+
+/** First words bash (or the grammar) reads as more than a command name: reserved words and declarations. */
+const NOT_A_COMMAND_NAME = new Set([
+  'if', 'then', 'else', 'elif', 'fi', 'case', 'esac', 'for', 'select', 'while', 'until', 'do', 'done', 'in', 'function',
+  'time', 'coproc', 'declare', 'typeset', 'export', 'local', 'readonly', 'unset',
+])
+
+/**
+ * The words of a line that is one simple command of plain words (`ls -la src`, `npm test`, `git status`): bash
+ * splits it at blanks and passes every word as written, so no grammar is needed to read it. Undefined for
+ * anything else, an assignment in front included (`A=1 cmd`).
+ */
+function plainWords(line: string): ShellWord[] | undefined {
+  if (!PLAIN_LINE.test(line)) return undefined
+  const words = line.trim().split(/[ \t]+/)
+  const first = words[0] as string
+  if (first.includes('=') || NOT_A_COMMAND_NAME.has(first)) return undefined
+  return words.map((word) => ({ raw: word, value: word, expands: false, chars: [...word].map((c) => ({ c, q: false })) }))
+}
+
+/** A plain line turned out to need the grammar after all. */
+class NeedsGrammar extends Error {}
 
 function firstError(root: SyntaxNode): string {
   const bad = root.descendantsOfType('ERROR')[0]
@@ -146,11 +189,17 @@ class ShellWalker implements WalkContext {
   private readonly home: string
 
   constructor(
-    private readonly parser: BashParser,
+    private readonly grammar: BashParser | undefined,
     cwd: string,
   ) {
     this.cwds = [cwd]
     this.home = cwd
+  }
+
+  /** The grammar; a walk of plain words that reaches a script stops here (see `analyzeShell`). */
+  private get parser(): BashParser {
+    if (!this.grammar) throw new NeedsGrammar('a script inside the command')
+    return this.grammar
   }
 
   unsupported(reason: string): void {
@@ -465,12 +514,21 @@ class ShellWalker implements WalkContext {
     }
     for (const word of trailing) words.push(evaluateWord(word, this))
     for (const redirect of redirects) this.redirect(redirect)
+    this.words(assignments, words, node.text)
+  }
+
+  /** A line of plain words (see `plainWords`): the command those words are. */
+  plainCommand(words: ShellWord[]): void {
+    this.words([], words, words.map(display).join(' '))
+  }
+
+  private words(assignments: ShellWord[], words: ShellWord[], text: string): void {
     if (words.length === 0) return
     const unwrapped = unwrapCommand(assignments, words)
     for (const emitted of unwrapped.commands) this.emit(emitted)
     for (const script of unwrapped.scripts) {
       if (script === null) {
-        this.commands.push({ argv: words.map(display), text: node.text, computed: true, readOnly: false })
+        this.commands.push({ argv: words.map(display), text, computed: true, readOnly: false })
         continue
       }
       this.script(script, this.depth + 1)

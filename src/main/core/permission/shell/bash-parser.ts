@@ -58,6 +58,11 @@ function parser(): Promise<Parser> {
   return loading
 }
 
+/** Whether the grammar was loaded, or is loading, in this process. */
+export function bashGrammarRequested(): boolean {
+  return loading !== undefined
+}
+
 /**
  * Starts loading the grammar in the background (when a turn starts), so the
  * first command of a turn does not wait for it. A failure is not lost: the next

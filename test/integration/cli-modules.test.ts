@@ -60,7 +60,8 @@ describe('modules a command loads', () => {
   })
 
   it('run over Anthropic loads the Anthropic SDK alone, no MCP or language-server code', async () => {
-    const server = await startFakeLlm({ turns: [{ text: 'Hi there.' }] })
+    // A hosted model's time to its first token.
+    const server = await startFakeLlm({ turns: [{ text: 'Hi there.', latencyMs: 600 }] })
     servers.push(server)
     const project = tempDir()
     const { code, stdout, files, at } = await loadsOf(['run', '--dir', project, '--model', 'anthropic/claude-sonnet-4-6', 'hello'], fakeProviderEnv(server, tempDir()))
@@ -75,7 +76,7 @@ describe('modules a command loads', () => {
     for (const name of ['openai-kit', 'mcp', 'lsp']) expect(chunk(files, name)).toEqual([])
     // The language-server protocol library loads with the first language server, and this turn edits nothing.
     expect(protocolFiles(files)).toEqual([])
-    // The shell checker's grammar loads while the model answers, not before the first request.
+    // The shell checker's grammar loads while the request waits for the model, not before it.
     const grammar = [...at].filter(([file]) => file.startsWith('node_modules/web-tree-sitter/')).map(([, time]) => time)
     expect(grammar.length).toBeGreaterThan(0)
     expect(Math.min(...grammar)).toBeGreaterThanOrEqual(server.requests[0]?.at ?? Infinity)

@@ -134,6 +134,13 @@ export async function runTurn(deps: LoopDeps, input: TurnInput): Promise<TurnRes
   return { status: 'max-turns', steps: maxTurns, lastMessage: note }
 }
 
+/**
+ * How long a request goes unanswered before the tools' lazy parts load (the shell checker's grammar): a hosted
+ * model takes longer than this to its first token, so they load while the event loop would only wait; a step
+ * answered sooner is not held up by them (a line of plain words needs none of it).
+ */
+const WARM_WHILE_WAITING_MS = 150
+
 /** How many times a turn that would end goes on because its edits caused errors the model had not heard of. */
 export const MAX_SETTLES = 2
 
@@ -419,14 +426,20 @@ async function runStep(deps: LoopDeps, input: TurnInput, context: ContextManager
         ...(requestMaxTokens !== undefined ? { maxTokens: requestMaxTokens } : {}),
       })
       let busy = false
-      for await (const event of stream) {
-        if (!busy && event.type !== 'retry') {
-          deps.setStatus({ type: 'busy' })
-          deps.tools.warm?.()
-          busy = true
+      // What the tools need loads while the model has not begun to answer: time the event loop would only wait.
+      const warm = setTimeout(() => deps.tools.warm?.(), WARM_WHILE_WAITING_MS)
+      try {
+        for await (const event of stream) {
+          if (!busy && event.type !== 'retry') {
+            clearTimeout(warm)
+            deps.setStatus({ type: 'busy' })
+            busy = true
+          }
+          if (event.type === 'retry') busy = false
+          handle(event)
         }
-        if (event.type === 'retry') busy = false
-        handle(event)
+      } finally {
+        clearTimeout(warm)
       }
     } catch (error) {
       failure = error

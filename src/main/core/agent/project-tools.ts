@@ -141,7 +141,7 @@ export class ProjectToolRuntime implements Disposable {
       definitions: (agent, model, settings) => this.registry.definitions(tools(agent, model, settings)),
       mutatesFiles: (name, agent) => mayMutateFiles(tools(agent).find((t) => t.id === name)),
       permissionRules: (agent) => input.rules(agent),
-      // The shell checker's grammar (WebAssembly) loads while the model writes its first answer, not before the request.
+      // The shell checker's grammar (WebAssembly) loads while a request waits for the model, not before it.
       warm: warmBashParser,
       plannedWrites: (call, agent) => {
         const tool = tools(agent).find((t) => t.id === call.name)

@@ -47,7 +47,7 @@ export interface ToolHost {
   permissionRules?(agent: string): EnforcedRules
   /** Whether a call of tool `name` may change files (see `mutatesFiles`); absent: every tool may. */
   mutatesFiles?(name: string, agent: AgentInfo): boolean
-  /** Called once a model request is out (its answer began): loads what the tools need while the model writes. */
+  /** Called while a model request waits for its answer: loads what the tools need meanwhile. */
   warm?(): void
   /**
    * The absolute paths a call will write, when that is known before it runs and nothing else it

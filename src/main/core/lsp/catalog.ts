@@ -20,6 +20,8 @@ export interface ServerSpec {
   /** Present for npm-distributed servers (installable on demand); absent: PATH only. */
   npm?: NpmSource
   initializationOptions?: Record<string, unknown>
+  /** What the server is told when it asks for its settings (`workspace/configuration`), by section. */
+  settings?: Record<string, unknown>
   /** Added by `lsp` config rather than built in. */
   custom?: boolean
   /**
@@ -42,7 +44,7 @@ function npmServer(
   extensions: string[],
   bin: string,
   npm: NpmSource,
-  extra: Partial<Pick<ServerSpec, 'args' | 'initializationOptions' | 'reopenToRecheck' | 'markers'>> = {},
+  extra: Partial<Pick<ServerSpec, 'args' | 'initializationOptions' | 'settings' | 'reopenToRecheck' | 'markers'>> = {},
 ): ServerSpec {
   return { id, name, extensions, bin, args: ['--stdio'], npm, ...extra }
 }
@@ -67,7 +69,14 @@ export const BUILTIN_SERVERS: readonly ServerSpec[] = [
     JS_EXTENSIONS,
     'typescript-language-server',
     { package: 'typescript-language-server', with: ['typescript'] },
-    { reopenToRecheck: true, markers: ['tsconfig.json', 'jsconfig.json', 'package.json'] },
+    {
+      reopenToRecheck: true,
+      markers: ['tsconfig.json', 'jsconfig.json', 'package.json'],
+      // No automatic type acquisition: it runs `npm install` of `@types` packages the folder's imports and
+      // package.json name, in the background, on every project without a typings cache.
+      initializationOptions: { disableAutomaticTypingAcquisition: true },
+      settings: { 'js/ts': { tsserver: { automaticTypeAcquisition: { enabled: false } } }, typescript: { disableAutomaticTypeAcquisition: true } },
+    },
   ),
   npmServer('pyright', 'Python (pyright)', ['.py', '.pyi'], 'pyright-langserver', { package: 'pyright' }, {
     markers: ['pyproject.toml', 'pyrightconfig.json', 'setup.py', 'requirements.txt'],

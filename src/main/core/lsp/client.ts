@@ -51,6 +51,8 @@ export interface ClientOptions {
   launch: ServerLaunch
   rootPath: string
   initializationOptions?: Record<string, unknown>
+  /** The answers to the server's `workspace/configuration` requests, by section (`a.b` looks inside `a`). */
+  settings?: Record<string, unknown>
   onDiagnostics(uri: string, diagnostics: Diagnostic[]): void
   /** The process ended or the connection broke, without `stop()` being called. */
   onExit(reason: string): void
@@ -134,7 +136,7 @@ export class LanguageServerClient {
     connection.onNotification(LogMessageNotification.type, (params) => {
       if (params.type === MessageType.Error || process.env.HOTARU_LSP_DEBUG) this.stderr.push(`${params.message}\n`)
     })
-    connection.onRequest(ConfigurationRequest.type, (params) => params.items.map(() => null))
+    connection.onRequest(ConfigurationRequest.type, (params) => params.items.map((item) => settingsSection(this.options.settings, item.section)))
     connection.onRequest(RegistrationRequest.type, () => undefined)
     connection.onRequest(UnregistrationRequest.type, () => undefined)
     connection.onRequest(WorkDoneProgressCreateRequest.type, () => undefined)
@@ -311,6 +313,17 @@ export class LanguageServerClient {
       await this.process?.stop(1_000)
     }
   }
+}
+
+/** The value of a settings section (`a.b.c` walks nested objects); null where none is set. */
+function settingsSection(settings: Record<string, unknown> | undefined, section: string | undefined): unknown {
+  if (section === undefined) return null
+  let value: unknown = settings
+  for (const key of section.split('.')) {
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return null
+    value = (value as Record<string, unknown>)[key]
+  }
+  return value ?? null
 }
 
 /** How long a server that was asked to exit gets to do so before its process tree is signalled. */

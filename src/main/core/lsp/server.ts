@@ -161,6 +161,7 @@ export class ServerHandle {
       launch: resolved.launch,
       rootPath: this.deps.rootPath,
       initializationOptions: resolved.initializationOptions,
+      settings: this.server.spec.settings,
       // Hints ("unused", "could be simplified") are editor styling, not problems to fix.
       onDiagnostics: (uri, diagnostics) =>
         this.onReport(uri, diagnostics.map(toLspDiagnostic).filter((d) => d.severity !== 'hint').slice(0, MAX_DIAGNOSTICS_PER_FILE)),

@@ -48,6 +48,12 @@ export interface LspServiceOptions {
 }
 
 const SERVICE_KEY = new ServiceKey<ProjectLsp>('lsp')
+
+/**
+ * How long after a turn's message is stored its servers start in `'first-turn'` mode: its first request is on the
+ * wire by then (about 30 ms), and a hosted model has not answered yet (a few hundred ms at the least).
+ */
+const FIRST_REQUEST_HEAD_START_MS = 100
 const decisionKey = (pkg: string): string => `lsp.install.${pkg}`
 
 /** Language servers for every open project; each project's servers are owned by its ProjectInstance. */
@@ -105,7 +111,8 @@ export class LspService {
 
   /**
    * A turn's message is stored and its first request goes out next: in `'first-turn'` mode the project's servers
-   * start now, once per project, on the next macrotask so the request is not held up by their start.
+   * start once per project, `FIRST_REQUEST_HEAD_START_MS` later, so their start (the protocol's code, the handshake,
+   * the first file) does not hold up the request. A tool that touches a file of theirs before then starts them then.
    */
   turnStarted(project: ProjectInstance, config: Config): void {
     if (this.options.startWithProject !== 'first-turn' || config.lsp === false || this.startedWithTurn.has(project)) return
@@ -113,7 +120,7 @@ export class LspService {
     // Not for a project closed in between (a turn refused at once, a run that ends).
     setTimeout(() => {
       if (this.open?.find(project.id) === project) this.for(project, config).prestart()
-    }, 0)
+    }, FIRST_REQUEST_HEAD_START_MS).unref()
   }
 
   /** Loads the client's module graph (the JSON-RPC protocol), which the first server start would otherwise load. */

@@ -125,7 +125,7 @@ const NOT_A_COMMAND_NAME = new Set([
  * anything else, an assignment in front included (`A=1 cmd`).
  */
 function plainWords(line: string): ShellWord[] | undefined {
-  if (!PLAIN_LINE.test(line)) return undefined
+  if (line.length > MAX_SCRIPT_CHARS || !PLAIN_LINE.test(line)) return undefined
   const words = line.trim().split(/[ \t]+/)
   const first = words[0] as string
   if (first.includes('=') || NOT_A_COMMAND_NAME.has(first)) return undefined

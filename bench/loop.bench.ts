@@ -21,6 +21,8 @@
  *   LOOP_BENCH_HOTARU_BIN=/other/build/bin/hotaru.js npm run bench:loop   # measure another build of ours
  *   CLAUDE_BIN=/path/to/claude npm run bench:loop   # use an installed Claude Code
  *   LOOP_BENCH_KNOB_OFF=0 npm run bench:loop    # skip the second line (ours with language servers off)
+ *   LOOP_BENCH_TREE=https://github.com/tldr-pages/tldr npm run bench:loop   # also in a real repository's tree,
+ *                                               # copied afresh for each run ("real" in the report)
  *
  * The headline is what a new user runs: our defaults, language servers on. Ours with `"lsp": false`
  * (Claude Code has no language servers) is a second, labelled line, measured in the same interleaving.
@@ -34,7 +36,7 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { startFakeLlm, type FakeTurn } from '../test/fixtures/fake-llm'
 import { promptCost, type PromptCost } from './support/prompt-cost'
-import { makeTaskProject, resetTaskProject, taskAnswers, writeFile } from './support/task-project'
+import { copyTaskProject, makeTaskProject, makeTaskProjectFrom, resetTaskProject, taskAnswers, writeFile } from './support/task-project'
 
 const ROOT = join(import.meta.dirname, '..')
 // Another build's entry (e.g. one of the previous commit) to compare against, in the same conditions.
@@ -42,6 +44,8 @@ const BIN = process.env.LOOP_BENCH_HOTARU_BIN ?? join(ROOT, 'bin', 'hotaru.js')
 const RUNS = Number(process.env.LOOP_BENCH_RUNS ?? 3)
 const LARGE_FILES = Number(process.env.LOOP_BENCH_FILES ?? 40_000)
 const KNOB_OFF = process.env.LOOP_BENCH_KNOB_OFF !== '0'
+/** A real repository (path or URL) to run the task in as well, copied afresh for every run (e.g. the tldr-pages tree). */
+const REAL_TREE = process.env.LOOP_BENCH_TREE
 
 function log(message: string): void {
   process.stderr.write(`[bench] ${message}\n`)
@@ -225,28 +229,42 @@ function summarize(runs: RunResult[]) {
   }
 }
 
-async function benchProject(name: string, bulk: number, claude: { bin: string } | null) {
+/**
+ * The task in a project of its own: `bulk` generated files, or a clone of the real repository `source`. A
+ * real tree is copied afresh for every run (its git index then no longer matches the files' stat data, as
+ * after a copy or checkout); a generated one is reset to its commit between runs.
+ */
+async function benchProject(name: string, setup: { bulk: number } | { source: string }, claude: { bin: string } | null) {
   const project = mkdtempSync(join(tmpdir(), `bench-loop-${name}-`))
+  const copies = 'source' in setup ? mkdtempSync(join(tmpdir(), `bench-loop-${name}-copies-`)) : undefined
   try {
     let started = performance.now()
-    makeTaskProject(project, bulk)
-    // The generated tree is written back to disk before the first run, not during it.
+    const files = 'source' in setup ? makeTaskProjectFrom(join(project, 'tree'), setup.source) : (makeTaskProject(project, setup.bulk), setup.bulk + 2)
+    const template = 'source' in setup ? join(project, 'tree') : project
+    // The tree is written back to disk before the first run, not during it.
     execFileSync('sync')
-    log(`${name}: project with ${bulk + 2} files committed in ${Math.round(performance.now() - started)} ms`)
+    log(`${name}: project with ${files} files committed in ${Math.round(performance.now() - started)} ms`)
     const runs: Record<Agent, RunResult[]> = { hotaru: [], claude: [], 'hotaru-lsp-off': [] }
     const errors: string[] = []
     for (let i = 0; i < RUNS; i++) {
       for (const agent of ['hotaru', 'claude', 'hotaru-lsp-off'] as Agent[]) {
         if (agent === 'claude' && !claude) continue
         if (agent === 'hotaru-lsp-off' && !KNOB_OFF) continue
-        resetTaskProject(project)
+        let dir = template
+        if (copies) {
+          dir = mkdtempSync(join(copies, `${agent}-`))
+          copyTaskProject(template, dir)
+          execFileSync('sync')
+        } else resetTaskProject(project)
         started = performance.now()
         try {
-          runs[agent].push(await runOnce(agent, project, claude?.bin ?? null))
+          runs[agent].push(await runOnce(agent, dir, claude?.bin ?? null))
           log(`${name} run ${i + 1}/${RUNS} ${agent}: ${Math.round(performance.now() - started)} ms`)
         } catch (error) {
           errors.push((error as Error).message)
           log(`${name} run ${i + 1}/${RUNS} ${agent} failed: ${(error as Error).message.slice(0, 300)}`)
+        } finally {
+          if (copies) rmSync(dir, { recursive: true, force: true })
         }
       }
     }
@@ -256,7 +274,8 @@ async function benchProject(name: string, bulk: number, claude: { bin: string } 
     const ratio = (a: number, b: number | undefined) => (b ? Math.round((a / b) * 100) / 100 : null)
     return {
       project: name,
-      files: bulk + 2,
+      files,
+      ...('source' in setup ? { copiedFreshPerRun: true } : {}),
       hotaru: ours,
       claudeCode: theirs,
       wallRatio: ratio(ours.wallMs, theirs?.wallMs),
@@ -267,6 +286,7 @@ async function benchProject(name: string, bulk: number, claude: { bin: string } 
     }
   } finally {
     rmSync(project, { recursive: true, force: true })
+    if (copies) rmSync(copies, { recursive: true, force: true })
   }
 }
 
@@ -275,8 +295,9 @@ try {
   const installed = installClaude(claudeDir)
   const claude = 'bin' in installed ? installed : null
   if (!claude) log(`${'error' in installed ? installed.error : ''}; reporting ours alone`)
-  const small = process.env.LOOP_BENCH_SKIP_SMALL ? null : await benchProject('small', 0, claude)
-  const large = process.env.LOOP_BENCH_SKIP_LARGE ? null : await benchProject('large', LARGE_FILES, claude)
+  const small = process.env.LOOP_BENCH_SKIP_SMALL ? null : await benchProject('small', { bulk: 0 }, claude)
+  const large = process.env.LOOP_BENCH_SKIP_LARGE ? null : await benchProject('large', { bulk: LARGE_FILES }, claude)
+  const real = REAL_TREE ? await benchProject('real', { source: REAL_TREE }, claude) : null
   const report = {
     machine: {
       cpus: cpus().length,
@@ -289,6 +310,7 @@ try {
     claudeCode: claude ? { version: claude.version } : { unavailable: 'error' in installed ? installed.error : 'unknown' },
     small,
     large,
+    ...(real ? { real } : {}),
     targets: {
       small: { wallRatio: 0.5, firstRequestMs: 250, lastRequestToExitMs: 30, peakRssMB: 150, lspOnOverOff: 1.15, costRatio: 0.5, reuse: 1 },
       large: { wallRatio: 0.6, peakRssMB: 250, lspOnOverOff: 1.15 },

@@ -36,6 +36,26 @@ export function makeTaskProject(dir: string, bulk: number): void {
   git(dir, 'gc', '-q')
 }
 
+/**
+ * The task fixture added to a clone of a real repository (`source`: a path or URL git can clone), committed:
+ * the tree's real file sizes and layout instead of a generated one. Returns how many files it holds.
+ */
+export function makeTaskProjectFrom(dir: string, source: string): number {
+  execFileSync('git', ['clone', '--quiet', '--no-hardlinks', source, dir], { stdio: 'ignore' })
+  for (const [path, content] of Object.entries(TASK_FIXTURE)) writeFile(dir, path, content)
+  git(dir, 'add', ...Object.keys(TASK_FIXTURE))
+  git(dir, '-c', 'gc.auto=0', 'commit', '-q', '-m', 'task fixture')
+  return execFileSync('git', ['ls-files', '-z'], { cwd: dir, maxBuffer: 256 * 1024 * 1024 }).toString().split('\0').filter(Boolean).length
+}
+
+/**
+ * A fresh copy of `template` at `dir`: new inodes and change times, so git's index no longer matches the
+ * files' stat data (as after a copy or a fresh checkout) and the first `git status` and snapshot look at every file.
+ */
+export function copyTaskProject(template: string, dir: string): void {
+  execFileSync('cp', ['-a', `${template}/.`, dir])
+}
+
 /** Back to the committed fixture: the task's edits undone, its new files gone. */
 export function resetTaskProject(dir: string): void {
   git(dir, 'reset', '-q', '--hard')

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs'
+import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { diagnosticsAfterTool, lateDiagnostics } from '../../../src/main/core/lsp/after-edit'
@@ -83,6 +83,31 @@ describe('a turn does not end on errors its edits caused without the model heari
     expect(JSON.stringify(last?.content)).toMatch(/system-reminder.*b\.q:1:1 error: gated: bad word/)
     const transcript = services.sessions.messages(session.id)
     expect(transcript.at(-1)?.parts.some((p) => p.type === 'text' && p.text === 'I see the error in b.q.')).toBe(true)
+  }, 60_000)
+})
+
+describe('a one-shot run waiting for the reports its edits are owed', () => {
+  it('has stopped its message walk by then, so the walk does not take the CPU from the servers', async () => {
+    const fake = await startFakeLlm({
+      turns: [{ toolCalls: [{ name: 'write', args: { filePath: 'b.q', content: 'fine\n' } }] }, { text: 'Done.' }],
+    })
+    fakes.push(fake)
+    // More files than one check of the walk's stop flag covers: the walk reaches a check, where it holds.
+    const root = project('gated', Object.fromEntries(Array.from({ length: 600 }, (_, i) => [`pages/page${i}.md`, `# ${i}\n`])))
+    // As `hotaru run` (its walks stop when its turn ends), with a walk that holds still until it is stopped.
+    const env = { ...fakeProviderEnv(fake, tempDir()), HOTARU_WALK_STALL_MS: '60000' }
+    const services = testServices({ transport: 'cli', env, lsp: { settleMs: 60_000 } })
+    services.trust.trust(root)
+    const opened = services.projects.openFolder(root)
+    const session = services.sessions.create({ projectId: opened.id, agent: 'build', model: 'anthropic/claude-sonnet-4-5' })
+    const turn = services.agents.prompt({ sessionId: session.id, text: 'write b.q' })
+    await waitFor(() => fake.requests.length >= 2)
+    // The server has not reported yet, so the turn is still waiting for it: the message's walk is over all the same.
+    await services.checkpoints.idle(opened.id)
+    expect(existsSync(join(root, '.release'))).toBe(false)
+    writeFileSync(join(root, '.release'), '')
+    expect((await turn).status).toBe('completed')
+    expect(services.checkpoints.list(opened.id).map((c) => c.trigger)).toEqual(['message', 'step'])
   }, 60_000)
 })
 

@@ -238,8 +238,17 @@ export class CheckpointService {
    * walk hashed is kept for the next one. A subagent's turn never stops it: its caller goes on.
    */
   async finishTurn(projectId: string, topLevel: boolean): Promise<void> {
-    if (this.options.stopWalksAtTurnEnd && topLevel && this.queues.has(projectId)) this.engine(this.projects.get(projectId)).stopWalks()
+    this.turnEnding(projectId, topLevel)
     await this.idle(projectId)
+  }
+
+  /**
+   * The model ended its turn (what its edits are still owed may yet reopen it): where the host ends after its turn
+   * (`stopWalksAtTurnEnd`), a top-level turn's message walk still running stops now rather than at `finishTurn`, so
+   * it does not take the CPU from the language servers checking those edits meanwhile.
+   */
+  turnEnding(projectId: string, topLevel: boolean): void {
+    if (this.options.stopWalksAtTurnEnd && topLevel && this.queues.has(projectId)) this.engine(this.projects.get(projectId)).stopWalks()
   }
 
   /**

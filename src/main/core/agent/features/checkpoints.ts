@@ -26,8 +26,10 @@ export function checkpointsFeature(checkpoints: CheckpointService): TurnFeature 
       const untold = mutates(call) ? checkpoints.takeUntold(call.turn.session.id) : undefined
       return untold ? { append: untold } : undefined
     },
-    'step.didEnd': ({ turn, message, changes }) => {
+    'step.didEnd': ({ turn, message, changes, next }) => {
       track(checkpoints.afterStep(turn.session, message.id, changes, turn.env.config))
+      // Before the language servers' last reports are awaited (they come after this hook).
+      if (next !== 'step') checkpoints.turnEnding(turn.session.projectId, turn.session.parentId === null)
       return undefined
     },
     // A one-shot run's message walk still running now is stopped instead of awaited (see `finishTurn`).

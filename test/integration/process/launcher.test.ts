@@ -165,6 +165,13 @@ describe.runIf(process.platform !== 'win32')('process launcher', () => {
     await until(() => members() === 0, 'the server group to be empty')
   })
 
+  it('a language server the launcher could not start is refused with the reason, and nothing is left unhandled', async () => {
+    // The launcher answers with a failure and no pipes, as when it is stopped while the start is under way.
+    const starting = spawnServerProcess({ command: '/nonexistent/language-server', args: ['--stdio'], cwd: tempDir(), env: { PATH: process.env.PATH ?? '' } })
+    await expect(starting).rejects.toThrow(/ENOENT|nonexistent/)
+    expect(launcher.available).toBe(true)
+  })
+
   it('falls back to a direct spawn when the launcher dies, and still sees its running children end', async () => {
     const running = await startProcess('sh', ['-c', 'sleep 0.5; echo done'], { stdio: ['ignore', 'pipe', 'ignore'] })
     const output = collect(running)

@@ -83,8 +83,12 @@ async function startServer(launch: ServerLaunch): Promise<ServerChild> {
   }
   const child = await startProcess(launch.command, launch.args, { cwd: launch.cwd, env: launch.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
   const { stdin, stdout, stderr } = child
-  if (!stdin || !stdout || !stderr) throw new Error(`language server ${launch.command} was started without its pipes`)
-  return Object.assign(child, { stdin, stdout, stderr })
+  if (stdin && stdout && stderr) return Object.assign(child, { stdin, stdout, stderr })
+  // A start that failed without pipes (the launcher stopped meanwhile, as a host shuts down) says why on 'error'.
+  throw await new Promise<Error>((resolve) => {
+    child.once('error', resolve)
+    child.once('spawn', () => resolve(new Error(`language server ${launch.command} was started without its pipes`)))
+  })
 }
 
 /** A server that already exited is reported by its client; any other failure leaves it at normal priority, and says so. */

@@ -104,6 +104,8 @@ process.on('message', (m) => {
 // pipe handed out waits for its acknowledgement, which a closed channel never brings.
 const owner = process.ppid;
 process.on('disconnect', () => process.exit(0));
+// A message the channel could no longer take (the owner closed it as this one went out): the owner is going away.
+process.on('error', (e) => { if (e.code === 'EPIPE' || e.code === 'ERR_IPC_CHANNEL_CLOSED') process.exit(0); else throw e; });
 setInterval(() => { if (process.ppid !== owner) process.exit(0); }, 1000).unref();
 process.on('SIGTERM', () => process.exit(0));
 // Ctrl+C at the terminal reaches the whole foreground group: the owner decides what happens then.

@@ -211,8 +211,8 @@ async function collectLayers(ctx: LayerContext, warnings: string[]): Promise<Lay
     }
   }
 
+  const content = ctx.env[ENV_CONFIG_SOURCE]
   for (const { dir, kind } of configFolders(ctx, ctx.projectDir)) {
-    const content = ctx.env[ENV_CONFIG_SOURCE]
     if (kind === 'managed' && content && content.trim() !== '') {
       layers.push({
         source: { file: ENV_CONFIG_SOURCE, kind: 'env' },

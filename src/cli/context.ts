@@ -12,7 +12,7 @@ import { CliError } from './errors'
 
 /**
  * Core services for one CLI command, on the shared data dir. `runsTurns`: the command runs the agent, so
- * a project's language servers start as it opens (listing sessions or checkpoints starts none).
+ * a project's language servers start with its first turn (listing sessions or checkpoints starts none).
  * A damaged session database is never replaced unasked: at a terminal the user may agree to move it aside
  * (kept for recovery) and go on with an empty one; otherwise the error names the file and the way out.
  */

@@ -35,6 +35,9 @@ export default defineConfig({
           // The database's WAL checkpoints, in their own thread (storage/wal-checkpoints.ts).
           'wal-worker': resolve(__dirname, 'src/main/core/storage/wal-worker.ts'),
         },
+        // As in the CLI (vite.cli.config.ts): no doc comments, and ASCII only, so V8 keeps each chunk as a
+        // one-byte string.
+        output: { charset: 'ascii', comments: { legal: true, annotation: false, jsdoc: false } },
       },
     },
   },
@@ -46,7 +49,7 @@ export default defineConfig({
       externalizeDeps: false,
       rollupOptions: {
         input: { index: resolve(__dirname, 'src/preload/index.ts') },
-        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+        output: { format: 'cjs', entryFileNames: '[name].cjs', charset: 'ascii', comments: { legal: true, annotation: false, jsdoc: false } },
       },
     },
   },

@@ -87,6 +87,11 @@ describe('modules a command loads', () => {
     // Only native addons and WASM-backed packages stay outside the bundle.
     const packages = new Set(files.filter((f) => f.startsWith('node_modules/')).map(packageOf))
     for (const name of packages) expect(['better-sqlite3', 'bindings', 'file-uri-to-path', '@lydell', 'web-tree-sitter', 'tree-sitter-bash']).toContain(name)
+    // Every file of the bundle it loads is plain ASCII: a single other character makes V8 keep the whole file
+    // as a two-byte string.
+    const bundle = files.filter((f) => f.startsWith('out/cli/'))
+    expect(bundle.length).toBeGreaterThan(3)
+    expect(bundle.filter((f) => readFileSync(join(ROOT, f)).some((byte) => byte > 0x7f))).toEqual([])
   })
 
   it('run over OpenAI loads the OpenAI SDK and not the Anthropic one', async () => {

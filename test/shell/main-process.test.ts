@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -218,6 +218,14 @@ describe('MCP sign-in from the desktop app', () => {
 })
 
 describe('start-up of the built main process', () => {
+  it('loads only ASCII files: one other character would make V8 keep a whole chunk as a two-byte string', () => {
+    const files = ['out/main', 'out/preload'].flatMap((dir) =>
+      readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' }).filter((f) => /\.c?js$/.test(f)).map((f) => join(dir, f)),
+    )
+    expect(files).toContain('out/main/index.js')
+    expect(files.filter((f) => readFileSync(join(ROOT, f)).some((byte) => byte > 0x7f))).toEqual([])
+  })
+
   it('leaves at once, without a window, when another instance holds the lock', async () => {
     const home = scratch('locked')
     const shell = boot(MAIN, { env: shellEnv(home, { STUB_LOCK_TAKEN: '1' }) })

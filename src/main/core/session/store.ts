@@ -130,7 +130,7 @@ export class SessionStore {
   /** Adds a part at the end of its message, written at once (structure is never batched). */
   addPart<P extends Part>(part: Omit<P, 'id'> & { id?: string }): P {
     const full = { ...part, id: part.id ?? ascendingId('prt') } as P
-    this.repo.upsertPart(full, this.repo.nextPartPosition(full.messageId))
+    this.repo.upsertPart(full)
     if (full.type === 'text' || full.type === 'reasoning') this.live.set(full.id, { part: full, dirty: false })
     this.emit(full.sessionId, 'session:part', { part: full })
     return full
@@ -157,7 +157,7 @@ export class SessionStore {
   updatePart<P extends Part>(part: P): P {
     const live = this.live.get(part.id)
     if (live && (part.type === 'text' || part.type === 'reasoning')) this.live.set(part.id, { part, dirty: false })
-    if (!this.repo.updatePartData(part)) this.repo.upsertPart(part, this.repo.nextPartPosition(part.messageId))
+    if (!this.repo.updatePartData(part)) this.repo.upsertPart(part)
     this.emit(part.sessionId, 'session:part', { part })
     return part
   }

@@ -103,26 +103,24 @@ export class SessionsRepo {
     return rows.map((r) => JSON.parse(r.data) as Message)
   }
 
-  upsertPart(part: Part, position: number): void {
+  /**
+   * Stores a part: a new one goes after the last part of its message (its position is found by the same
+   * statement, one round trip to SQLite per part instead of two), a stored one keeps its place and gets
+   * this body.
+   */
+  upsertPart(part: Part): void {
     this.db
       .prepare(
-        `INSERT INTO parts (id, message_id, session_id, position, data) VALUES (@id, @messageId, @sessionId, @position, @data)
+        `INSERT INTO parts (id, message_id, session_id, position, data)
+         VALUES (@id, @messageId, @sessionId, (SELECT COALESCE(MAX(position) + 1, 0) FROM parts WHERE message_id = @messageId), @data)
          ON CONFLICT(id) DO UPDATE SET data = excluded.data`,
       )
-      .run({ id: part.id, messageId: part.messageId, sessionId: part.sessionId, position, data: JSON.stringify(part) })
+      .run({ id: part.id, messageId: part.messageId, sessionId: part.sessionId, data: JSON.stringify(part) })
   }
 
   /** Rewrites a stored part's body; false when the part is not stored. */
   updatePartData(part: Part): boolean {
     return this.db.prepare('UPDATE parts SET data = ? WHERE id = ?').run(JSON.stringify(part), part.id).changes > 0
-  }
-
-  /** Where a new part of a message goes: after its last one. */
-  nextPartPosition(messageId: string): number {
-    const row = this.db.prepare('SELECT MAX(position) AS last FROM parts WHERE message_id = ?').get(messageId) as {
-      last: number | null
-    }
-    return row.last === null ? 0 : row.last + 1
   }
 
   deletePart(id: string): void {

@@ -54,6 +54,26 @@ describe('git summary for the system prompt', () => {
     expect(readFileSync(join(root, '.git', 'index')).equals(index)).toBe(true)
   })
 
+  it('judges a copied tree by size and modification time: it does not read every file again because inodes and change times differ', async () => {
+    const root = writeTree(tempDir(), { 'a.txt': 'one\n' })
+    // Written well before the index, so git does not treat the entry as racily clean and compare its content anyway.
+    const old = new Date('2024-01-01T00:00:00Z')
+    utimesSync(join(root, 'a.txt'), old, old)
+    const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, stdio: 'ignore' })
+    git(root, 'init', '-q', '-b', 'main')
+    git(root, 'add', '.')
+    git(root, '-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-q', '-m', 'init')
+    const copy = tempDir()
+    execFileSync('cp', ['-a', `${root}/.`, copy])
+    expect(await gitSummary(copy, TRUSTED)).toBe('git repository, branch main, clean')
+    // What that trades away: the same size and second of modification hide a change (as in git with this setting).
+    writeFileSync(join(copy, 'a.txt'), 'two\n')
+    utimesSync(join(copy, 'a.txt'), old, old)
+    expect(await gitSummary(copy, TRUSTED)).toBe('git repository, branch main, clean')
+    writeFileSync(join(copy, 'a.txt'), 'three\n')
+    expect(await gitSummary(copy, TRUSTED)).toBe('git repository, branch main, 1 changed file(s)')
+  })
+
   it('names the branch of a clone behind its upstream', async () => {
     const upstream = repo()
     const clone = tempDir()

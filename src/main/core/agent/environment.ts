@@ -25,7 +25,8 @@ import { resolveAgents } from './agents'
 import type { McpRuntime } from './mcp-runtime'
 import type { ToolRuntimes, TurnHooks } from './project-tools'
 import type { TurnEnvironment } from './service'
-import { buildSystemPrompt, gitSummary, turnSections } from './system-prompt'
+import type { ContextSection } from '../context/turn-context'
+import { buildSystemPrompt, turnGitSummary, turnSections, type TurnGitSummary } from './system-prompt'
 
 /**
  * How long a turn waits for MCP servers still starting before it sends its first request without them: a server
@@ -87,7 +88,7 @@ export function turnEnvironment(options: EnvironmentOptions): (session: Session,
       loadAgentFiles({ ...locations, restrictProject: !trusted }),
       loadCustomTools({ ...locations, projectTools: trusted }),
       Promise.race([mcpStarted.catch(() => undefined), delay(MCP_START_GRACE_MS)]),
-      gitSummary(project.root, { restricted: !trusted }),
+      turnGitSummary(project.root, { restricted: !trusted }),
     ])
     report(options.bus, project.id, [...skills.errors, ...agentFiles.errors, ...custom.errors])
     const agents = mergeAgentFiles(resolveAgents(config), agentFiles.agents)
@@ -112,12 +113,30 @@ export function turnEnvironment(options: EnvironmentOptions): (session: Session,
       }),
       ...(sandbox ? { sandbox } : {}),
       system: (agent) => buildSystemPrompt(agent, { projectRoot: project.root, extraInstructions: [...(config.instructions ?? []), ...blocks] }),
-      turnSections: () => turnSections({ projectRoot: project.root, globalConfigDir: globalDir, git, memory: memoryBlock(project.root, config) }),
+      turnSections: () => turnSections({ projectRoot: project.root, globalConfigDir: globalDir, git: git.now, memory: memoryBlock(project.root, config) }),
+      ...(git.later ? { lateContext: lateGitSection(git.later) } : {}),
       maxTurns: config.maxTurns,
       smallModel: config.smallModel,
       compaction: config.compaction,
       providerSettings: snapshot.providerSettings,
     }
+  }
+}
+
+/** The turn's git summary that was not ready for its first request, for the first request after it is (once). */
+function lateGitSection(later: NonNullable<TurnGitSummary['later']>): () => ContextSection[] {
+  let ready: string | undefined
+  let told = false
+  detached(
+    'git summary',
+    later.then((text) => {
+      ready = text
+    }),
+  )
+  return () => {
+    if (told || ready === undefined) return []
+    told = true
+    return [{ name: 'git', text: `${ready} (at the start of this turn)` }]
   }
 }
 

@@ -58,6 +58,11 @@ export interface TurnInput {
   maxTurns?: number
   /** The project's provider settings, sent with each request of the turn. */
   providerSettings?: ProviderSettings
+  /**
+   * Facts of the turn's start that were not ready for its first request (a slow `git status`): asked after
+   * each step the turn goes on from, and told with the next request once they are.
+   */
+  lateContext?: () => ContextSection[]
 }
 
 export interface TurnResult {
@@ -105,7 +110,9 @@ export async function runTurn(deps: LoopDeps, input: TurnInput): Promise<TurnRes
     const next = settle ? 'settle' : another && step < maxTurns ? 'step' : 'end'
     if (settle) settles++
     const owed = (await deps.hooks?.stepDidEnd({ message: outcome.message, changes: outcome.changes, status: outcome.status, next })) ?? []
-    addContext(store, outcome.message, owed)
+    // Late facts never make a turn go on; they ride with a request that goes out anyway.
+    const goesOn = outcome.status === 'overflow' || (settle ? owed.length > 0 && !input.signal.aborted : next === 'step')
+    addContext(store, outcome.message, goesOn ? [...owed, ...(input.lateContext?.() ?? [])] : owed)
     // An overflow is retried once per step: the next request is compacted first (see `lastStepOverflowed`).
     if (outcome.status === 'overflow') continue
     recovery.overflowRetried = false

@@ -48,6 +48,8 @@ export interface TurnEnvironment {
   system(agent: AgentInfo): string[]
   /** This turn's date, git status, instruction files and memory; the turn's message carries those the model has not seen. */
   turnSections?(): ContextSection[]
+  /** Facts of the turn's start that were not ready for its first request (`TurnInput.lateContext`). */
+  lateContext?(): ContextSection[]
   maxTurns?: number
   /** Model for titles and other small background work. */
   smallModel?: string
@@ -369,6 +371,7 @@ export class AgentService {
         signal,
         maxTurns: env.maxTurns,
         providerSettings: env.providerSettings,
+        ...(env.lateContext ? { lateContext: env.lateContext } : {}),
       },
     )
     try {

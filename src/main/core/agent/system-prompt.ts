@@ -22,8 +22,41 @@ export interface TurnFacts {
   memory?: string
 }
 
-/** `git status` in a large repository can take seconds; the prompt says so rather than wait. */
-export const GIT_SUMMARY_TIMEOUT_MS = 500
+/** `git status` in a large repository can take seconds: past this it is stopped and the status is unknown. */
+export const GIT_SUMMARY_TIMEOUT_MS = 2_000
+
+/**
+ * How long a turn's first request waits for `git status` once the rest of its set-up is done. `hotaru run`
+ * starts it before its modules load, so in most repositories it is done by then; where it is not (a large
+ * tree whose index does not match the files' stat data, as after a copy: every file is read again), its
+ * summary follows with a later request of the turn instead of holding up the first.
+ */
+export const GIT_SUMMARY_WAIT_MS = 100
+
+/** What the turn's message says while `git status` is still running. */
+export const GIT_SUMMARY_PENDING = 'git status still running (a large repository); its summary follows in a later message'
+
+/** The git summary of a turn: what its first request says, and the summary that follows when it was not ready. */
+export interface TurnGitSummary {
+  now: string
+  /** Set when `now` is `GIT_SUMMARY_PENDING`: the summary (or why there is none) once git answered. */
+  later?: Promise<string>
+}
+
+/** `gitSummary`, waited for at most `waitMs`; past that the summary comes later (`TurnGitSummary`). */
+export async function turnGitSummary(root: string, options: { restricted: boolean; waitMs?: number; timeoutMs?: number }): Promise<TurnGitSummary> {
+  const summary = gitSummary(root, { restricted: options.restricted, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) })
+  let timer: NodeJS.Timeout | undefined
+  const waited = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), options.waitMs ?? GIT_SUMMARY_WAIT_MS)
+  })
+  try {
+    const now = await Promise.race([summary, waited])
+    return now === undefined ? { now: GIT_SUMMARY_PENDING, later: summary } : { now }
+  } finally {
+    clearTimeout(timer)
+  }
+}
 
 const TIMED_OUT = Symbol('timed out')
 

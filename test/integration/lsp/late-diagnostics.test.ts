@@ -16,7 +16,7 @@ afterEach(async () => {
   for (const f of fakes.splice(0)) await f.close()
 })
 
-function project(mode: 'silent' | 'stuck' | 'gated', files: Record<string, string> = {}) {
+function project(mode: 'silent' | 'stuck' | 'gated' | 'pull', files: Record<string, string> = {}) {
   return writeTree(tempDir(), {
     'a.q': 'fine\n',
     ...files,
@@ -24,7 +24,7 @@ function project(mode: 'silent' | 'stuck' | 'gated', files: Record<string, strin
   })
 }
 
-async function edit(root: string, mode: 'silent' | 'stuck' | 'gated') {
+async function edit(root: string, mode: 'silent' | 'stuck' | 'gated' | 'pull') {
   const services = testServices()
   services.trust.trust(root)
   const lsp = await services.lsp.load(services.projects.openFolder(root))
@@ -41,6 +41,18 @@ describe('an edit never waits for a language server that is starting or slow', (
     expect(result).toBeUndefined()
     expect(lsp.diagnosticsOf(SESSION).owed()).toHaveLength(1)
   }, 60_000)
+
+  it('a pull server whose last answer is for an older version is done when that answer comes, not a quiet period later', async () => {
+    const root = project('pull', { 'a.q': 'bad\n' })
+    const { lsp } = await edit(root, 'pull')
+    writeFileSync(join(root, 'a.q'), 'still bad\n')
+    await diagnosticsAfterTool(lsp, { tool: 'edit', sessionId: SESSION, metadata: { filePath: join(root, 'a.q') }, failed: false, signal: new AbortController().signal, waitMs: 0, quietMs: 0 })
+    // The server answers the newer request first; the older version's answer comes last and reports nothing.
+    writeFileSync(join(root, '.release'), '')
+    // A quiet period longer than the test may take: the wait has to end on the answers themselves.
+    const told = await lsp.settle(SESSION, { maxMs: 600_000, quietMs: 600_000, signal: new AbortController().signal })
+    expect(told.join('\n')).toContain('pulled: bad word')
+  }, 30_000)
 
   it('what the server reports later is handed over once, and a fix is reported as such', async () => {
     const root = project('gated', { 'a.q': 'bad\n' })

@@ -54,6 +54,11 @@ export interface ClientOptions {
   /** The answers to the server's `workspace/configuration` requests, by section (`a.b` looks inside `a`). */
   settings?: Record<string, unknown>
   onDiagnostics(uri: string, diagnostics: Diagnostic[]): void
+  /**
+   * A pull server has answered every diagnostics request asked of it, the last answer perhaps one dropped for a
+   * version the file no longer has (which reports nothing): a wait for the server to be done can end.
+   */
+  onAnswered?(): void
   /** The process ended or the connection broke, without `stop()` being called. */
   onExit(reason: string): void
   /** How long `initialize` may take (default 60 s: a cold pyright or rust-analyzer is slow). */
@@ -232,7 +237,10 @@ export class LanguageServerClient {
     this.pulling++
     this.conn()
       .sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri } })
-      .finally(() => this.pulling--)
+      .finally(() => {
+        this.pulling--
+        if (this.pulling === 0) this.options.onAnswered?.()
+      })
       .then(
         (report) => {
           if (this.versions.get(uri) !== version || report.kind !== 'full') return

@@ -386,6 +386,7 @@ export class ProjectLsp implements Disposable {
         clearTimeout(quietTimer)
         clearTimeout(deadlineTimer)
         reports.dispose()
+        answers.dispose()
         resolvePromise(complete)
       }
       const allReported = (): boolean => [...counts].every(([uri, count]) => handle.reportCount(uri) > count)
@@ -400,6 +401,8 @@ export class ProjectLsp implements Disposable {
         quietTimer = setTimeout(() => finish(true), Math.min(quietMs, Math.max(0, deadline - Date.now())))
       }
       const reports = handle.onReportFor(reported)
+      // The last answer may be one for an older version, dropped without a report: it still completes the set.
+      const answers = handle.onAnswered(reported)
       const deadlineTimer = setTimeout(() => finish(allReported()), Math.max(0, deadline - Date.now()))
       // Reports that came before this wait began count: the quiet period starts now.
       reported()

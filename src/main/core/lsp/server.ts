@@ -69,6 +69,7 @@ export class ServerHandle {
   readonly diagnostics = new Map<string, LspDiagnostic[]>()
   private readonly reports = new Map<string, number>()
   private readonly reported = new Emitter<string>('lsp reports')
+  private readonly answered = new Emitter<void>('lsp answers')
   /** URIs closed only to be re-opened: the empty report their close causes is not news. */
   private readonly reopening = new Set<string>()
   private readonly opening = new Map<string, Promise<string | undefined>>()
@@ -165,6 +166,7 @@ export class ServerHandle {
       // Hints ("unused", "could be simplified") are editor styling, not problems to fix.
       onDiagnostics: (uri, diagnostics) =>
         this.onReport(uri, diagnostics.map(toLspDiagnostic).filter((d) => d.severity !== 'hint').slice(0, MAX_DIAGNOSTICS_PER_FILE)),
+      onAnswered: () => this.answered.emit(),
       onExit: (reason) => {
         crashed = true
         this.onCrash(client, reason)
@@ -257,6 +259,11 @@ export class ServerHandle {
   /** Called with the URI of every report the server sends (after `diagnostics` is updated). */
   onReportFor(listener: Listener<string>): Subscription {
     return this.reported.on(listener)
+  }
+
+  /** Called whenever a pull server has no diagnostics request outstanding any more (see `diagnosticsComplete`). */
+  onAnswered(listener: Listener<void>): Subscription {
+    return this.answered.on(listener)
   }
 
   private onReport(uri: string, diagnostics: LspDiagnostic[]): void {

@@ -1,11 +1,13 @@
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { getPriority } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { nativeTypescriptBinary } from '../../../src/main/core/lsp/locate'
 import { discardPrespawned, prespawnServer, takePrespawned, typescriptLaunchAhead } from '../../../src/main/core/lsp/prespawn'
 import { useEnvironmentPath } from '../../../src/main/core/mcp/shell-path'
 import { descendants, isAlive } from '../../../src/main/core/process/tree'
+import { BACKGROUND_NICENESS } from '../../../src/main/core/util/thread-priority'
 import { testServices } from '../../support/services'
 import { tempDir, writeTree } from '../../support/temp'
 import { waitFor } from './helpers'
@@ -55,6 +57,16 @@ describe.runIf(process.platform === 'linux' && nativeTypescriptBinary() !== unde
     const report = await lsp.touch([join(root, 'src/app.ts')], { waitMs: 60_000 })
     expect(report.files.flatMap((f) => f.errors.map((d) => d.message)).join('\n')).toMatch(/not assignable to type 'number'/)
   }, 120_000)
+
+  it('runs at background priority from its start, so its start does not compete with the core loading', async () => {
+    const root = writeTree(tempDir(), { 'src/app.ts': 'export const a = 1\n' })
+    prespawnServer(typescriptLaunchAhead(root, cleanEnv())!)
+    await waitFor(() => nativeServers().length === 1)
+    const [early] = nativeServers()
+    await waitFor(() => getPriority(early) === BACKGROUND_NICENESS, 10_000)
+    // Its session's scheduling group too: a process of another session competes with this one as an equal otherwise.
+    if (existsSync('/proc/self/autogroup')) expect(readFileSync(`/proc/${early}/autogroup`, 'utf8')).toMatch(new RegExp(`nice ${BACKGROUND_NICENESS}$`, 'm'))
+  }, 60_000)
 
   it('is ended when nobody takes it, or when the launch asked for is another', async () => {
     const root = writeTree(tempDir(), { 'src/app.ts': 'export const a = 1\n' })

@@ -5,6 +5,8 @@ import { guardProcess, releaseProcess } from '../mcp/exit-guard'
 import { noteChildStarted } from '../process/owner-marker'
 import { startProcess } from '../process/spawn'
 import { killTreeNow } from '../process/tree'
+import { log } from '../util/log'
+import { BACKGROUND_NICENESS, lowerProcessPriority } from '../util/thread-priority'
 import { BUILTIN_SERVERS } from './catalog'
 import { nativeTypescriptBinary, projectTypescriptLib } from './locate'
 import type { ServerChild, ServerLaunch } from './process'
@@ -36,7 +38,7 @@ export function typescriptLaunchAhead(root: string, env: NodeJS.ProcessEnv): Ser
   if (!command) return undefined
   const defined: Record<string, string> = {}
   for (const [key, value] of Object.entries(env)) if (value !== undefined) defined[key] = value
-  return { command, args: ['--lsp', '--stdio'], cwd: root, env: defined }
+  return { command, args: ['--lsp', '--stdio'], cwd: root, env: defined, niceness: BACKGROUND_NICENESS }
 }
 
 /** Starts `launch` for the next start of the same launch to take (see `takePrespawned`). */
@@ -49,6 +51,8 @@ export function prespawnServer(launch: ServerLaunch): void {
         started.once('spawn', () => {
           noteChildStarted()
           guardProcess(started.pid as number)
+          // At once, as the taker would: its start (in a session of its own) otherwise competes with the core's load as an equal.
+          if (launch.niceness !== undefined) lowerPrespawned(started.pid as number, launch.niceness)
           resolve(started as ServerChild)
         })
       }),
@@ -56,6 +60,15 @@ export function prespawnServer(launch: ServerLaunch): void {
     () => undefined,
   )
   waiting = { key: launchKey(launch), child }
+}
+
+/** A failure leaves the server at normal priority: the taker lowers it again, and says so if that fails too. */
+function lowerPrespawned(pid: number, niceness: number): void {
+  try {
+    lowerProcessPriority(pid, niceness)
+  } catch (error) {
+    log.warn(`[lsp] the TypeScript server started ahead runs at normal priority for now: ${(error as Error).message}`)
+  }
 }
 
 /** The process `prespawnServer` started for exactly this launch, once; undefined otherwise. */

@@ -127,6 +127,19 @@ export function projectTypescriptLib(projectRoot: string): string | undefined {
  * which serves LSP with `--lsp --stdio`. Undefined when the app ships none for this platform.
  */
 export function nativeTypescriptBinary(platform: NodeJS.Platform = process.platform, arch: string = process.arch): string | undefined {
+  const key = `${platform}-${arch}`
+  const known = nativeBinaries.get(key)
+  if (known !== undefined) return known
+  const found = findNativeTypescriptBinary(platform, arch)
+  // Only a binary found is remembered: one installed later is found then.
+  if (found !== undefined) nativeBinaries.set(key, found)
+  return found
+}
+
+/** Where `nativeTypescriptBinary` found the binary, by platform and architecture (resolving it costs ~5 ms of module lookups). */
+const nativeBinaries = new Map<string, string>()
+
+function findNativeTypescriptBinary(platform: NodeJS.Platform, arch: string): string | undefined {
   const binary = platform === 'win32' ? 'tsgo.exe' : 'tsgo'
   try {
     // The platform package exports only its package.json; the binary sits in its `lib`.

@@ -38,8 +38,9 @@ async function run(turns: FakeTurn[], seconds: number): Promise<string[]> {
 
 describe('a git status slower than the turn set-up', () => {
   it('does not hold up the first request: its summary comes with the next one', async () => {
-    // The model takes longer to answer than git to finish: the summary is ready for the second request.
-    const requests = await run([{ toolCalls: [{ name: 'read', args: { filePath: 'a.txt' } }], latencyMs: 1500 }, { text: 'Done.' }], 0.5)
+    // git takes longer than the set-up (even on a loaded machine), and the model longer than git: the summary is
+    // ready for the second request.
+    const requests = await run([{ toolCalls: [{ name: 'read', args: { filePath: 'a.txt' } }], latencyMs: 2500 }, { text: 'Done.' }], 1.2)
     expect(requests).toHaveLength(2)
     const [first, second] = requests as [string, string]
     expect(first).toContain(GIT_SUMMARY_PENDING)
@@ -48,7 +49,7 @@ describe('a git status slower than the turn set-up', () => {
   })
 
   it('never makes a finished turn go on by itself', async () => {
-    const requests = await run([{ text: 'Nothing to do.' }], 0.8)
+    const requests = await run([{ text: 'Nothing to do.' }], 1.2)
     expect(requests).toHaveLength(1)
     expect(requests[0]).toContain(GIT_SUMMARY_PENDING)
   })

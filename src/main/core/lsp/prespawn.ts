@@ -52,7 +52,7 @@ export function prespawnServer(launch: ServerLaunch): void {
           noteChildStarted()
           guardProcess(started.pid as number)
           // At once, as the taker would: its start (in a session of its own) otherwise competes with the core's load as an equal.
-          if (launch.niceness !== undefined) lowerPrespawned(started.pid as number, launch.niceness)
+          if (launch.niceness !== undefined) lowerServerPriority(started.pid as number, launch.niceness)
           resolve(started as ServerChild)
         })
       }),
@@ -62,12 +62,15 @@ export function prespawnServer(launch: ServerLaunch): void {
   waiting = { key: launchKey(launch), child }
 }
 
-/** A failure leaves the server at normal priority: the taker lowers it again, and says so if that fails too. */
-function lowerPrespawned(pid: number, niceness: number): void {
+/**
+ * Lowers a language server's priority (this one started ahead, or any other as it starts: `process.ts`). A server
+ * that already exited is reported by its client; any other failure leaves it at normal priority, and says so.
+ */
+export function lowerServerPriority(pid: number, niceness: number): void {
   try {
     lowerProcessPriority(pid, niceness)
   } catch (error) {
-    log.warn(`[lsp] the TypeScript server started ahead runs at normal priority for now: ${(error as Error).message}`)
+    log.warn(`[lsp] language server ${pid} runs at normal priority: ${(error as Error).message}`)
   }
 }
 

@@ -3,9 +3,7 @@ import type { Readable, Writable } from 'node:stream'
 import { guardProcess, releaseProcess } from '../mcp/exit-guard'
 import { startProcess, type StartedProcess } from '../process/spawn'
 import { describeLeft, killTree } from '../process/tree'
-import { log } from '../util/log'
-import { takePrespawned } from './prespawn'
-import { lowerProcessPriority } from '../util/thread-priority'
+import { lowerServerPriority, takePrespawned } from './prespawn'
 
 /** How a language server process is started. */
 export interface ServerLaunch {
@@ -59,7 +57,7 @@ export async function spawnServerProcess(launch: ServerLaunch): Promise<ServerPr
 function running(child: ServerChild, launch: ServerLaunch): ServerProcess {
   const pid = child.pid as number
   guardProcess(pid)
-  if (launch.niceness !== undefined) lowerPriority(pid, launch.niceness)
+  if (launch.niceness !== undefined) lowerServerPriority(pid, launch.niceness)
   let stopping: Promise<void> | undefined
   return {
     child,
@@ -89,13 +87,4 @@ async function startServer(launch: ServerLaunch): Promise<ServerChild> {
     child.once('error', resolve)
     child.once('spawn', () => resolve(new Error(`language server ${launch.command} was started without its pipes`)))
   })
-}
-
-/** A server that already exited is reported by its client; any other failure leaves it at normal priority, and says so. */
-function lowerPriority(pid: number, niceness: number): void {
-  try {
-    lowerProcessPriority(pid, niceness)
-  } catch (error) {
-    log.warn(`[lsp] language server ${pid} runs at normal priority: ${(error as Error).message}`)
-  }
 }

@@ -21,7 +21,7 @@ async function turn(
   files: Record<string, string>,
   options: {
     holdSnapshotsUntilFirstRequest?: boolean
-    /** Held snapshots wait for this many model requests (at most 5 s) instead of the first and 500 ms. */
+    /** Held snapshots wait for this many model requests (at most 30 s, so a loaded machine still gets there) instead of the first and 500 ms. */
     holdUntilRequests?: number
     onEngine?: (engine: Engine) => void
     /** Called when a held snapshot is about to walk the tree (the tree as its walk will see it). */
@@ -36,7 +36,7 @@ async function turn(
   let enoughRequests = (): void => undefined
   const enough = new Promise<void>((resolve) => {
     enoughRequests = resolve
-    setTimeout(resolve, 5_000).unref()
+    setTimeout(resolve, 30_000).unref()
   })
   const fake = await startFakeLlm({
     turns,

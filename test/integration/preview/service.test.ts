@@ -94,6 +94,9 @@ describe('PreviewService', () => {
     const { preview } = previewOf(project)
     const status = await preview.start()
     expect(status).toMatchObject({ state: 'ready', source: 'package.json', name: 'dev', command: 'npm run dev' })
+    // Below the ephemeral ports, which any program's listen(0) or outgoing connection may take meanwhile.
+    expect(status.port).toBeGreaterThanOrEqual(20000)
+    expect(status.port).toBeLessThan(32768)
     expect(await (await fetch(status.url ?? '')).text()).toBe(`hello from ${status.port} ${status.port}`)
     expect((await preview.stop()).state).toBe('stopped')
     await until(() => !isAlive(status.pid ?? 0), 'the server ended')

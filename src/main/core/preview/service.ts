@@ -1,4 +1,3 @@
-import { createServer } from 'node:net'
 import { relative } from 'node:path'
 import type { PreviewConsoleEntry, PreviewStatus } from '@shared/schema/preview'
 import type { ProjectInstance } from '../project/instance'
@@ -6,7 +5,7 @@ import type { TerminalHost } from '../pty/terminal-host'
 import type { ShellSpec } from '../pty/shell'
 import { killTree, treeTag, TREE_VARIABLE, describeLeft } from '../process/tree'
 import { log } from '../util/log'
-import { canListen } from '../worktree/ports'
+import { canListen, findFreePort, MAIN_PORT_RANGE } from '../worktree/ports'
 import { resolveLaunch, type ResolvedLaunch } from './detect'
 import type { BrowserDriver, DriverFactory } from './driver'
 import { PreviewErrorNames, previewError } from './errors'
@@ -270,15 +269,9 @@ export class PreviewService {
   /** A main tree has no port block: it gets a free port, kept while it stays free. */
   private async freePort(): Promise<number> {
     if (this.mainPort !== undefined && (await canListen(this.mainPort))) return this.mainPort
-    this.mainPort = await new Promise<number>((resolve, reject) => {
-      const server = createServer()
-      server.once('error', reject)
-      server.listen({ port: 0, host: '127.0.0.1' }, () => {
-        const address = server.address()
-        const port = typeof address === 'object' && address ? address.port : 0
-        server.close(() => resolve(port))
-      })
-    })
+    const port = await findFreePort()
+    if (port === undefined) throw previewError(PreviewErrorNames.StartFailed, `no free loopback port between ${MAIN_PORT_RANGE.from} and ${MAIN_PORT_RANGE.to}`)
+    this.mainPort = port
     return this.mainPort
   }
 }

@@ -11,6 +11,13 @@ export const PORT_BLOCK_SIZE = 10
  */
 export const PORT_RANGE = { from: 41000, to: 48990 }
 
+/**
+ * Where a main tree's preview port is taken from: below every OS's ephemeral range (Linux hands out
+ * 32768 up for `listen(0)` and outgoing connections), so no other program's bind-to-any can take the
+ * port between the moment it is found free and the moment the dev server listens on it.
+ */
+export const MAIN_PORT_RANGE = { from: 20000, to: 32767 }
+
 export function portBlock(first: number): PortBlock {
   return { first, last: first + PORT_BLOCK_SIZE - 1 }
 }
@@ -43,4 +50,18 @@ export async function findFreeBlock(taken: Iterable<number>, range: { from: numb
     if (free.every(Boolean)) return first
   }
   throw new HotaruError('WorktreeNoPorts', { message: `no free block of ${PORT_BLOCK_SIZE} ports between ${range.from} and ${range.to + PORT_BLOCK_SIZE - 1}` })
+}
+
+/**
+ * A port of `range` that could be listened on now (undefined when none), tried from a random one up,
+ * wrapping round, so two processes looking at the same moment rarely try the same ports.
+ */
+export async function findFreePort(range: { from: number; to: number } = MAIN_PORT_RANGE): Promise<number | undefined> {
+  const size = range.to - range.from + 1
+  const offset = Math.floor(Math.random() * size)
+  for (let i = 0; i < size; i++) {
+    const port = range.from + ((offset + i) % size)
+    if (await canListen(port)) return port
+  }
+  return undefined
 }

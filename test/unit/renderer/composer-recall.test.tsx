@@ -9,7 +9,7 @@ import { ProjectStoreContext, projectStoreFor } from '../../../src/renderer/src/
 
 afterEach(cleanup)
 
-/** A bridge that records prompts; every other method answers an empty list, every subscription does nothing. */
+/** A bridge that records prompts; no layout is saved, every other method answers an empty list, every subscription does nothing. */
 function promptBridge(prompts: string[]): HotaruBridge {
   const domain = (name: string) =>
     new Proxy(
@@ -22,6 +22,7 @@ function promptBridge(prompts: string[]): HotaruBridge {
               prompts.push(input.text ?? '')
               return Promise.resolve({ ok: true, value: { queued: false, messageId: 'msg_u' } })
             }
+            if (`${name}.${method}` === 'layout.get') return Promise.resolve({ ok: true, value: null })
             return Promise.resolve({ ok: true, value: [] })
           }
         },

@@ -1,8 +1,21 @@
 import { Transform, type TransformCallback } from 'node:stream'
 import { pathToFileURL } from 'node:url'
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type DataCallback, type Disposable as JsonRpcDisposable, type MessageConnection } from 'vscode-jsonrpc/node'
+import type {
+  Definition,
+  DefinitionLink,
+  Diagnostic,
+  DiagnosticOptions,
+  DocumentSymbol,
+  Hover,
+  Location,
+  SymbolInformation,
+  WorkspaceSymbol,
+} from 'vscode-languageserver-protocol'
+import { APP_NAME, APP_VERSION } from '../app/meta'
+import { LineTail } from '../util/line-tail'
 import {
   ConfigurationRequest,
-  createProtocolConnection,
   DefinitionRequest,
   DiagnosticRefreshRequest,
   DidChangeTextDocumentNotification,
@@ -14,34 +27,18 @@ import {
   HoverRequest,
   InitializedNotification,
   InitializeRequest,
+  LOG_MESSAGE_ERROR,
   LogMessageNotification,
-  MessageType,
   PublishDiagnosticsNotification,
   ReferencesRequest,
   RegistrationRequest,
   ShowMessageRequest,
   ShutdownRequest,
-  StreamMessageReader,
-  StreamMessageWriter,
   UnregistrationRequest,
   WorkDoneProgressCreateRequest,
   WorkspaceFoldersRequest,
   WorkspaceSymbolRequest,
-  type DataCallback,
-  type DiagnosticOptions,
-  type Definition,
-  type Disposable as JsonRpcDisposable,
-  type DefinitionLink,
-  type Diagnostic,
-  type DocumentSymbol,
-  type Hover,
-  type Location,
-  type ProtocolConnection,
-  type SymbolInformation,
-  type WorkspaceSymbol,
-} from 'vscode-languageserver-protocol/node'
-import { APP_NAME, APP_VERSION } from '../app/meta'
-import { LineTail } from '../util/line-tail'
+} from './protocol'
 import { spawnServerProcess, type ServerChild, type ServerLaunch, type ServerProcess } from './process'
 
 /** A message larger than this is a broken server; the connection is dropped instead of buffering it. */
@@ -101,7 +98,7 @@ class CountingReader extends StreamMessageReader {
 }
 
 /**
- * One running language server over stdio, through vscode-languageserver-protocol:
+ * One running language server over stdio, through vscode-jsonrpc (`protocol.ts`):
  * the initialize handshake, full-text document sync, diagnostics, and the few
  * requests the `lsp` tool needs. The client answers the server's own requests
  * (configuration, capability registration, progress) so servers that expect an
@@ -110,7 +107,7 @@ class CountingReader extends StreamMessageReader {
 export class LanguageServerClient {
   readonly stderr = new LineTail(40)
   private process: ServerProcess | undefined
-  private connection: ProtocolConnection | undefined
+  private connection: MessageConnection | undefined
   private stopping = false
   private exited = false
   private readonly versions = new Map<string, number>()
@@ -134,27 +131,27 @@ export class LanguageServerClient {
     proc.child.stderr.on('data', (chunk: string) => this.stderr.push(chunk))
     proc.child.stdin.on('error', (error) => this.fail(`its stdin failed: ${error.message}`))
     proc.child.once('exit', (code, signal) => this.fail(signal ? `it was killed by ${signal}` : `it exited with code ${code}`))
-    const connection = createProtocolConnection(new CountingReader(bounded), new StreamMessageWriter(proc.child.stdin))
+    const connection = createMessageConnection(new CountingReader(bounded), new StreamMessageWriter(proc.child.stdin))
     this.connection = connection
-    connection.onNotification(PublishDiagnosticsNotification.type, (params) => this.options.onDiagnostics(params.uri, params.diagnostics))
+    connection.onNotification(PublishDiagnosticsNotification, (params) => this.options.onDiagnostics(params.uri, params.diagnostics))
     // Server errors it only logs go with its stderr, so a failure reason can name them.
-    connection.onNotification(LogMessageNotification.type, (params) => {
-      if (params.type === MessageType.Error || process.env.HOTARU_LSP_DEBUG) this.stderr.push(`${params.message}\n`)
+    connection.onNotification(LogMessageNotification, (params) => {
+      if (params.type === LOG_MESSAGE_ERROR || process.env.HOTARU_LSP_DEBUG) this.stderr.push(`${params.message}\n`)
     })
-    connection.onRequest(ConfigurationRequest.type, (params) => params.items.map((item) => settingsSection(this.options.settings, item.section)))
-    connection.onRequest(RegistrationRequest.type, () => undefined)
-    connection.onRequest(UnregistrationRequest.type, () => undefined)
-    connection.onRequest(WorkDoneProgressCreateRequest.type, () => undefined)
-    connection.onRequest(ShowMessageRequest.type, () => null)
-    connection.onRequest(WorkspaceFoldersRequest.type, () => [this.folder()])
+    connection.onRequest(ConfigurationRequest, (params) => params.items.map((item) => settingsSection(this.options.settings, item.section)))
+    connection.onRequest(RegistrationRequest, () => undefined)
+    connection.onRequest(UnregistrationRequest, () => undefined)
+    connection.onRequest(WorkDoneProgressCreateRequest, () => undefined)
+    connection.onRequest(ShowMessageRequest, () => null)
+    connection.onRequest(WorkspaceFoldersRequest, () => [this.folder()])
     // A pull server that learned something new (a project loaded, a config changed) asks to be asked again.
-    connection.onRequest(DiagnosticRefreshRequest.type, () => {
+    connection.onRequest(DiagnosticRefreshRequest, () => {
       for (const uri of this.versions.keys()) this.pullDiagnostics(uri)
     })
     connection.onError(([error]) => this.fail(`the connection failed: ${error.message}`))
     connection.onClose(() => this.fail('the connection closed'))
     connection.listen()
-    const init = connection.sendRequest(InitializeRequest.type, {
+    const init = connection.sendRequest(InitializeRequest, {
       processId: process.pid,
       clientInfo: { name: APP_NAME, version: APP_VERSION },
       rootUri: this.folder().uri,
@@ -178,7 +175,7 @@ export class LanguageServerClient {
     const initialized = await withTimeout(init, this.options.initializeTimeoutMs ?? 60_000, 'the server did not answer initialize')
     // A server that offers both gets asked: what it would publish anyway comes in as well.
     this.pull = initialized.capabilities.diagnosticProvider
-    await connection.sendNotification(InitializedNotification.type, {})
+    await connection.sendNotification(InitializedNotification, {})
   }
 
   private folder(): { uri: string; name: string } {
@@ -195,7 +192,7 @@ export class LanguageServerClient {
     this.options.onExit(stderr ? `${reason}: ${stderr}` : reason)
   }
 
-  private conn(): ProtocolConnection {
+  private conn(): MessageConnection {
     if (!this.connection || this.exited) throw new Error('the language server is not running')
     return this.connection
   }
@@ -213,10 +210,10 @@ export class LanguageServerClient {
     const version = this.versions.get(uri)
     if (version === undefined) {
       this.versions.set(uri, 1)
-      await this.conn().sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId, version: 1, text } })
+      await this.conn().sendNotification(DidOpenTextDocumentNotification, { textDocument: { uri, languageId, version: 1, text } })
     } else {
       this.versions.set(uri, version + 1)
-      await this.conn().sendNotification(DidChangeTextDocumentNotification.type, {
+      await this.conn().sendNotification(DidChangeTextDocumentNotification, {
         textDocument: { uri, version: version + 1 },
         contentChanges: [{ text }],
       })
@@ -236,7 +233,7 @@ export class LanguageServerClient {
     if (version === undefined || this.exited || this.stopping) return
     this.pulling++
     this.conn()
-      .sendRequest(DocumentDiagnosticRequest.type, { textDocument: { uri } })
+      .sendRequest(DocumentDiagnosticRequest, { textDocument: { uri } })
       .finally(() => {
         this.pulling--
         if (this.pulling === 0) this.options.onAnswered?.()
@@ -268,15 +265,15 @@ export class LanguageServerClient {
 
   async close(uri: string): Promise<void> {
     if (!this.versions.delete(uri)) return
-    await this.conn().sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } })
+    await this.conn().sendNotification(DidCloseTextDocumentNotification, { textDocument: { uri } })
   }
 
   definition(uri: string, line: number, character: number): Promise<Definition | DefinitionLink[] | null> {
-    return this.conn().sendRequest(DefinitionRequest.type, { textDocument: { uri }, position: { line, character } })
+    return this.conn().sendRequest(DefinitionRequest, { textDocument: { uri }, position: { line, character } })
   }
 
   references(uri: string, line: number, character: number): Promise<Location[] | null> {
-    return this.conn().sendRequest(ReferencesRequest.type, {
+    return this.conn().sendRequest(ReferencesRequest, {
       textDocument: { uri },
       position: { line, character },
       context: { includeDeclaration: true },
@@ -284,15 +281,15 @@ export class LanguageServerClient {
   }
 
   hover(uri: string, line: number, character: number): Promise<Hover | null> {
-    return this.conn().sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line, character } })
+    return this.conn().sendRequest(HoverRequest, { textDocument: { uri }, position: { line, character } })
   }
 
   documentSymbols(uri: string): Promise<DocumentSymbol[] | SymbolInformation[] | null> {
-    return this.conn().sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } })
+    return this.conn().sendRequest(DocumentSymbolRequest, { textDocument: { uri } })
   }
 
   workspaceSymbols(query: string): Promise<SymbolInformation[] | WorkspaceSymbol[] | null> {
-    return this.conn().sendRequest(WorkspaceSymbolRequest.type, { query })
+    return this.conn().sendRequest(WorkspaceSymbolRequest, { query })
   }
 
   /** Polite shutdown (bounded), then the whole process tree is ended. */
@@ -302,9 +299,9 @@ export class LanguageServerClient {
     const connection = this.connection
     try {
       if (connection && !this.exited) {
-        const asked = await withTimeout(connection.sendRequest(ShutdownRequest.type), 1_000, 'shutdown timed out').then(
+        const asked = await withTimeout(connection.sendRequest(ShutdownRequest), 1_000, 'shutdown timed out').then(
           async () => {
-            await connection.sendNotification(ExitNotification.type)
+            await connection.sendNotification(ExitNotification)
             return true
           },
           // A server that does not answer shutdown is killed below all the same.

@@ -1,5 +1,6 @@
 import type OpenAI from 'openai'
 import type { ResolvedProvider } from '../credentials'
+import { httpFetch } from '../http-fetch'
 import type { AnthropicClient } from './anthropic-client'
 
 type AnthropicKit = typeof import('./anthropic-kit')
@@ -11,7 +12,7 @@ export interface ClientOptions {
 }
 
 /**
- * SDK clients, one per distinct endpoint + key. Both SDKs' own retries are off
+ * SDK clients, one per distinct endpoint + key, sending over `httpFetch`. Both SDKs' own retries are off
  * (`maxRetries: 0`): retrying is ours, so every retry is visible as a `retry` event
  * and honours one policy. Every credential is passed explicitly (and the SDKs'
  * environment fallbacks nulled) so only `resolveProvider` decides what is sent.
@@ -55,6 +56,7 @@ export class ClientCache {
         maxRetries: 0,
         timeout: this.options.timeoutMs,
         defaultHeaders: provider.headers,
+        fetch: httpFetch,
       })
       this.anthropic.set(key, client)
     }
@@ -74,6 +76,7 @@ export class ClientCache {
         maxRetries: 0,
         timeout: this.options.timeoutMs,
         defaultHeaders: provider.headers,
+        fetch: httpFetch,
       })
       this.openai.set(key, client)
     }

@@ -6,6 +6,7 @@ import { ProjectInstance } from '../../../src/main/core/project/instance'
 import { ServiceKey } from '../../../src/main/core/project/service-key'
 import { PreviewService } from '../../../src/main/core/preview/service'
 import { TerminalHost } from '../../../src/main/core/pty/terminal-host'
+import { MAIN_PORT_RANGE, PORT_RANGE } from '../../../src/main/core/worktree/ports'
 import { descendants, isAlive } from '../../../src/main/core/process/tree'
 import { ROOT } from '../../support/cli'
 import { confineForTerminal } from '../../../src/main/core/preview/confine'
@@ -74,7 +75,7 @@ describe('PreviewService', () => {
       'server.js': SERVER,
       '.hotaru/launch.json': JSON.stringify({ configurations: [{ name: 'web', command: 'node server.js' }] }),
     })
-    const port = 41000 + Math.floor(Math.random() * 790) * 10
+    const port = PORT_RANGE.from + Math.floor(Math.random() * ((PORT_RANGE.to - PORT_RANGE.from) / 10)) * 10
     project.setPorts({ first: port, last: port + 9 })
     const { preview, terminals } = previewOf(project)
     const status = await preview.start()
@@ -95,7 +96,8 @@ describe('PreviewService', () => {
     const status = await preview.start()
     expect(status).toMatchObject({ state: 'ready', source: 'package.json', name: 'dev', command: 'npm run dev' })
     // Below the ephemeral ports, which any program's listen(0) or outgoing connection may take meanwhile.
-    expect(status.port).toBeGreaterThanOrEqual(20000)
+    expect(status.port).toBeGreaterThanOrEqual(MAIN_PORT_RANGE.from)
+    expect(status.port).toBeLessThanOrEqual(MAIN_PORT_RANGE.to)
     expect(status.port).toBeLessThan(32768)
     expect(await (await fetch(status.url ?? '')).text()).toBe(`hello from ${status.port} ${status.port}`)
     expect((await preview.stop()).state).toBe('stopped')

@@ -7,16 +7,14 @@ export const PORT_BLOCK_SIZE = 10
 
 /**
  * First ports of the blocks handed out: aligned to the block size, so two blocks are either the
- * same or disjoint. Below the BSD/macOS ephemeral range (49152 up) and above the usual dev ports.
+ * same or disjoint. Above the usual dev ports and below every OS's ephemeral range (Linux hands out
+ * 32768 up, BSD, macOS and Windows 49152 up, for `listen(0)` and outgoing connections): no other
+ * program's bind-to-any or connection takes a port of the block between the check and the server.
  */
-export const PORT_RANGE = { from: 41000, to: 48990 }
+export const PORT_RANGE = { from: 20000, to: 29990 }
 
-/**
- * Where a main tree's preview port is taken from: below every OS's ephemeral range (Linux hands out
- * 32768 up for `listen(0)` and outgoing connections), so no other program's bind-to-any can take the
- * port between the moment it is found free and the moment the dev server listens on it.
- */
-export const MAIN_PORT_RANGE = { from: 20000, to: 32767 }
+/** Where a main tree's preview port is taken from: past the worktrees' blocks, below the ephemeral ports. */
+export const MAIN_PORT_RANGE = { from: 30000, to: 32767 }
 
 export function portBlock(first: number): PortBlock {
   return { first, last: first + PORT_BLOCK_SIZE - 1 }

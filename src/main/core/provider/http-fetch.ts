@@ -1,6 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
-import type { Readable } from 'node:stream'
+import type { Readable, Transform } from 'node:stream'
 import { createBrotliDecompress, createGunzip, createInflate, createZstdDecompress } from 'node:zlib'
 
 /**
@@ -86,6 +86,14 @@ function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('This operation was aborted', 'AbortError')
 }
 
+const DECODERS: Record<string, () => Transform> = {
+  gzip: createGunzip,
+  'x-gzip': createGunzip,
+  deflate: createInflate,
+  br: createBrotliDecompress,
+  zstd: createZstdDecompress,
+}
+
 /** The body as the server sent it, decoded per `content-encoding` (the outermost coding is listed last). */
 function decoded(res: IncomingMessage): Readable {
   const codings = (res.headers['content-encoding'] ?? '')
@@ -94,17 +102,8 @@ function decoded(res: IncomingMessage): Readable {
     .filter((c) => c && c !== 'identity')
   let stream: Readable = res
   for (const coding of codings.reverse()) {
-    const decoder =
-      coding === 'gzip' || coding === 'x-gzip'
-        ? createGunzip()
-        : coding === 'deflate'
-          ? createInflate()
-          : coding === 'br'
-            ? createBrotliDecompress()
-            : coding === 'zstd'
-              ? createZstdDecompress()
-              : undefined
     // An unknown coding is passed on as it is, as `fetch` does.
+    const decoder = DECODERS[coding]?.()
     if (!decoder) break
     const source = stream
     source.on('error', (error) => decoder.destroy(error))
@@ -140,17 +139,16 @@ class HttpResponse {
     // An error before the body is read is kept by the stream and thrown by its iteration (see `chunks`).
     stream.on('error', () => undefined)
     // An abort while the body is read errors it with the signal's reason, as `fetch` does.
-    const onAbort = (): void => {
-      stream.destroy(abortReason(signal as AbortSignal) as Error)
+    const close = (reason?: Error): void => {
+      stream.destroy(reason)
       res.destroy()
     }
+    const onAbort = (): void => close(abortReason(signal as AbortSignal) as Error)
     signal?.addEventListener('abort', onAbort, { once: true })
     this.cancel = () => {
       signal?.removeEventListener('abort', onAbort)
       // A body read to its end has given its socket back to the pool; one left early closes it.
-      if (res.complete) return
-      stream.destroy()
-      res.destroy()
+      if (!res.complete) close()
     }
     this.body = {
       [Symbol.asyncIterator]: () => {

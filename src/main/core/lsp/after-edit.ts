@@ -68,7 +68,7 @@ export async function diagnosticsAfterTool(
   const files = touchedFiles(input.tool, input.metadata)
   if (files.length === 0) return undefined
   if (WARMING_TOOLS.has(input.tool)) {
-    await lsp.touch(files, { waitMs: 0 })
+    await lsp.open(files)
     return undefined
   }
   if (!EDITING_TOOLS.has(input.tool)) return undefined

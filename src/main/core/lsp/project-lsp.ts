@@ -249,6 +249,27 @@ export class ProjectLsp implements Disposable {
   }
 
   /**
+   * Makes sure the files are open on their servers as they are on disk now (starting the servers when
+   * needed) without waiting for anything. A file the server already has unchanged is not sent again: a
+   * re-sent file is checked again, and a change makes a pull server check every other open file too.
+   */
+  async open(paths: string[]): Promise<void> {
+    for (const path of paths) {
+      const abs = this.absPath(path)
+      const handle = this.handleFor(abs)
+      if (!handle) continue
+      const starting = handle.ensure()
+      if (await raceNow(starting)) {
+        await handle.ensureOpen(abs)
+        continue
+      }
+      void starting.then(async (late) => {
+        if (late) await handle.ensureOpen(abs)
+      }).catch((error: unknown) => log.warn(`[lsp] ${handle.id}: ${String(error)}`))
+    }
+  }
+
+  /**
    * Sends the files' current text to their servers (starting them when needed)
    * and waits, up to `waitMs`, for the reports that follow: each touched file's
    * first report, then until reports stop for `quietMs`. Never waits longer.

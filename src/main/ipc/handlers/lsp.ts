@@ -12,7 +12,7 @@ export const lspHandlers: DomainHandlers<'lsp'> = {
     const handle = lsp.handleFor(abs)
     if (!handle) return {}
     // The server starts in the background; its report arrives as an `lsp:diagnostics` event.
-    await lsp.touch([abs], { waitMs: 0 })
+    await lsp.open([abs])
     return { server: handle.id }
   },
   restart: async ({ projectId, server }, { services }) => {

@@ -305,7 +305,7 @@ export class ProjectLsp implements Disposable {
       // Once it is up, it gets the files anyway (for the Problems panel and later edits).
       void starting.then(async (late) => {
         // Several calls may have queued the same file while it started: it is sent once, as it is now.
-        if (late) for (const file of files) if (!handle.isCurrent(file)) await handle.syncFile(file)
+        if (late) for (const file of files) await handle.ensureOpen(file)
       }).catch((error: unknown) => log.warn(`[lsp] ${handle.id}: ${String(error)}`))
       return
     }

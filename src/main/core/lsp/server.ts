@@ -279,14 +279,6 @@ export class ServerHandle {
     return this.documents.has(pathToFileURL(path).href)
   }
 
-  /** Whether the file is open on the server with the content it has on disk now. */
-  isCurrent(path: string): boolean {
-    const doc = this.documents.get(pathToFileURL(path).href)
-    if (!doc) return false
-    const stat = statSync(path, { throwIfNoEntry: false })
-    return stat !== undefined && stat.mtimeMs === doc.mtimeMs && stat.size === doc.size
-  }
-
   /** Paths of the open files whose content on disk changed since they were sent. */
   staleDocuments(): string[] {
     const stale: string[] = []

@@ -259,13 +259,8 @@ export class ProjectLsp implements Disposable {
       const handle = this.handleFor(abs)
       if (!handle) continue
       const starting = handle.ensure()
-      if (await raceNow(starting)) {
-        await handle.ensureOpen(abs)
-        continue
-      }
-      void starting.then(async (late) => {
-        if (late) await handle.ensureOpen(abs)
-      }).catch((error: unknown) => log.warn(`[lsp] ${handle.id}: ${String(error)}`))
+      if (await raceNow(starting)) await handle.ensureOpen(abs)
+      else openOnceUp(handle, starting, [abs])
     }
   }
 
@@ -303,10 +298,7 @@ export class ProjectLsp implements Disposable {
       else if (options.warmOnly) for (const file of files) pending(file)
       else if (options.waitMs > 0) report.notes.push(`The ${name} language server is still starting; its diagnostics are not in this result.`)
       // Once it is up, it gets the files anyway (for the Problems panel and later edits).
-      void starting.then(async (late) => {
-        // Several calls may have queued the same file while it started: it is sent once, as it is now.
-        if (late) for (const file of files) await handle.ensureOpen(file)
-      }).catch((error: unknown) => log.warn(`[lsp] ${handle.id}: ${String(error)}`))
+      openOnceUp(handle, starting, files)
       return
     }
     const touched = new Set(files.map((f) => pathToFileURL(f).href))
@@ -453,6 +445,18 @@ export class ProjectLsp implements Disposable {
     const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected')
     if (failed.length > 0) throw new AggregateError(failed.map((f) => f.reason as unknown), 'some language servers did not stop')
   }
+}
+
+/**
+ * Sends `files` to a server that is still starting once it is up. Several calls may have queued the same file
+ * meanwhile: it is sent once, as it is then.
+ */
+function openOnceUp(handle: ServerHandle, starting: Promise<unknown>, files: string[]): void {
+  void starting
+    .then(async (late) => {
+      if (late) for (const file of files) await handle.ensureOpen(file)
+    })
+    .catch((error: unknown) => log.warn(`[lsp] ${handle.id}: ${String(error)}`))
 }
 
 /** The value when already settled, else undefined (no waiting). */
